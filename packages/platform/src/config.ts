@@ -1,0 +1,26 @@
+// Small typed readers for environment configuration. Each service documents its own variables in the README;
+// these helpers only make bad values fail loudly at start-up instead of misbehaving later.
+export function envString(name: string, fallback: string, env: NodeJS.ProcessEnv = process.env): string {
+  const v = env[name];
+  return v === undefined || v === "" ? fallback : v;
+}
+
+export function envInt(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const v = env[name];
+  if (v === undefined || v === "") return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+export interface CommonConfig {
+  natsUrl: string;
+  serverLocation: string;
+}
+
+export function loadCommonConfig(env: NodeJS.ProcessEnv = process.env): CommonConfig {
+  return {
+    natsUrl: envString("NATS_URL", "nats://127.0.0.1:4222", env),
+    serverLocation: envString("SERVER_LOCATION", "usa", env),
+  };
+}

@@ -1,0 +1,68 @@
+import { AckPolicy, DeliverPolicy, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from "@nats-io/jetstream";
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { ScanKind } from "@cva/contracts";
+import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
+import type { DispatchSettings } from "./settings.ts";
+import { consumerName, jobSubject, JOB_SUBJECTS, STREAM } from "./subjects.ts";
+
+const nanos = (ms: number) => ms * 1_000_000;
+
+// Idempotent: whoever comes first (a worker or a requester) creates the stream and the consumer.
+export async function ensureStream(jsm: JetStreamManager): Promise<void> {
+  const config = {
+    name: STREAM,
+    subjects: [JOB_SUBJECTS],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    max_msg_size: NATS_MAX_PAYLOAD,
+    // A job nobody took within 10 minutes is stale: its requester gave up long ago.
+    max_age: nanos(10 * 60_000),
+    duplicate_window: nanos(2 * 60_000),
+  };
+  try {
+    await jsm.streams.info(STREAM);
+  } catch {
+    try {
+      await jsm.streams.add(config);
+    } catch (err) {
+      // Lost a creation race with another process: fine if it now exists.
+      await jsm.streams.info(STREAM).catch(() => {
+        throw err;
+      });
+    }
+  }
+}
+
+export async function ensureConsumer(jsm: JetStreamManager, kind: ScanKind, location: string, s: DispatchSettings): Promise<string> {
+  const name = consumerName(kind, location);
+  const config = {
+    durable_name: name,
+    filter_subject: jobSubject(kind, location),
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(s.ackWaitMs),
+    max_deliver: s.maxDeliver,
+    // Shared by every worker of this kind+location; each worker bounds itself by fetching only free slots.
+    max_ack_pending: 10_000,
+    max_waiting: 512,
+  };
+  try {
+    const info = await jsm.consumers.info(STREAM, name);
+    if (info.config.ack_wait !== config.ack_wait || info.config.max_deliver !== config.max_deliver) {
+      await jsm.consumers.update(STREAM, name, { ack_wait: config.ack_wait, max_deliver: config.max_deliver });
+    }
+  } catch {
+    try {
+      await jsm.consumers.add(STREAM, config);
+    } catch (err) {
+      await jsm.consumers.info(STREAM, name).catch(() => {
+        throw err;
+      });
+    }
+  }
+  return name;
+}
+
+export async function manager(nc: NatsConnection): Promise<JetStreamManager> {
+  return jetstreamManager(nc);
+}

@@ -1,0 +1,27 @@
+import { ScanKind } from "@cva/contracts";
+
+// Subjects carry the scan kind and the worker location, so routing is a subject filter and scaling is
+// "start another worker": all workers of one kind+location share one durable pull consumer.
+export const STREAM = "SCANS";
+export const JOB_SUBJECTS = "scan.job.>";
+export const LOCATIONS = ["usa", "nld"] as const;
+
+const NAMES: Record<number, string> = {
+  [ScanKind.TAG]: "tag",
+  [ScanKind.ZIP]: "zip",
+  [ScanKind.VAST]: "vast",
+  [ScanKind.MEDIA]: "media",
+};
+
+export function kindName(kind: ScanKind): string {
+  const n = NAMES[kind];
+  if (!n) throw new Error(`unknown scan kind ${kind}`);
+  return n;
+}
+
+export const jobSubject = (kind: ScanKind, location: string) => `scan.job.${kindName(kind)}.${location}`;
+export const consumerName = (kind: ScanKind, location: string) => `w_${kindName(kind)}_${location}`;
+export const heartbeatSubject = (kind: ScanKind, location: string) => `scan.worker.${kindName(kind)}.${location}`;
+export const HEARTBEAT_WILDCARD = "scan.worker.>";
+export const resultSubject = (jobId: string) => `scan.result.${jobId}`;
+export const maxDeliveriesAdvisory = (consumer: string) => `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STREAM}.${consumer}`;

@@ -1,0 +1,62 @@
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { Logger } from "pino";
+import { registerHealth } from "./health.ts";
+import { rpcMetricsInterceptor, startMetricsServer } from "./metrics.ts";
+
+export interface ServiceHostOptions {
+  name: string;
+  port: number;
+  metricsPort: number;
+  host?: string;
+  logger: Logger;
+  // Names of the proto services registered, for grpc.health.v1 (e.g. "cva.auth.v1.AuthService").
+  serviceNames: string[];
+  register: (router: ConnectRouter) => void;
+  ready?: () => Promise<boolean>;
+}
+
+export interface ServiceHost {
+  port: number;
+  metricsPort: number;
+  close(): Promise<void>;
+}
+
+// Every internal service is served the same way: Connect, gRPC and gRPC-web on one HTTP/2 cleartext port
+// (internal callers choose their protocol), grpc.health.v1 beside it, Prometheus metrics on a second port.
+export async function startServiceHost(opts: ServiceHostOptions): Promise<ServiceHost> {
+  const handler = connectNodeAdapter({
+    interceptors: [rpcMetricsInterceptor],
+    routes(router) {
+      opts.register(router);
+      registerHealth(router, opts.serviceNames, opts.ready ?? (async () => true));
+    },
+  });
+  const server = http2.createServer(handler);
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.once("close", () => sessions.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
+  });
+  const metrics = await startMetricsServer(opts.metricsPort, opts.host);
+  const port = (server.address() as AddressInfo).port;
+  opts.logger.info({ port, metricsPort: metrics.port }, `${opts.name} listening`);
+  return {
+    port,
+    metricsPort: metrics.port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sessions) s.close();
+      const t = setTimeout(() => sessions.forEach((s) => s.destroy()), 2000);
+      await closed;
+      clearTimeout(t);
+      await metrics.close();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { natsAnswers } from "./connect.ts";
+
+export interface NatsServerHandle {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+// 64 MB: a zip bundle (≤ 50 MB uncompressed) travels inside a tag job; NATS's own hard ceiling is 64 MB.
+export const NATS_MAX_PAYLOAD = 64 * 1024 * 1024;
+
+// Runs the system nats-server with JetStream on loopback. Used by `npm start` (data under .data/) and by tests
+// (temp dir, free port). A config file is needed because max_payload has no command-line flag.
+export async function spawnNatsServer(opts: { port: number; storeDir: string; host?: string; log?: (line: string) => void }): Promise<NatsServerHandle> {
+  mkdirSync(opts.storeDir, { recursive: true });
+  const conf = join(opts.storeDir, "nats.conf");
+  writeFileSync(
+    conf,
+    [
+      `listen: "${opts.host ?? "127.0.0.1"}:${opts.port}"`,
+      `max_payload: ${NATS_MAX_PAYLOAD}`,
+      `jetstream { store_dir: ${JSON.stringify(opts.storeDir)} }`,
+      "",
+    ].join("\n"),
+  );
+  const proc = spawn("nats-server", ["-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
+  const forward = (b: Buffer) => opts.log?.(b.toString());
+  proc.stdout?.on("data", forward);
+  proc.stderr?.on("data", forward);
+  const url = `nats://127.0.0.1:${opts.port}`;
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`nats-server exited with code ${proc.exitCode}`);
+    if (await natsAnswers(url, 500)) break;
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error("nats-server did not start within 15 s");
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    port: opts.port,
+    process: proc,
+    async stop() {
+      if (proc.exitCode !== null) return;
+      proc.kill("SIGTERM");
+      const t = setTimeout(() => proc.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}

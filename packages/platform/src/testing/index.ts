@@ -1,0 +1,2 @@
+export * from "./nats-server.ts";
+export * from "./free-port.ts";

@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { MediaProbeSchema, ScanJobSchema, ScanKind, type ScanJob } from "@cva/contracts";
+import { connectNats, createDispatcher, NoWorkerError, silentLogger, startWorker, type DispatchSettings, type Dispatcher, type NatsConnection } from "@cva/platform";
+import { startNatsServer } from "@cva/platform/testing/index.ts";
+
+const settings: DispatchSettings = { ackWaitMs: 1500, maxDeliver: 3, queuePerSlot: 2, heartbeatTtlMs: 3000, heartbeatEveryMs: 300 };
+const job = (): ScanJob => create(ScanJobSchema, { jobId: randomUUID(), kind: ScanKind.MEDIA, input: { case: "media", value: { url: "x" } } });
+const until = async (cond: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not met");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+function spawnWorker(env: Record<string, string>): { proc: ChildProcess; lines: string[]; ready: Promise<void> } {
+  const proc = spawn(process.execPath, ["--import", "tsx", new URL("./fixtures/test-worker.ts", import.meta.url).pathname], {
+    env: { ...process.env, ...env, WORKER_HEARTBEAT_MS: "300", SCAN_ACK_WAIT_MS: String(settings.ackWaitMs) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  const ready = new Promise<void>((resolve) => {
+    proc.stdout!.on("data", (b: Buffer) => {
+      for (const l of b.toString().split("\n").filter(Boolean)) {
+        lines.push(l);
+        if (l === "ready") resolve();
+      }
+    });
+  });
+  return { proc, lines, ready };
+}
+
+describe("dispatch over JetStream", () => {
+  let nats: Awaited<ReturnType<typeof startNatsServer>>;
+  let nc: NatsConnection;
+  let dispatcher: Dispatcher;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    nc = await connectNats(nats.url, "test");
+    dispatcher = await createDispatcher(nc, { logger: silentLogger(), settings });
+  });
+  afterAll(async () => {
+    children.forEach((c) => c.kill("SIGKILL"));
+    await dispatcher?.close();
+    await nc?.close();
+    await nats?.stop();
+  });
+
+  it("answers 'no worker resources' at once when no worker of that kind runs", async () => {
+    const started = Date.now();
+    await expect(dispatcher.submit(job(), { timeoutMs: 10_000 })).rejects.toBeInstanceOf(NoWorkerError);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("routes by location and returns the worker's result", async () => {
+    const usa = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa", slots: 2, logger: silentLogger(), settings, workerId: "w-usa",
+      handle: async (j) => ({ case: "media", value: create(MediaProbeSchema, { url: `usa:${j.jobId}` }) }) });
+    const nld = await startWorker(nc, { kind: ScanKind.MEDIA, location: "nld", slots: 2, logger: silentLogger(), settings, workerId: "w-nld",
+      handle: async (j) => ({ case: "media", value: create(MediaProbeSchema, { url: `nld:${j.jobId}` }) }) });
+    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA).length === 2);
+    const a = job();
+    const b = job();
+    const [ra, rb] = await Promise.all([dispatcher.submit(a, { timeoutMs: 10_000, location: "nld" }), dispatcher.submit(b, { timeoutMs: 10_000, location: "usa" })]);
+    expect(ra.outcome.case === "media" && ra.outcome.value.url).toBe(`nld:${a.jobId}`);
+    expect(rb.outcome.case === "media" && rb.outcome.value.url).toBe(`usa:${b.jobId}`);
+    expect(ra.workerId).toBe("w-nld");
+    await usa.stop();
+    await nld.stop();
+    // A stopping worker says so in its last heartbeat: requesters stop counting on it at once.
+    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA).length === 0);
+    await expect(dispatcher.submit(job(), { timeoutMs: 5000, location: "usa" })).rejects.toBeInstanceOf(NoWorkerError);
+  });
+
+  it("redelivers a job to another worker when the one holding it is killed", async () => {
+    const doomed = spawnWorker({ NATS_URL: nats.url, WORKER_ID: "doomed", HOLD_MS: "60000", LOCATION: "usa" });
+    children.push(doomed.proc);
+    await doomed.ready;
+    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length === 1);
+    const j = job();
+    const pending = dispatcher.submit(j, { timeoutMs: 30_000, location: "usa" });
+    await until(() => doomed.lines.includes(`took ${j.jobId}`));
+    doomed.proc.kill("SIGKILL");
+    const survivor = spawnWorker({ NATS_URL: nats.url, WORKER_ID: "survivor", HOLD_MS: "0", LOCATION: "usa" });
+    children.push(survivor.proc);
+    const result = await pending;
+    expect(result.workerId).toBe("survivor");
+    expect(result.outcome.case === "media" && result.outcome.value.url).toBe(`survivor:${j.jobId}`);
+  });
+
+  it("refuses new jobs when every worker is busy and the queue is full", async () => {
+    const release: Array<() => void> = [];
+    const w = await startWorker(nc, { kind: ScanKind.MEDIA, location: "nld", slots: 1, logger: silentLogger(), settings, workerId: "slow",
+      handle: (j) => new Promise((resolve) => release.push(() => resolve({ case: "media", value: create(MediaProbeSchema, { url: j.jobId }) }))) });
+    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length === 1);
+    const accepted = [dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" })];
+    await until(() => release.length === 1);
+    // slots 1 × queuePerSlot 2 → two may wait in the queue, the next is refused.
+    accepted.push(dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" }));
+    accepted.push(dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" }));
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" })).rejects.toThrow(/busy/);
+    while (release.length) release.shift()!();
+    await until(() => release.length > 0);
+    release.shift()!();
+    await until(() => release.length > 0);
+    release.shift()!();
+    const results = await Promise.all(accepted);
+    expect(results).toHaveLength(3);
+    await w.stop();
+  });
+});
