@@ -1,0 +1,35 @@
+import { auth } from "@cva/contracts";
+import { connectNats, createLogger, envInt, loadCommonConfig, startServiceHost } from "@cva/platform";
+import { registerAuthRoutes } from "./routes.ts";
+import { DEFAULT_MONTHLY_QUOTA, createAuthStore } from "./store.ts";
+
+// Auth service process: API keys, customers and monthly quotas in NATS KV, served on AUTH_PORT (Connect + gRPC).
+const logger = createLogger("auth");
+const { natsUrl } = loadCommonConfig();
+const port = envInt("AUTH_PORT", 9101);
+const metricsPort = envInt("AUTH_METRICS_PORT", 9201);
+const defaultMonthlyQuota = envInt("DEFAULT_MONTHLY_QUOTA", DEFAULT_MONTHLY_QUOTA);
+
+const nc = await connectNats(natsUrl, "auth");
+const store = await createAuthStore(nc, { defaultMonthlyQuota });
+const host = await startServiceHost({
+  name: "auth",
+  port,
+  metricsPort,
+  logger,
+  serviceNames: [auth.AuthService.typeName],
+  register: (router) => registerAuthRoutes(router, store),
+  ready: async () => !nc.isClosed(),
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "auth stopping");
+  await host.close();
+  await nc.drain();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,91 @@
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
+import { auth } from "@cva/contracts";
+import { AuthStoreError } from "./errors.ts";
+import type { AuthStore } from "./store.ts";
+import type { ApiKeyInfo, CustomerInfo } from "./types.ts";
+
+const toApiKey = (k: ApiKeyInfo) =>
+  create(auth.ApiKeySchema, { keyId: k.keyId, customerId: k.customerId, createdUnix: BigInt(k.createdUnix), revoked: k.revoked });
+
+const toCustomer = (c: CustomerInfo) =>
+  create(auth.CustomerSchema, {
+    customerId: c.customerId,
+    monthlyQuota: BigInt(c.monthlyQuota),
+    usedThisMonth: BigInt(c.usedThisMonth),
+    month: c.month,
+  });
+
+// int64 → number; quotas beyond 2^53 are refused rather than silently rounded.
+function quotaArg(v: bigint): number {
+  if (v < 0n || v > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConnectError("monthly_quota must be a non-negative integer", Code.InvalidArgument);
+  return Number(v);
+}
+
+// Store errors become Connect codes; anything else stays an opaque Internal error (the host logs it).
+async function rpc<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AuthStoreError) {
+      throw new ConnectError(err.message, err.kind === "not_found" ? Code.NotFound : Code.InvalidArgument);
+    }
+    throw err;
+  }
+}
+
+export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.AuthService> {
+  return {
+    authenticate: (req) =>
+      rpc(async () => {
+        if (!req.apiKey) throw new ConnectError("API key missing", Code.Unauthenticated);
+        const who = await store.authenticate(req.apiKey);
+        if (!who) throw new ConnectError("API key unknown or revoked", Code.Unauthenticated);
+        return create(auth.AuthenticateResponseSchema, { customerId: who.customerId, keyId: who.keyId });
+      }),
+
+    reserveQuota: (req) =>
+      rpc(async () => {
+        const r = await store.reserve(req.customerId, req.jobId);
+        if (!r.ok) {
+          throw new ConnectError(`monthly quota of ${r.quota} scans is used up for ${r.month} (UTC)`, Code.ResourceExhausted);
+        }
+        return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
+      }),
+
+    refundQuota: (req) =>
+      rpc(async () => create(auth.RefundQuotaResponseSchema, { refunded: await store.refund(req.reservationId) })),
+
+    createKey: (req) =>
+      rpc(async () => {
+        const r = await store.createKey(req.customerId, quotaArg(req.monthlyQuota));
+        return create(auth.CreateKeyResponseSchema, { apiKey: r.apiKey, key: toApiKey(r.key), customer: toCustomer(r.customer) });
+      }),
+
+    listKeys: (req) =>
+      rpc(async () => {
+        const r = await store.listKeys(req.customerId || undefined);
+        return create(auth.ListKeysResponseSchema, { keys: r.keys.map(toApiKey), customers: r.customers.map(toCustomer) });
+      }),
+
+    revokeKey: (req) =>
+      rpc(async () => {
+        const k = await store.revokeKey(req.key);
+        if (!k) throw new ConnectError("no such key", Code.NotFound);
+        return create(auth.RevokeKeyResponseSchema, { key: toApiKey(k) });
+      }),
+
+    setQuota: (req) =>
+      rpc(async () => {
+        const c = await store.setQuota(req.customerId, quotaArg(req.monthlyQuota));
+        return create(auth.SetQuotaResponseSchema, { customer: toCustomer(c) });
+      }),
+
+    getCustomer: (req) =>
+      rpc(async () => {
+        const c = await store.getCustomer(req.customerId);
+        if (!c) throw new ConnectError("no such customer", Code.NotFound);
+        return create(auth.GetCustomerResponseSchema, { customer: toCustomer(c) });
+      }),
+  };
+}

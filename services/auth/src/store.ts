@@ -1,0 +1,292 @@
+import { randomBytes } from "node:crypto";
+import { Kvm, type KV, type KvEntry } from "@nats-io/kv";
+import type { NatsConnection } from "@nats-io/transport-node";
+import { casLoop } from "./cas.ts";
+import { token, untoken, utcMonth } from "./encode.ts";
+import { invalidArgument, notFound } from "./errors.ts";
+import { KEY_ID_PATTERN, digestKey, generateApiKey, generateKeyId, sameDigest } from "./keys.ts";
+import type {
+  ApiKeyInfo,
+  CounterRecord,
+  CustomerInfo,
+  CustomerRecord,
+  KeyRecord,
+  ReservationRecord,
+  ReserveResult,
+} from "./types.ts";
+
+// Scans per UTC calendar month for a customer created without an explicit quota (README: DEFAULT_MONTHLY_QUOTA).
+export const DEFAULT_MONTHLY_QUOTA = 10_000;
+
+export const BUCKET_KEYS = "cva_keys";
+export const BUCKET_CUSTOMERS = "cva_customers";
+export const BUCKET_QUOTA = "cva_quota";
+// Counters and reservations are only needed for the month they belong to (plus refunds that arrive minutes later);
+// the bucket's max_age drops them after ~3 months instead of letting them accumulate forever.
+export const QUOTA_RETENTION_MS = 100 * 24 * 3600 * 1000;
+
+const MAX_CUSTOMER_ID = 200;
+const MAX_API_KEY = 256;
+const RESERVATION_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+export interface AuthStoreOptions {
+  defaultMonthlyQuota?: number;
+  // Injected clock (ms since epoch) so tests can cross a month boundary.
+  now?: () => number;
+}
+
+export interface AuthStore {
+  authenticate(apiKey: string): Promise<{ customerId: string; keyId: string } | undefined>;
+  createKey(customerId: string, monthlyQuota?: number): Promise<{ apiKey: string; key: ApiKeyInfo; customer: CustomerInfo }>;
+  listKeys(customerId?: string): Promise<{ keys: ApiKeyInfo[]; customers: CustomerInfo[] }>;
+  // A plaintext key or a key id; undefined when neither names a key.
+  revokeKey(keyOrId: string): Promise<ApiKeyInfo | undefined>;
+  setQuota(customerId: string, monthlyQuota: number): Promise<CustomerInfo>;
+  getCustomer(customerId: string): Promise<CustomerInfo | undefined>;
+  reserve(customerId: string, jobId: string): Promise<ReserveResult>;
+  // True only the first time a reservation is refunded.
+  refund(reservationId: string): Promise<boolean>;
+}
+
+const enc = (v: unknown) => JSON.stringify(v);
+const live = (e: KvEntry | null): e is KvEntry => !!e && e.operation === "PUT" && e.length > 0;
+
+// KV layout:
+//   cva_keys       d.<sha256 hex>                 → KeyRecord (JSON)
+//                  id.<key id>                    → sha256 hex (revoke/list by public id)
+//   cva_customers  c.<base64url customer id>      → CustomerRecord
+//   cva_quota      u.<base64url customer>.<YYYY-MM> → CounterRecord, updated only by compare-and-swap
+//                  r.<reservation id>             → ReservationRecord (refunded flag flipped once, by CAS)
+export async function createAuthStore(nc: NatsConnection, opts: AuthStoreOptions = {}): Promise<AuthStore> {
+  const kvm = new Kvm(nc);
+  const [keys, customers, quota] = await Promise.all([
+    kvm.create(BUCKET_KEYS, { history: 1 }),
+    kvm.create(BUCKET_CUSTOMERS, { history: 1 }),
+    kvm.create(BUCKET_QUOTA, { history: 1, ttl: QUOTA_RETENTION_MS }),
+  ]);
+  const defaultQuota = opts.defaultMonthlyQuota ?? DEFAULT_MONTHLY_QUOTA;
+  const now = opts.now ?? Date.now;
+  return new NatsAuthStore(keys, customers, quota, defaultQuota, now);
+}
+
+function checkCustomerId(id: string): string {
+  if (typeof id !== "string" || id.trim() === "") throw invalidArgument("customer_id is required");
+  if (id.length > MAX_CUSTOMER_ID) throw invalidArgument(`customer_id is longer than ${MAX_CUSTOMER_ID} characters`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(id)) throw invalidArgument("customer_id contains control characters");
+  return id;
+}
+
+function checkQuota(n: number, field = "monthly_quota"): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw invalidArgument(`${field} must be a non-negative integer`);
+  return n;
+}
+
+class NatsAuthStore implements AuthStore {
+  constructor(
+    private readonly keys: KV,
+    private readonly customers: KV,
+    private readonly quota: KV,
+    private readonly defaultQuota: number,
+    private readonly now: () => number,
+  ) {}
+
+  async authenticate(apiKey: string): Promise<{ customerId: string; keyId: string } | undefined> {
+    if (!apiKey || apiKey.length > MAX_API_KEY) return undefined;
+    const digest = digestKey(apiKey);
+    const e = await this.keys.get(`d.${digest.toString("hex")}`);
+    if (!live(e)) return undefined;
+    const rec = e.json<KeyRecord>();
+    // The lookup already matched on the digest; comparing the stored digest in constant time as well means no
+    // branch depends on secret-derived bytes beyond the fixed-cost hash, whatever the KV does internally.
+    if (!sameDigest(digest, Buffer.from(rec.sha256, "hex"))) return undefined;
+    if (rec.revoked) return undefined;
+    return { customerId: rec.customer_id, keyId: rec.key_id };
+  }
+
+  async createKey(customerId: string, monthlyQuota = 0) {
+    checkCustomerId(customerId);
+    checkQuota(monthlyQuota);
+    await this.ensureCustomer(customerId, monthlyQuota);
+    const apiKey = generateApiKey();
+    const sha256 = digestKey(apiKey).toString("hex");
+    let keyId: string;
+    for (;;) {
+      keyId = generateKeyId();
+      try {
+        // create() fails if the id exists: public ids stay unique without a global lock.
+        await this.keys.create(`id.${keyId}`, sha256);
+        break;
+      } catch (err) {
+        if (!(await this.keys.get(`id.${keyId}`))) throw err;
+      }
+    }
+    const rec: KeyRecord = { key_id: keyId, customer_id: customerId, created_unix: Math.floor(this.now() / 1000), revoked: false, sha256 };
+    await this.keys.create(`d.${sha256}`, enc(rec));
+    const customer = await this.getCustomer(customerId);
+    return { apiKey, key: keyInfo(rec), customer: customer! };
+  }
+
+  async listKeys(customerId?: string) {
+    const out: ApiKeyInfo[] = [];
+    for (const k of await collect(this.keys.keys("d.>"))) {
+      const e = await this.keys.get(k);
+      if (!live(e)) continue;
+      const rec = e.json<KeyRecord>();
+      if (customerId && rec.customer_id !== customerId) continue;
+      out.push(keyInfo(rec));
+    }
+    out.sort((a, b) => a.customerId.localeCompare(b.customerId) || a.createdUnix - b.createdUnix || a.keyId.localeCompare(b.keyId));
+    let ids: string[];
+    if (customerId) ids = [customerId];
+    else ids = (await collect(this.customers.keys("c.>"))).map((k) => untoken(k.slice(2)));
+    const customers: CustomerInfo[] = [];
+    for (const id of ids.sort()) {
+      const c = await this.getCustomer(id);
+      if (c) customers.push(c);
+    }
+    return { keys: out, customers };
+  }
+
+  async revokeKey(keyOrId: string): Promise<ApiKeyInfo | undefined> {
+    if (!keyOrId || keyOrId.length > MAX_API_KEY) return undefined;
+    let sha256: string;
+    if (KEY_ID_PATTERN.test(keyOrId)) {
+      const e = await this.keys.get(`id.${keyOrId}`);
+      if (!live(e)) return undefined;
+      sha256 = e.string();
+    } else {
+      sha256 = digestKey(keyOrId).toString("hex");
+    }
+    const k = `d.${sha256}`;
+    return casLoop("key", async () => {
+      const e = await this.keys.get(k);
+      if (!live(e)) return undefined;
+      const rec = e.json<KeyRecord>();
+      if (!rec.revoked) {
+        rec.revoked = true;
+        await this.keys.update(k, enc(rec), e.revision);
+      }
+      return keyInfo(rec);
+    });
+  }
+
+  async setQuota(customerId: string, monthlyQuota: number): Promise<CustomerInfo> {
+    checkCustomerId(customerId);
+    checkQuota(monthlyQuota);
+    const k = `c.${token(customerId)}`;
+    await casLoop("customer", async () => {
+      const e = await this.customers.get(k);
+      if (!live(e)) throw notFound(`no customer ${JSON.stringify(customerId)}; create a key for it first`);
+      const rec = e.json<CustomerRecord>();
+      rec.monthly_quota = monthlyQuota;
+      await this.customers.update(k, enc(rec), e.revision);
+    });
+    return (await this.getCustomer(customerId))!;
+  }
+
+  async getCustomer(customerId: string): Promise<CustomerInfo | undefined> {
+    checkCustomerId(customerId);
+    const rec = await this.readCustomer(customerId);
+    if (!rec) return undefined;
+    const month = utcMonth(this.now());
+    const used = await this.readUsed(customerId, month);
+    return { customerId, monthlyQuota: rec.monthly_quota, usedThisMonth: used.used, month };
+  }
+
+  async reserve(customerId: string, jobId: string): Promise<ReserveResult> {
+    checkCustomerId(customerId);
+    const cust = await this.readCustomer(customerId);
+    if (!cust) throw notFound(`no customer ${JSON.stringify(customerId)}`);
+    const month = utcMonth(this.now());
+    const k = this.counterKey(customerId, month);
+    // Exactness: the increment only lands if nobody changed the counter since we read it (update with the read
+    // revision; create for the month's first scan). Losers re-read and re-check the limit, so with N scans left
+    // exactly N concurrent reservations succeed.
+    const res = await casLoop("quota counter", async () => {
+      const e = await this.quota.get(k);
+      const used = live(e) ? e.json<CounterRecord>().used : 0;
+      if (used >= cust.monthly_quota) return { ok: false as const, used };
+      const next = enc({ used: used + 1 } satisfies CounterRecord);
+      if (live(e)) await this.quota.update(k, next, e.revision);
+      else await this.quota.create(k, next);
+      return { ok: true as const, used: used + 1 };
+    });
+    if (!res.ok) return { ok: false, used: res.used, quota: cust.monthly_quota, month };
+    const reservationId = randomBytes(18).toString("base64url");
+    const rec: ReservationRecord = { customer_id: customerId, month, job_id: jobId, created_unix_ms: this.now(), refunded: false };
+    await this.quota.create(`r.${reservationId}`, enc(rec));
+    return { ok: true, reservationId, remaining: Math.max(0, cust.monthly_quota - res.used), month };
+  }
+
+  async refund(reservationId: string): Promise<boolean> {
+    if (!RESERVATION_ID.test(reservationId)) return false;
+    const rk = `r.${reservationId}`;
+    // Flip the reservation's flag first (by CAS, so only one caller wins), then give the scan back: a crash in between
+    // loses a refund rather than granting two.
+    const rec = await casLoop("reservation", async () => {
+      const e = await this.quota.get(rk);
+      if (!live(e)) return undefined;
+      const r = e.json<ReservationRecord>();
+      if (r.refunded) return undefined;
+      r.refunded = true;
+      await this.quota.update(rk, enc(r), e.revision);
+      return r;
+    });
+    if (!rec) return false;
+    const k = this.counterKey(rec.customer_id, rec.month);
+    await casLoop("quota counter", async () => {
+      const e = await this.quota.get(k);
+      if (!live(e)) return;
+      const used = e.json<CounterRecord>().used;
+      if (used <= 0) return;
+      await this.quota.update(k, enc({ used: used - 1 } satisfies CounterRecord), e.revision);
+    });
+    return true;
+  }
+
+  private counterKey(customerId: string, month: string): string {
+    return `u.${token(customerId)}.${month}`;
+  }
+
+  private async readCustomer(customerId: string): Promise<CustomerRecord | undefined> {
+    const e = await this.customers.get(`c.${token(customerId)}`);
+    return live(e) ? e.json<CustomerRecord>() : undefined;
+  }
+
+  private async readUsed(customerId: string, month: string): Promise<CounterRecord> {
+    const e = await this.quota.get(this.counterKey(customerId, month));
+    return live(e) ? e.json<CounterRecord>() : { used: 0 };
+  }
+
+  // Creates the customer with the given (or default) quota; for an existing one a non-zero quota replaces its own.
+  private async ensureCustomer(customerId: string, monthlyQuota: number): Promise<void> {
+    const k = `c.${token(customerId)}`;
+    await casLoop("customer", async () => {
+      const e = await this.customers.get(k);
+      if (!live(e)) {
+        const rec: CustomerRecord = {
+          customer_id: customerId,
+          monthly_quota: monthlyQuota || this.defaultQuota,
+          created_unix: Math.floor(this.now() / 1000),
+        };
+        await this.customers.create(k, enc(rec));
+        return;
+      }
+      if (monthlyQuota === 0) return;
+      const rec = e.json<CustomerRecord>();
+      rec.monthly_quota = monthlyQuota;
+      await this.customers.update(k, enc(rec), e.revision);
+    });
+  }
+}
+
+function keyInfo(rec: KeyRecord): ApiKeyInfo {
+  return { keyId: rec.key_id, customerId: rec.customer_id, createdUnix: rec.created_unix, revoked: rec.revoked };
+}
+
+async function collect(it: Promise<AsyncIterable<string>>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const k of await it) out.push(k);
+  return out;
+}
