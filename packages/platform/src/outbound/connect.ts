@@ -1,0 +1,161 @@
+import { lookup } from "node:dns/promises";
+import { type Socket, connect as netConnect, isIP } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+import type { buildConnector } from "undici";
+import { OutboundError } from "./errors.ts";
+import type { OutboundPolicy } from "./policy.ts";
+
+export interface SafeConnectOptions {
+  policy: OutboundPolicy;
+  connectTimeoutMs: number;
+  /** Wrap the connection in TLS (SNI = host unless it is an IP literal). */
+  tls?: boolean;
+  signal?: AbortSignal;
+  /** Called with every refused candidate (for the proxy's `blocked` record). */
+  onRefused?: (ip: string, reason: string) => void;
+}
+
+export interface SafeSocket {
+  socket: Socket;
+  /** The exact address the socket is connected to; it passed the policy. */
+  ip: string;
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+function hostPort(host: string, port: number): string {
+  return isIP(host) === 6 ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * Resolves the host and returns the candidates the policy allows, in resolver order. A name whose every address is
+ * refused is an error that tells the client why without disclosing what our resolver answered.
+ */
+export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions, "policy" | "onRefused">): Promise<string[]> {
+  const literal = isIP(host) !== 0;
+  let candidates: string[];
+  if (literal) {
+    candidates = [host];
+  } else {
+    try {
+      candidates = (await lookup(host, { all: true })).map((a) => a.address);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? "error";
+      throw new OutboundError("dns", `could not resolve host ${host} (${code})`);
+    }
+  }
+  const allowed: string[] = [];
+  let firstRefusal: { reason: string; category?: string } | undefined;
+  for (const ip of candidates) {
+    const d = opts.policy.check(ip);
+    if (d.allowed) {
+      allowed.push(ip);
+    } else {
+      firstRefusal ??= d;
+      opts.onRefused?.(ip, d.reason);
+    }
+  }
+  if (allowed.length === 0) {
+    const why = literal
+      ? firstRefusal?.reason ?? `${host} is not allowed`
+      : `${host} resolves to a non-public address${firstRefusal?.category ? ` (${firstRefusal.category})` : ""}`;
+    throw new OutboundError("blocked_address", `refused by the outbound policy: ${why}`);
+  }
+  return allowed;
+}
+
+function connectOne(host: string, ip: string, port: number, ms: number, opts: SafeConnectOptions): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const raw = netConnect({ host: ip, port, noDelay: true });
+    let current: Socket = raw;
+    const timer = setTimeout(
+      () => fail(new OutboundError("connect_timeout", `connecting to ${hostPort(host, port)} timed out after ${opts.connectTimeoutMs} ms`)),
+      ms,
+    );
+    const onAbort = (): void => fail(opts.signal?.reason ?? new Error("aborted"));
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const onError = (e: Error): void => {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (current !== raw) fail(new OutboundError("connection", `TLS handshake with ${hostPort(host, port)} failed: ${e.message}`));
+      else fail(new OutboundError("connection", `could not connect to ${hostPort(host, port)} (${code ?? e.message})`));
+    };
+    function cleanup(): void {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      raw.off("error", onError);
+      current.off("error", onError);
+    }
+    function fail(err: unknown): void {
+      cleanup();
+      // A late error after destroy must not become an uncaught exception.
+      current.on("error", () => {});
+      raw.on("error", () => {});
+      current.destroy();
+      raw.destroy();
+      reject(err);
+    }
+    function done(s: Socket): void {
+      cleanup();
+      resolve(s);
+    }
+    if (opts.signal?.aborted) return onAbort();
+    raw.on("error", onError);
+    raw.once("connect", () => {
+      if (!opts.tls) return done(raw);
+      const t = tlsConnect({ socket: raw, servername: isIP(host) ? undefined : host, ALPNProtocols: ["http/1.1"] });
+      current = t;
+      t.on("error", onError);
+      t.once("secureConnect", () => done(t));
+    });
+  });
+}
+
+/**
+ * Resolves, checks every candidate and connects to the exact address that passed (no second lookup, hence no DNS
+ * rebinding window). Falls back to the next allowed candidate when one refuses the connection.
+ */
+export async function safeConnect(hostIn: string, port: number, opts: SafeConnectOptions): Promise<SafeSocket> {
+  const host = stripBrackets(hostIn);
+  const deadline = Date.now() + opts.connectTimeoutMs;
+  const timeoutError = (): OutboundError =>
+    new OutboundError("connect_timeout", `connecting to ${hostPort(host, port)} timed out after ${opts.connectTimeoutMs} ms`);
+  let timer: NodeJS.Timeout | undefined;
+  const ips = await Promise.race([
+    resolveAllowed(host, opts),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(timeoutError()), opts.connectTimeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  let lastError: unknown;
+  for (const ip of ips) {
+    const left = deadline - Date.now();
+    if (left <= 0) throw timeoutError();
+    try {
+      return { socket: await connectOne(host, ip, port, left, opts), ip };
+    } catch (e) {
+      if (!(e instanceof OutboundError) || e.code !== "connection") throw e;
+      lastError = e;
+    }
+  }
+  throw lastError;
+}
+
+/** An undici `connect` function that routes every connection through safeConnect and reports the address used. */
+export function safeUndiciConnector(
+  opts: SafeConnectOptions,
+  onConnected: (origin: string, ip: string) => void,
+): buildConnector.connector {
+  return (o, callback) => {
+    const https = o.protocol === "https:";
+    const port = Number(o.port) || (https ? 443 : 80);
+    safeConnect(o.hostname, port, { ...opts, tls: https }).then(
+      ({ socket, ip }) => {
+        onConnected(`${o.protocol}//${o.host ?? hostPort(o.hostname, port)}`, ip);
+        callback(null, socket);
+      },
+      (e: Error) => callback(e, null),
+    );
+  };
+}

@@ -1,0 +1,96 @@
+import { type Cidr, type IpAddr, cidrContains, cidrWithin, formatIp, parseCidr, parseIp } from "./ip.ts";
+import { EMBEDDING_V6, GLOBAL_UNICAST_V6, SPECIAL_RANGES, type SpecialRange } from "./ranges.ts";
+
+export interface PolicyDecision {
+  allowed: boolean;
+  /** Names the address; fine for logs and for a client that gave the address itself. */
+  reason: string;
+  /** What kind of address it is ("loopback", "public", ...), without the address: safe to show for a resolved name. */
+  category?: string;
+}
+
+export interface OutboundPolicy {
+  check(ip: string): PolicyDecision;
+  describe(): string;
+}
+
+const MAPPED_V6 = parseCidr("::ffff:0:0/96");
+
+/** An entry written as ::ffff:a.b.c.d/n means the IPv4 range, which is what is compared after unmapping. */
+function normaliseEntry(c: Cidr): Cidr {
+  if (c.family === 6 && c.prefix >= 96 && cidrWithin(c, MAPPED_V6)) {
+    return { family: 4, base: c.base & 0xffffffffn, prefix: c.prefix - 96, text: c.text };
+  }
+  return c;
+}
+
+function unembed(addr: IpAddr): { effective: IpAddr; via?: string; local: boolean } {
+  if (addr.family !== 6) return { effective: addr, local: true };
+  for (const e of EMBEDDING_V6) {
+    if (cidrContains(e.range, addr)) {
+      return { effective: { family: 4, value: (addr.value >> e.shift) & 0xffffffffn }, via: e.name, local: e.local };
+    }
+  }
+  return { effective: addr, local: true };
+}
+
+function specialRangeOf(addr: IpAddr): SpecialRange | undefined {
+  let best: SpecialRange | undefined;
+  for (const s of SPECIAL_RANGES) {
+    if (cidrContains(s.range, addr) && (!best || s.range.prefix > best.range.prefix)) best = s;
+  }
+  if (!best && addr.family === 6 && !cidrContains(GLOBAL_UNICAST_V6, addr)) {
+    return { range: GLOBAL_UNICAST_V6, label: "reserved (not global unicast)", unlock: "allowlist" };
+  }
+  return best;
+}
+
+function withArticle(label: string): string {
+  return /^(IETF|unspecified|[aeio])/i.test(label) ? `an ${label}` : `a ${label}`;
+}
+
+/**
+ * Default: public unicast only. Allowlist entries unlock private/loopback/... ranges; link-local and cloud-metadata
+ * ranges only yield to an entry lying inside them, so a broad entry cannot expose the metadata service by accident.
+ */
+export function createOutboundPolicy(allowlistCidrs: string[]): OutboundPolicy {
+  const entries = allowlistCidrs
+    .map((c) => c.trim())
+    .filter((c) => c !== "")
+    .map((c) => normaliseEntry(parseCidr(c)));
+
+  function check(ipText: string): PolicyDecision {
+    const addr = parseIp(ipText);
+    if (!addr) return { allowed: false, reason: `"${ipText}" is not an IP address`, category: "invalid" };
+    const { effective, via, local } = unembed(addr);
+    const subject = via ? `${ipText} (${via}) maps to ${formatIp(effective)}, which` : ipText;
+    const special = specialRangeOf(effective);
+    if (!special) return { allowed: true, reason: `${subject} is a public unicast address`, category: "public" };
+
+    const refused: PolicyDecision = { allowed: false, reason: `${subject} is ${withArticle(special.label)} address`, category: special.label };
+    if (special.unlock === "never") return refused;
+    const entry = entries.find(
+      (e) =>
+        ((local && cidrContains(e, effective)) || cidrContains(e, addr)) &&
+        (special.unlock === "allowlist" || cidrWithin(e, special.range)),
+    );
+    if (!entry) return refused;
+    return { allowed: true, reason: `${subject} is ${withArticle(special.label)} address allowed by allowlist entry ${entry.text}`, category: special.label };
+  }
+
+  const listed = entries.map((e) => e.text).join(", ");
+  return {
+    check,
+    describe: () => `public unicast addresses${listed ? `, plus allowlist ${listed}` : " only"}`,
+  };
+}
+
+/** Reads OUTBOUND_ALLOWLIST (comma-separated CIDRs). */
+export function outboundPolicyFromEnv(env: NodeJS.ProcessEnv = process.env): OutboundPolicy {
+  const raw = env.OUTBOUND_ALLOWLIST ?? "";
+  try {
+    return createOutboundPolicy(raw.split(","));
+  } catch (e) {
+    throw new Error(`OUTBOUND_ALLOWLIST: ${(e as Error).message}`);
+  }
+}
