@@ -1,0 +1,70 @@
+import type { Client } from "@connectrpc/connect";
+import type { FastifyBaseLogger } from "fastify";
+import type { Registry } from "prom-client";
+import type { auth, reportstore, ScanJob, ScanJobResult, ScanKind, WorkerHeartbeat } from "@cva/contracts";
+
+// The slice of @cva/platform's Dispatcher the edge consumes. Declared here so the edge compiles and is tested
+// against in-memory fakes independently of the NATS implementation (structurally compatible with the real one).
+export interface Dispatcher {
+  submit(job: ScanJob, opts: { timeoutMs: number }): Promise<ScanJobResult>;
+  liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[];
+}
+
+// The platform throws NoWorkerError when no worker of the job's kind/location is alive or all are saturated.
+// Matched by name rather than by class identity, so a second copy of the module (or a fake) still matches.
+export function isNoWorkerError(err: unknown): boolean {
+  return err instanceof Error && err.name === "NoWorkerError";
+}
+
+export interface EdgeLimits {
+  /** Whole JSON request body, bytes. */
+  maxBodyBytes: number;
+  /** Decoded ad tag, bytes. */
+  maxTagBytes: number;
+  /** Decoded (compressed) zip, bytes. */
+  maxZipBytes: number;
+  /** Decoded VAST URL, bytes. */
+  maxVastUrlBytes: number;
+  /** `name`, characters. */
+  maxNameLength: number;
+}
+
+export const DEFAULT_LIMITS: EdgeLimits = {
+  maxBodyBytes: 15 * 1024 * 1024,
+  maxTagBytes: 1024 * 1024,
+  maxZipBytes: 10 * 1024 * 1024,
+  maxVastUrlBytes: 8 * 1024,
+  maxNameLength: 256,
+};
+
+export interface EdgeConfig {
+  /** Prefix of every URL written into a report, no trailing slash. */
+  publicBaseUrl: string;
+  /** Location of this edge (SERVER_LOCATION); jobs without targeting.country go there. */
+  serverLocation: string;
+  limits: EdgeLimits;
+  /** How long the edge waits for a scan result (dispatch to report). */
+  scanTimeoutMs: number;
+  /** Bound on every call to auth / report-store, so a hung dependency ends in processing_error. */
+  rpcTimeoutMs?: number;
+  /** Retry-After seconds sent with processing_error. */
+  retryAfterSeconds?: number;
+}
+
+export interface Readiness {
+  ready: boolean;
+  details: Record<string, unknown>;
+}
+
+export interface EdgeDeps {
+  auth: Client<typeof auth.AuthService>;
+  reports: Client<typeof reportstore.ReportStoreService>;
+  dispatcher: Dispatcher;
+  config: EdgeConfig;
+  logger: FastifyBaseLogger;
+  readiness?: () => Promise<Readiness>;
+  /** Known spec_id values; defaults to @cva/spec-sets when present, else only 0. */
+  isKnownSpecId?: (id: number) => boolean;
+  /** Prometheus registry to add the edge's metrics to and to expose on /metrics. */
+  metricsRegistry?: Registry;
+}

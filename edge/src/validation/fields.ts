@@ -1,0 +1,115 @@
+import { payloadError } from "../errors.ts";
+import type { EdgeLimits } from "../ports.ts";
+import type { SpecIdCheck } from "./spec-ids.ts";
+
+// Semantic checks shared by the JSON API (after base64 decoding) and the public gRPC service (raw bytes), so both
+// refuse the same inputs with the same messages.
+
+export type DeviceName = "desktop" | "mobile";
+export type CountryCode = "usa" | "nld";
+
+export interface TargetingInput {
+  device?: DeviceName;
+  language?: string;
+  country?: CountryCode;
+  pageUrl?: string;
+}
+
+export const DEVICES: readonly DeviceName[] = ["desktop", "mobile"];
+export const COUNTRIES: readonly CountryCode[] = ["usa", "nld"];
+export const MAX_LANGUAGE_LENGTH = 256;
+export const MAX_PAGE_URL_LENGTH = 2048;
+
+// Accept-Language (RFC 9110 §12.5.4): comma-separated language ranges (RFC 4647: `*` or 1–8 alpha, then
+// "-" 1–8 alphanumerics), each optionally with a q weight between 0 and 1 with up to three decimals.
+const LANGUAGE_RANGE = "(?:\\*|[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*)";
+const WEIGHT = "(?:[ \\t]*;[ \\t]*[qQ]=(?:0(?:\\.[0-9]{0,3})?|1(?:\\.0{0,3})?))?";
+const ACCEPT_LANGUAGE = new RegExp(`^[ \\t]*${LANGUAGE_RANGE}${WEIGHT}(?:[ \\t]*,[ \\t]*${LANGUAGE_RANGE}${WEIGHT})*[ \\t]*$`);
+
+export function checkLanguage(value: string, field: string): string {
+  if (value.length === 0) throw payloadError(`${field}: must not be empty`);
+  if (value.length > MAX_LANGUAGE_LENGTH) throw payloadError(`${field}: longer than ${MAX_LANGUAGE_LENGTH} characters`);
+  if (!ACCEPT_LANGUAGE.test(value)) {
+    throw payloadError(`${field}: not a valid Accept-Language value (e.g. "en-US" or "nl-NL,nl;q=0.9,en;q=0.8")`);
+  }
+  return value.trim();
+}
+
+export function checkDevice(value: string, field: string): DeviceName {
+  if (!(DEVICES as readonly string[]).includes(value)) throw payloadError(`${field}: must be one of ${DEVICES.join(", ")}`);
+  return value as DeviceName;
+}
+
+export function checkCountry(value: string, field: string): CountryCode {
+  if (!(COUNTRIES as readonly string[]).includes(value)) throw payloadError(`${field}: must be one of ${COUNTRIES.join(", ")}`);
+  return value as CountryCode;
+}
+
+/** An absolute http(s) URL with a host; returns it unchanged. */
+export function checkHttpUrl(value: string, field: string, maxLength: number): string {
+  if (value.length === 0) throw payloadError(`${field}: must not be empty`);
+  if (value.length > maxLength) throw payloadError(`${field}: longer than ${maxLength} characters`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw payloadError(`${field}: not a valid absolute URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw payloadError(`${field}: must be an http or https URL`);
+  if (url.hostname === "") throw payloadError(`${field}: URL has no host`);
+  if (url.username !== "" || url.password !== "") throw payloadError(`${field}: URL must not carry credentials`);
+  return value;
+}
+
+export function checkSpecId(value: number, field: string, isKnown: SpecIdCheck): number {
+  if (!Number.isSafeInteger(value)) throw payloadError(`${field}: must be an integer`);
+  if (!isKnown(value)) throw payloadError(`${field}: unknown specification set ${value}`);
+  return value;
+}
+
+export function checkWorkspaceId(value: number, field: string): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw payloadError(`${field}: must be a non-negative integer`);
+  return value;
+}
+
+export function checkName(value: string, field: string, limits: EdgeLimits): string {
+  if ([...value].length > limits.maxNameLength) throw payloadError(`${field}: longer than ${limits.maxNameLength} characters`);
+  return value;
+}
+
+// Decoded creatives.
+
+export function checkTagBytes(data: Uint8Array, field: string, limits: EdgeLimits): string {
+  if (data.length === 0) throw payloadError(`${field}: must not be empty`);
+  if (data.length > limits.maxTagBytes) {
+    throw payloadError(`${field}: ad tag is ${data.length} bytes decoded, over the limit of ${limits.maxTagBytes} bytes`);
+  }
+  const html = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8");
+  if (html.trim().length === 0) throw payloadError(`${field}: the ad tag is blank`);
+  return html;
+}
+
+// A zip starts with a local file header (PK\3\4); an empty archive is only an end-of-central-directory record
+// (PK\5\6). Anything else is not what /v2/scanZip scans; the zip analyzer checks the internals.
+export function checkZipBytes(data: Uint8Array, field: string, limits: EdgeLimits): Uint8Array {
+  if (data.length === 0) throw payloadError(`${field}: must not be empty`);
+  if (data.length > limits.maxZipBytes) {
+    throw payloadError(`${field}: zip is ${data.length} bytes decoded, over the limit of ${limits.maxZipBytes} bytes`);
+  }
+  const sig = data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b ? (data[2] << 8) | data[3] : -1;
+  if (sig !== 0x0304 && sig !== 0x0506) throw payloadError(`${field}: not a zip archive`);
+  return data;
+}
+
+export function checkVastUrl(url: string, field: string, limits: EdgeLimits): string {
+  const trimmed = url.trim();
+  if (trimmed.length === 0) throw payloadError(`${field}: must not be empty`);
+  if (Buffer.byteLength(trimmed) > limits.maxVastUrlBytes) {
+    throw payloadError(`${field}: VAST URL longer than ${limits.maxVastUrlBytes} bytes`);
+  }
+  try {
+    return checkHttpUrl(trimmed, field, Number.MAX_SAFE_INTEGER);
+  } catch {
+    throw payloadError(`${field}: must be the base64 of an http or https URL pointing to a VAST document`);
+  }
+}

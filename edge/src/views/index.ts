@@ -1,0 +1,36 @@
+import fastJson from "fast-json-stringify";
+import type { TagReport, VastReport, ZipReport } from "@cva/contracts";
+import type { ReportKind } from "../scan/types.ts";
+import type { JsonSchema } from "./schema.ts";
+import { tagV2Schema, tagV2View } from "./tag-v2.ts";
+import { tagV3Schema, tagV3View } from "./tag-v3.ts";
+import { vastV3Schema, vastV3View } from "./vast-v3.ts";
+import { zipV2Schema, zipV2View } from "./zip-v2.ts";
+
+export { tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View, zipV2Schema, zipV2View };
+
+export const VIEW_SCHEMAS: Record<ReportKind, JsonSchema> = {
+  tag_v3: tagV3Schema,
+  tag_v2: tagV2Schema,
+  zip_v2: zipV2Schema,
+  vast_v3: vastV3Schema,
+};
+
+// One compiled serializer per view. The report is serialized once: the same bytes are returned to the client and
+// stored, so GET /v3/reports/{job_id} returns the report exactly as first returned.
+const serializers = Object.fromEntries(
+  Object.entries(VIEW_SCHEMAS).map(([k, schema]) => [k, fastJson(schema as unknown as Parameters<typeof fastJson>[0])]),
+) as Record<ReportKind, (doc: unknown) => string>;
+
+export function renderTagV3(r: TagReport): string {
+  return serializers.tag_v3(tagV3View(r));
+}
+export function renderTagV2(r: TagReport): string {
+  return serializers.tag_v2(tagV2View(r));
+}
+export function renderZipV2(r: ZipReport): string {
+  return serializers.zip_v2(zipV2View(r));
+}
+export function renderVastV3(r: VastReport): string {
+  return serializers.vast_v3(vastV3View(r));
+}

@@ -1,0 +1,61 @@
+import type { TagReport } from "@cva/contracts";
+import {
+  arr, bool, consoleSchema, consoleView, cookieSchema, cookieView, dialogSchema, dialogView, dimensionsSchema,
+  dimensionsView, int, metaSchema, metaView, missingAssetSchema, missingAssetView, networkSchema, networkView,
+  screenshotSchema, screenshotView, sslSchema, sslView, storageItemSchema, storageItemView, str, type JsonSchema,
+} from "./shared.ts";
+
+// The fields every ad tag / zip report shares (v2 and v3), in the spec's order.
+export function tagBaseSchema(): Record<string, JsonSchema> {
+  return {
+    "3pas": str("third-party ad server if detected; blank otherwise"),
+    blocked_by_adblock: bool(),
+    console: consoleSchema,
+    cookies: arr(cookieSchema),
+    cpu_usage: int("milliseconds"),
+    creative_rendered: bool(),
+    dialogs: arr(dialogSchema, "pop-up dialogs (alert, confirm, prompt, beforeunload)"),
+    dimensions: dimensionsSchema,
+    dom_content_loaded: int("milliseconds"),
+    has_border: bool(),
+    has_video: bool(),
+    iframes: int(),
+    local_storage: arr(storageItemSchema, "key/value pairs in window.localStorage"),
+    memory_usage: int("bytes"),
+    meta: metaSchema,
+    missing_assets: arr(missingAssetSchema, "requests that failed or answered with an error status"),
+    mobile_friendly: bool(),
+    network: networkSchema,
+    job_id: str(),
+    screenshot: screenshotSchema,
+    ssl: sslSchema("insecure_urls"),
+    uses_document_write: bool(),
+  };
+}
+
+export function tagBaseView(r: TagReport | undefined, creativeType: "ad_tag" | "zip", apiVersion: "v2" | "v3") {
+  return {
+    "3pas": r?.thirdPartyAdServer ?? "",
+    blocked_by_adblock: r?.blockedByAdblock ?? false,
+    console: consoleView(r?.console),
+    cookies: (r?.cookies ?? []).map(cookieView),
+    cpu_usage: Number(r?.cpuUsageMs ?? 0),
+    creative_rendered: r?.creativeRendered ?? false,
+    dialogs: (r?.dialogs ?? []).map(dialogView),
+    dimensions: dimensionsView(r?.dimensions),
+    dom_content_loaded: Number(r?.domContentLoadedMs ?? 0),
+    has_border: r?.hasBorder ?? false,
+    has_video: r?.hasVideo ?? false,
+    iframes: r?.iframes ?? 0,
+    local_storage: (r?.localStorage ?? []).map(storageItemView),
+    memory_usage: Number(r?.memoryUsageBytes ?? 0),
+    meta: metaView(r?.meta, creativeType, apiVersion),
+    missing_assets: (r?.missingAssets ?? []).map(missingAssetView),
+    mobile_friendly: r?.mobileFriendly ?? false,
+    network: networkView(r?.network),
+    job_id: r?.jobId ?? "",
+    screenshot: screenshotView(r?.screenshot),
+    ssl: sslView(r?.ssl, "insecure_urls"),
+    uses_document_write: r?.usesDocumentWrite ?? false,
+  };
+}

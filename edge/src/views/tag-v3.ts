@@ -1,0 +1,52 @@
+import type { TagReport } from "@cva/contracts";
+import { tagBaseSchema, tagBaseView } from "./tag-common.ts";
+import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
+
+export const landingPageSchema = obj(
+  { screenshot: imageSchema, tab: str("new_tab, same_tab or none"), title: str(), url: str(), working: bool() },
+  { optional: ["screenshot"], description: "the page opened on click-through" },
+);
+
+export const tagScanResultsSchema = obj({
+  failed: int(),
+  passed: int(),
+  report_url: str("shareable report page"),
+  tests: map(testResultSchema(true), "test results keyed by test id"),
+});
+
+export const tagV3Schema = obj(
+  {
+    ...tagBaseSchema(),
+    animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
+    landing_page: landingPageSchema,
+    name: str("copied from the request"),
+    scan_results: tagScanResultsSchema,
+    time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
+  },
+  { description: "Ad tag report, v3" },
+);
+
+export function tagScanResultsView(r: TagReport["scanResults"]) {
+  const tests: Record<string, ReturnType<typeof testResultView>> = {};
+  for (const t of r?.tests ?? []) tests[t.test] = testResultView(t, true);
+  return { failed: r?.failed ?? 0, passed: r?.passed ?? 0, report_url: r?.reportUrl ?? "", tests };
+}
+
+export function tagV3View(r: TagReport) {
+  const lp = r.landingPage;
+  const shot = imageView(lp?.screenshot);
+  return {
+    ...tagBaseView(r, "ad_tag", "v3"),
+    animation_duration: Number(r.animationDurationMs),
+    landing_page: {
+      ...(shot ? { screenshot: shot } : {}),
+      tab: lp?.tab || "none",
+      title: lp?.title ?? "",
+      url: lp?.url ?? "",
+      working: lp?.working ?? false,
+    },
+    name: r.name,
+    scan_results: tagScanResultsView(r.scanResults),
+    time_to_visual_start: Number(r.timeToVisualStartMs),
+  };
+}

@@ -1,0 +1,151 @@
+import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastReport, VideoInfo } from "@cva/contracts";
+import {
+  arr, bool, imageSchema, imageView, int, map, metaSchema, metaView, num, obj, screenshotSchema, screenshotView,
+  sslSchema, sslView, str, testResultSchema, testResultView,
+} from "./shared.ts";
+
+const attributesSchema = obj(
+  { bitrate: int(), delivery: str(), height: int(), maintainaspectratio: str(), scalable: str(), type: str(), width: int() },
+  { description: "VAST MediaFile attributes as declared" },
+);
+const audioSchema = obj({
+  bit_rate: int(), codec: str(), loudness: obj({ lra: num("LU"), lufs: num("integrated loudness, LUFS") }),
+  sample_rate: int(), channels: int(), channel_layout: str(),
+});
+const containerSchema = obj({ format: str(), mime_type: str(), moov_atom_position: str("beginning or end (MP4/MOV); empty otherwise") });
+const videoSchema = obj({
+  aspect_ratio: str(), bit_depth: int(), bit_rate: int(), codec: str(), definition: str(), dimensions: str("WIDTHxHEIGHT"),
+  duration: num("seconds"), frame_rate: num(), height: int(), letterboxing: bool(), width: int(),
+  profile: str(), pix_fmt: str(), bit_rate_mode: str(), rotation: int(),
+});
+const mediafileSchema = obj(
+  {
+    attributes: attributesSchema,
+    audio_wave: imageSchema,
+    download_speed: num("MB/s"),
+    file_info: obj({ audio: audioSchema, container: containerSchema, video: videoSchema }, { optional: ["audio", "container", "video"] }),
+    file_size: int("bytes"),
+    film_strip: imageSchema,
+    http_code: int(),
+    poster: imageSchema,
+    url: str(),
+  },
+  { optional: ["audio_wave", "film_strip", "poster"] },
+);
+const creativeSchema = obj(
+  {
+    click_through: obj({ url: str() }),
+    duration: str("HH:MM:SS as declared"),
+    skip_offset: int("seconds; present only when set"),
+    mediafiles: arr(mediafileSchema),
+  },
+  { optional: ["skip_offset"] },
+);
+
+export const vastScanResultsSchema = obj({
+  failed: int(),
+  passed: int(),
+  report_url: str(),
+  tests: map(map(testResultSchema(false)), "groups (xml, creative_X_mediafile_Y), each mapping test id to a result"),
+});
+
+export const vastV3Schema = obj(
+  {
+    ad_system: str(),
+    ad_title: str(),
+    cors: bool(),
+    creatives: arr(creativeSchema),
+    job_id: str(),
+    meta: metaSchema,
+    name: str(),
+    pixels: obj({ impression: arr(str(), "impression pixel URLs that were fired") }),
+    scan_results: vastScanResultsSchema,
+    screenshot: screenshotSchema,
+    ssl: sslSchema("non_secure_urls"),
+    type: str("VAST document type, e.g. inline"),
+    vast_url_base64: str(),
+    vast_version: str(),
+    wrapper_redirects: int(),
+    xml: obj({ content_type: str(), data_base64: str(), file_size: int(), http_code: int(), load_time: int("milliseconds") }),
+  },
+  { description: "VAST report, v3" },
+);
+
+const attributesView = (a: MediaFileAttributes | undefined) => ({
+  bitrate: a?.bitrate ?? 0, delivery: a?.delivery ?? "", height: a?.height ?? 0,
+  maintainaspectratio: a?.maintainaspectratio ?? "", scalable: a?.scalable ?? "", type: a?.type ?? "", width: a?.width ?? 0,
+});
+const audioView = (a: AudioInfo) => ({
+  bit_rate: Number(a.bitRate), codec: a.codec, loudness: { lra: a.loudness?.lra ?? 0, lufs: a.loudness?.lufs ?? 0 },
+  sample_rate: a.sampleRate, channels: a.channels, channel_layout: a.channelLayout,
+});
+const containerView = (c: ContainerInfo) => ({ format: c.format, mime_type: c.mimeType, moov_atom_position: c.moovAtomPosition });
+const videoView = (v: VideoInfo) => ({
+  aspect_ratio: v.aspectRatio, bit_depth: v.bitDepth, bit_rate: Number(v.bitRate), codec: v.codec, definition: v.definition,
+  dimensions: v.dimensions, duration: v.duration, frame_rate: v.frameRate, height: v.height, letterboxing: v.letterboxing,
+  width: v.width, profile: v.profile, pix_fmt: v.pixFmt, bit_rate_mode: v.bitRateMode, rotation: v.rotation,
+});
+
+export function vastV3View(r: VastReport) {
+  const tests: Record<string, Record<string, ReturnType<typeof testResultView>>> = {};
+  for (const t of r.scanResults?.tests ?? []) {
+    // Document-level tests without a group belong to the xml group.
+    const group = t.group || "xml";
+    (tests[group] ??= {})[t.test] = testResultView(t, false);
+  }
+  return {
+    ad_system: r.adSystem,
+    ad_title: r.adTitle,
+    cors: r.cors,
+    creatives: r.creatives.map((c) => ({
+      click_through: { url: c.clickThroughUrl },
+      duration: c.duration,
+      ...(c.skipOffset !== undefined ? { skip_offset: c.skipOffset } : {}),
+      mediafiles: c.mediafiles.map((m) => {
+        const p = m.probe;
+        const fi = p?.fileInfo;
+        const audioWave = imageView(p?.audioWave);
+        const filmStrip = imageView(p?.filmStrip);
+        const poster = imageView(p?.poster);
+        return {
+          attributes: attributesView(m.attributes),
+          ...(audioWave ? { audio_wave: audioWave } : {}),
+          download_speed: p?.downloadSpeed ?? 0,
+          file_info: {
+            ...(fi?.audio ? { audio: audioView(fi.audio) } : {}),
+            ...(fi?.container ? { container: containerView(fi.container) } : {}),
+            ...(fi?.video ? { video: videoView(fi.video) } : {}),
+          },
+          file_size: Number(p?.fileSize ?? 0),
+          ...(filmStrip ? { film_strip: filmStrip } : {}),
+          http_code: p?.httpCode ?? 0,
+          ...(poster ? { poster } : {}),
+          url: p?.url || "",
+        };
+      }),
+    })),
+    job_id: r.jobId,
+    meta: metaView(r.meta, "vast", "v3"),
+    name: r.name,
+    pixels: { impression: [...r.impressionPixels] },
+    scan_results: {
+      failed: r.scanResults?.failed ?? 0,
+      passed: r.scanResults?.passed ?? 0,
+      report_url: r.scanResults?.reportUrl ?? "",
+      tests,
+    },
+    screenshot: screenshotView(r.screenshot),
+    ssl: sslView(r.ssl, "non_secure_urls"),
+    type: r.type,
+    vast_url_base64: Buffer.from(r.vastUrl, "utf8").toString("base64"),
+    vast_version: r.vastVersion,
+    wrapper_redirects: r.wrapperRedirects,
+    xml: {
+      content_type: r.xml?.contentType ?? "",
+      data_base64: Buffer.from(r.xml?.data ?? new Uint8Array()).toString("base64"),
+      file_size: Number(r.xml?.fileSize ?? 0),
+      http_code: r.xml?.httpCode ?? 0,
+      load_time: Number(r.xml?.loadTimeMs ?? 0),
+    },
+  };
+}
