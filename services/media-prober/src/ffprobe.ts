@@ -1,0 +1,92 @@
+import { runTool, type ToolOptions } from "./exec.ts";
+
+/**
+ * Demuxers ffprobe/ffmpeg may use on a download. The list is the containers VAST media files come in; it keeps the
+ * playlist, concat, image-sequence and other "follow a reference" demuxers out even if something slips past the sniff.
+ * av_match_list matches any comma-separated alias, so "mov" admits "mov,mp4,m4a,3gp,3g2,mj2" and "matroska"
+ * admits "matroska,webm".
+ */
+export const FORMAT_WHITELIST = "mov,matroska,ogg,mp3,aac,wav,flac,mpegts,flv,avi,asf,mpeg";
+
+/** Input options put in front of every `-i`: only the local file protocol, only media demuxers. */
+export const SAFE_INPUT_OPTIONS = ["-protocol_whitelist", "file", "-format_whitelist", FORMAT_WHITELIST];
+
+export interface ProbeStream {
+  index: number;
+  codec_name?: string;
+  codec_type?: string;
+  profile?: string;
+  width?: number;
+  height?: number;
+  sample_aspect_ratio?: string;
+  display_aspect_ratio?: string;
+  pix_fmt?: string;
+  bits_per_raw_sample?: string;
+  r_frame_rate?: string;
+  avg_frame_rate?: string;
+  duration?: string;
+  bit_rate?: string;
+  nb_frames?: string;
+  sample_rate?: string;
+  channels?: number;
+  channel_layout?: string;
+  disposition?: Record<string, number>;
+  tags?: Record<string, string>;
+  side_data_list?: Array<Record<string, unknown>>;
+}
+
+export interface ProbeFormat {
+  format_name?: string;
+  duration?: string;
+  bit_rate?: string;
+  size?: string;
+  tags?: Record<string, string>;
+}
+
+export interface ProbeResult {
+  streams: ProbeStream[];
+  format: ProbeFormat;
+}
+
+export async function ffprobe(path: string, opts: ToolOptions): Promise<ProbeResult> {
+  const { stdout } = await runTool(
+    "ffprobe",
+    ["-v", "error", ...SAFE_INPUT_OPTIONS, "-print_format", "json", "-show_format", "-show_streams", "-i", path],
+    opts,
+  );
+  const parsed = JSON.parse(stdout) as Partial<ProbeResult>;
+  return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
+}
+
+/** Per-stream packet sizes and timestamps (demux only, no decoding): bit rates ffprobe lacks, and the rate mode. */
+export interface PacketStats {
+  /** stream index → packets as [pts seconds, bytes] */
+  byStream: Map<number, Array<[number, number]>>;
+}
+
+export async function packetStats(path: string, opts: ToolOptions): Promise<PacketStats> {
+  const { stdout } = await runTool(
+    "ffprobe",
+    [
+      "-v", "error", ...SAFE_INPUT_OPTIONS,
+      "-show_entries", "packet=stream_index,pts_time,dts_time,size",
+      "-print_format", "compact=p=0:nk=0",
+      "-i", path,
+    ],
+    { maxBuffer: 128 * 1024 * 1024, ...opts },
+  );
+  const byStream = new Map<number, Array<[number, number]>>();
+  for (const line of stdout.split("\n")) {
+    if (!line) continue;
+    const kv = Object.fromEntries(line.split("|").map((p) => p.split("=", 2) as [string, string]));
+    const idx = Number(kv.stream_index);
+    const size = Number(kv.size);
+    let t = Number(kv.pts_time);
+    if (!Number.isFinite(t)) t = Number(kv.dts_time);
+    if (!Number.isInteger(idx) || !Number.isFinite(size)) continue;
+    let list = byStream.get(idx);
+    if (!list) byStream.set(idx, (list = []));
+    list.push([Number.isFinite(t) ? t : NaN, size]);
+  }
+  return { byStream };
+}

@@ -1,0 +1,1 @@
+export { createMediaProber, DEFAULT_LIMITS, type MediaProber, type MediaProberDeps, type MediaProberLimits, type LoggerLike } from "./prober.ts";

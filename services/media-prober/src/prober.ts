@@ -1,0 +1,278 @@
+import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import {
+  AudioInfoSchema,
+  ContainerInfoSchema,
+  FileInfoSchema,
+  ImageSchema,
+  LoudnessSchema,
+  MediaProbeSchema,
+  VideoInfoSchema,
+  type Image,
+  type MediaInput,
+  type MediaProbe,
+} from "@cva/contracts";
+import type { ArtifactSink, OutboundPolicy } from "@cva/platform";
+import { planAnalysisPass, runAnalysisPass, thumbnailFromImage, type PassResult } from "./analysis-pass.ts";
+import { dominantColour } from "./colour.ts";
+import { containerFacts } from "./container-info.ts";
+import { downloadMedia } from "./download.ts";
+import { ToolError } from "./exec.ts";
+import { ffprobe, packetStats, type PacketStats, type ProbeResult } from "./ffprobe.ts";
+import { judgeLetterboxing } from "./letterbox.ts";
+import { moovAtomPosition } from "./mp4-boxes.ts";
+import { SNIFF_BYTES, sniffMedia } from "./sniff.ts";
+import {
+  aspectRatio, bitDepth, bitRateMode, definitionOf, displaySize, frameRate, pickAudioStream, pickVideoStream,
+  rotationOf, streamBitRate, streamDuration,
+} from "./video-info.ts";
+
+/** The subset of pino the prober uses. */
+export interface LoggerLike {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface MediaProberLimits {
+  /** Largest download accepted, bytes. */
+  maxBytes: number;
+  /** Whole download including redirects. */
+  downloadTimeoutMs: number;
+  /** Each ffprobe/ffmpeg process. */
+  ffmpegTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: MediaProberLimits = {
+  maxBytes: 200 * 1024 * 1024,
+  downloadTimeoutMs: 60_000,
+  ffmpegTimeoutMs: 60_000,
+};
+
+export interface MediaProberDeps {
+  policy: OutboundPolicy;
+  artifacts: ArtifactSink;
+  logger?: LoggerLike;
+  limits?: Partial<MediaProberLimits>;
+  /** Parent of the per-probe temp directories; the OS temp dir by default. */
+  workDir?: string;
+}
+
+export interface MediaProber {
+  /** Never throws for what the remote file is or does (that becomes `error`); only an abort rejects. */
+  probe(input: MediaInput, signal?: AbortSignal): Promise<MediaProbe>;
+}
+
+type ProbeInit = Parameters<typeof create<typeof MediaProbeSchema>>[1] & object;
+
+export function createMediaProber(deps: MediaProberDeps): MediaProber {
+  const limits: MediaProberLimits = { ...DEFAULT_LIMITS, ...deps.limits };
+  const log = deps.logger;
+
+  async function probe(input: MediaInput, signal?: AbortSignal): Promise<MediaProbe> {
+    const started = performance.now();
+    // One private directory per probe: the download and every ffmpeg output live there and go away together.
+    const dir = await mkdtemp(join(deps.workDir ?? tmpdir(), "cva-media-"));
+    try {
+      const result = await probeIn(dir, input, signal);
+      log?.info(
+        { url: input.url, http_code: result.httpCode, file_size: Number(result.fileSize), error: result.error || undefined, ms: Math.round(performance.now() - started) },
+        "media probed",
+      );
+      return result;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async function probeIn(dir: string, input: MediaInput, signal?: AbortSignal): Promise<MediaProbe> {
+    // A fixed local name: nothing from the URL ever becomes part of a path or an ffmpeg argument.
+    const file = join(dir, "media");
+    const dl = await downloadMedia(input.url, file, {
+      policy: deps.policy, maxBytes: limits.maxBytes, timeoutMs: limits.downloadTimeoutMs, signal,
+    });
+    const init: ProbeInit = {
+      url: input.url,
+      httpCode: dl.httpCode,
+      fileSize: BigInt(dl.fileSize),
+      downloadTimeMs: BigInt(dl.downloadTimeMs),
+      downloadSpeed: dl.downloadSpeed,
+    };
+    const fail = (error: string) => create(MediaProbeSchema, { ...init, error });
+    if (dl.error) return fail(dl.error);
+
+    const head = await readHead(file);
+    const sniff = sniffMedia(head, dl.fileSize);
+    if (!sniff.media) return fail(`not a media file: ${sniff.reason}`);
+
+    const toolOpts = { timeoutMs: limits.ffmpegTimeoutMs, signal };
+    let meta: ProbeResult;
+    try {
+      meta = await ffprobe(file, toolOpts);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      if (e instanceof ToolError && e.reason === "timeout") return fail("media analysis timed out");
+      log?.warn({ url: input.url, err: describe(e) }, "ffprobe refused the file");
+      return fail("not a media file: format not recognised");
+    }
+    const video = pickVideoStream(meta.streams);
+    const audio = pickAudioStream(meta.streams);
+    if (!video && !audio) return fail("not a media file: no audio or video stream");
+
+    const container = containerFacts(meta.format, head, video !== undefined);
+    const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(file) : "";
+    const videoDuration = video ? streamDuration(video, meta.format) : 0;
+
+    const plan = planAnalysisPass({
+      input: file,
+      outDir: dir,
+      video: video ? { index: video.index, duration: videoDuration } : undefined,
+      audio: audio ? { index: audio.index } : undefined,
+    });
+    const [packetsRes, passRes] = await Promise.allSettled([packetStats(file, toolOpts), runAnalysisPass(plan, toolOpts)]);
+    if (signal?.aborted) throw signal.reason;
+    let packets: PacketStats | undefined;
+    if (packetsRes.status === "fulfilled") packets = packetsRes.value;
+    else log?.warn({ url: input.url, err: describe(packetsRes.reason) }, "packet statistics failed");
+    let pass: PassResult = { cropFrames: [] };
+    let passError = "";
+    if (passRes.status === "fulfilled") {
+      pass = passRes.value;
+    } else {
+      const e = passRes.reason;
+      passError = e instanceof ToolError && e.reason === "timeout" ? "media analysis timed out" : "media could not be decoded";
+      log?.warn({ url: input.url, err: describe(e) }, "analysis pass failed");
+    }
+
+    // ---- container
+    const containerDuration = Number(meta.format.duration) > 0 ? Number(meta.format.duration) : videoDuration;
+    const statedRate = Number(meta.format.bit_rate);
+    const containerInfo = create(ContainerInfoSchema, {
+      format: container.format,
+      mimeType: container.mimeType,
+      moovAtomPosition: moov,
+      duration: round3(containerDuration),
+      bitRate: BigInt(
+        Number.isFinite(statedRate) && statedRate > 0 ? Math.round(statedRate)
+        : containerDuration > 0 ? Math.round((dl.fileSize * 8) / containerDuration) : 0,
+      ),
+    });
+
+    // ---- video
+    let videoInfo;
+    if (video) {
+      const { width, height } = displaySize(video);
+      const rotated = Math.abs(rotationOf(video)) === 90;
+      const sar = video.sample_aspect_ratio && video.sample_aspect_ratio !== "0:1" ? video.sample_aspect_ratio : undefined;
+      // A quarter-turn rotates the pixel aspect with the picture.
+      const displaySar = sar && rotated ? sar.split(":").reverse().join(":") : sar;
+      const vp = packets?.byStream.get(video.index);
+      videoInfo = create(VideoInfoSchema, {
+        codec: video.codec_name ?? "",
+        profile: video.profile ?? "",
+        pixFmt: video.pix_fmt ?? "",
+        bitDepth: bitDepth(video),
+        bitRate: BigInt(streamBitRate(video, videoDuration, vp)),
+        bitRateMode: bitRateMode(vp),
+        frameRate: frameRate(video),
+        width,
+        height,
+        dimensions: width && height ? `${width}x${height}` : "",
+        aspectRatio: aspectRatio(width, height, displaySar),
+        definition: definitionOf(width, height),
+        duration: round3(videoDuration),
+        rotation: rotationOf(video),
+        // cropdetect sees frames after ffmpeg's autorotation, so its coordinates are in display orientation.
+        letterboxing: judgeLetterboxing(pass.cropFrames, width, height).letterboxing,
+      });
+    }
+
+    // ---- audio
+    let audioInfo;
+    if (audio) {
+      const audioDuration = streamDuration(audio, meta.format);
+      audioInfo = create(AudioInfoSchema, {
+        codec: audio.codec_name ?? "",
+        profile: audio.profile ?? "",
+        bitRate: BigInt(streamBitRate(audio, audioDuration, packets?.byStream.get(audio.index))),
+        sampleRate: Number(audio.sample_rate) || 0,
+        channels: audio.channels ?? 0,
+        channelLayout: audio.channel_layout ?? "",
+        loudness: pass.loudness
+          ? create(LoudnessSchema, { lufs: pass.loudness.lufs, lra: pass.loudness.lra, truePeak: pass.loudness.truePeak })
+          : undefined,
+      });
+    }
+
+    // ---- images
+    const put = async (data: Buffer | undefined, mimeType: string, color = ""): Promise<Image | undefined> => {
+      if (!data) return undefined;
+      const id = await deps.artifacts.put(data, mimeType);
+      return create(ImageSchema, { id, bytes: BigInt(data.length), mimeType, color });
+    };
+    const posterColour = pass.posterRgb ? dominantColour(pass.posterRgb) : "";
+    let firstFrame = pass.firstFrame;
+    let firstColour = pass.firstFrameRgb ? dominantColour(pass.firstFrameRgb) : "";
+    let thumbnail = pass.thumbnail;
+    let poster = pass.poster;
+    let posterC = posterColour;
+    if (video && !firstFrame && poster) {
+      // No visible frame in the first seconds: the poster (mid-duration) stands in for the screenshot.
+      firstFrame = poster;
+      firstColour = posterColour;
+      const posterPath = join(dir, "fallback-poster.jpg");
+      await writeFile(posterPath, poster);
+      thumbnail = await thumbnailFromImage(posterPath, join(dir, "fallback-thumb.jpg"), toolOpts).catch((e) => {
+        if (signal?.aborted) throw e;
+        return undefined;
+      });
+    }
+    if (video && !poster && firstFrame) {
+      // Too short to have a frame at mid-duration (a single-frame video): the first frame is the poster.
+      poster = firstFrame;
+      posterC = firstColour;
+    }
+    const [posterImg, firstImg, thumbImg, stripImg, waveImg] = await Promise.all([
+      put(poster, "image/jpeg", posterC),
+      put(firstFrame, "image/jpeg", firstColour),
+      put(thumbnail, "image/jpeg", firstColour),
+      put(pass.filmStrip, "image/jpeg"),
+      put(pass.audioWave, "image/png"),
+    ]);
+
+    return create(MediaProbeSchema, {
+      ...init,
+      fileInfo: create(FileInfoSchema, { container: containerInfo, video: videoInfo, audio: audioInfo }),
+      poster: posterImg,
+      firstFrame: firstImg,
+      thumbnail: thumbImg,
+      filmStrip: stripImg,
+      audioWave: waveImg,
+      error: passError,
+    });
+  }
+
+  return { probe };
+}
+
+async function readHead(path: string): Promise<Uint8Array> {
+  const fh = await open(path, "r");
+  try {
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+function round3(v: number): number {
+  return Math.round(v * 1000) / 1000;
+}
+
+/** For logs only: never sent to clients. */
+function describe(e: unknown): string {
+  if (e instanceof ToolError) return `${e.message}: ${e.stderr.slice(-500)}`;
+  return e instanceof Error ? e.message : String(e);
+}
