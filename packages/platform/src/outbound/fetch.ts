@@ -90,6 +90,12 @@ function decoded(body: Readable, encoding: string | undefined): Readable {
   return pipelineCb(body, z, () => {});
 }
 
+/** undici's body emits an AbortError when destroyed unread; nobody is listening any more. */
+function discard(body: Readable): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
 function tooLarge(host: string, max: number): OutboundError {
   return new OutboundError("too_large", `response from ${host} exceeds the limit of ${max} bytes`);
 }
@@ -164,7 +170,7 @@ async function run<T>(
       });
       const location = res.headers.location;
       if (REDIRECTS.has(res.statusCode) && typeof location === "string" && location !== "") {
-        res.body.destroy();
+        discard(res.body);
         if (redirects.length >= maxRedirects) {
           throw new OutboundError("too_many_redirects", `more than ${maxRedirects} redirects starting from ${redirects[0] ? new URL(redirects[0]).host : url.host}`);
         }
@@ -193,7 +199,7 @@ async function run<T>(
       const responseHeaders = flattenHeaders(res.headers);
       const declared = Number(responseHeaders["content-length"]);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw tooLarge(url.host, maxBytes);
       }
       const result = await consume(decoded(res.body, responseHeaders["content-encoding"]), url.host, maxBytes);
@@ -246,7 +252,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
     try {
       for await (const chunk of limited(body, host, max)) chunks.push(chunk);
     } finally {
-      body.destroy();
+      discard(body);
     }
     return Buffer.concat(chunks);
   });
