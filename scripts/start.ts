@@ -1,0 +1,62 @@
+// `npm start`: NATS (unless NATS_URL answers), every service and the edge as separate processes, a development
+// API key, prefixed logs, clean shutdown on SIGINT/SIGTERM.
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { envInt, envString, natsAnswers, spawnNatsServer, connectNats, type NatsServerHandle } from "@cva/platform";
+import { DEFAULT_PORTS, stackProcesses, type StackPorts } from "./lib/stack.ts";
+import { supervise } from "./lib/supervisor.ts";
+import { ensureDevKey } from "./lib/dev-key.ts";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const say = (l: string) => process.stdout.write(`[start] ${l}\n`);
+
+const natsUrl = envString("NATS_URL", "nats://127.0.0.1:4222");
+let nats: NatsServerHandle | undefined;
+if (await natsAnswers(natsUrl)) {
+  say(`using NATS at ${natsUrl}`);
+} else {
+  const port = Number(new URL(natsUrl.split(",")[0]!.replace(/^nats:/, "http:")).port || 4222);
+  say(`starting nats-server with JetStream on 127.0.0.1:${port} (data in .data/nats)`);
+  nats = await spawnNatsServer({ port, storeDir: join(root, ".data", "nats") });
+}
+
+const ports: StackPorts = {
+  edge: envInt("PORT", DEFAULT_PORTS.edge),
+  edgeGrpc: envInt("GRPC_PORT", DEFAULT_PORTS.edgeGrpc),
+  auth: envInt("AUTH_PORT", DEFAULT_PORTS.auth),
+  reportStore: envInt("REPORT_STORE_PORT", DEFAULT_PORTS.reportStore),
+  tagScanner: envInt("TAG_SCANNER_PORT", DEFAULT_PORTS.tagScanner),
+  zipAnalyzer: envInt("ZIP_ANALYZER_PORT", DEFAULT_PORTS.zipAnalyzer),
+  vastAnalyzer: envInt("VAST_ANALYZER_PORT", DEFAULT_PORTS.vastAnalyzer),
+  mediaProber: envInt("MEDIA_PROBER_PORT", DEFAULT_PORTS.mediaProber),
+  metricsBase: envInt("METRICS_PORT_BASE", DEFAULT_PORTS.metricsBase),
+};
+const baseUrl = envString("PUBLIC_BASE_URL", `http://localhost:${ports.edge}`);
+const stack = supervise(stackProcesses(root, ports, natsUrl), { env: { PUBLIC_BASE_URL: baseUrl } });
+
+const nc = await connectNats(natsUrl, "start");
+const devKey = await ensureDevKey(nc, join(root, ".data", "dev-api-key"));
+await nc.close();
+
+let shuttingDown = false;
+async function shutdown(signal: string) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  say(`${signal}: stopping`);
+  await stack.stop();
+  await nats?.stop();
+  say("stopped");
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+// Announce once the edge answers, so the URL printed is usable.
+for (let i = 0; i < 600 && !shuttingDown; i++) {
+  const up = await fetch(`http://127.0.0.1:${ports.edge}/healthz`).then((r) => r.ok, () => false);
+  if (up) break;
+  await new Promise((r) => setTimeout(r, 250));
+}
+say(`API:          ${baseUrl}   (docs: ${baseUrl}/docs, gRPC: 127.0.0.1:${ports.edgeGrpc})`);
+say(`dev API key:  ${devKey}`);
+say(`try:          curl -s -H 'X-ApiKey: ${devKey}' -H 'content-type: application/json' -d '{"data":"'$(printf '<div style="width:300px;height:250px;background:#c00">ad</div>' | base64 -w0)'"}' ${baseUrl}/v3/scanTag`);
