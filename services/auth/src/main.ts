@@ -18,7 +18,7 @@ const host = await startServiceHost({
   metricsPort,
   logger,
   serviceNames: [auth.AuthService.typeName],
-  register: (router) => registerAuthRoutes(router, store),
+  register: (router) => registerAuthRoutes(router, store, logger),
   ready: async () => !nc.isClosed(),
 });
 

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { auth } from "@cva/contracts";
+import type { Logger } from "@cva/platform";
 import { AuthStoreError } from "./errors.ts";
 import type { AuthStore } from "./store.ts";
 import type { ApiKeyInfo, CustomerInfo } from "./types.ts";
@@ -22,19 +23,22 @@ function quotaArg(v: bigint): number {
   return Number(v);
 }
 
-// Store errors become Connect codes; anything else stays an opaque Internal error (the host logs it).
-async function rpc<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AuthStoreError) {
-      throw new ConnectError(err.message, err.kind === "not_found" ? Code.NotFound : Code.InvalidArgument);
+export function createAuthService(store: AuthStore, logger?: Logger): ServiceImpl<typeof auth.AuthService> {
+  // Store errors become Connect codes. Anything else (NATS down, contention) is logged here and reaches the caller
+  // only as an opaque Unavailable/Internal error: no internal addresses or stack traces leave the process.
+  async function rpc<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ConnectError) throw err;
+      if (err instanceof AuthStoreError) {
+        throw new ConnectError(err.message, err.kind === "not_found" ? Code.NotFound : Code.InvalidArgument);
+      }
+      logger?.error({ err }, "auth rpc failed");
+      throw new ConnectError("auth store unavailable", Code.Unavailable);
     }
-    throw err;
   }
-}
 
-export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.AuthService> {
   return {
     authenticate: (req) =>
       rpc(async () => {
