@@ -1,0 +1,87 @@
+import { clone, create } from "@bufbuild/protobuf";
+import {
+  BundleFileSchema, BundleSchema, CreativeType, DimensionsSchema, MetaSchema, TagReportSchema, ZipFileSchema,
+  ZipReportSchema, type Bundle, type ScanJob, type TagReport, type ZipReport,
+} from "@cva/contracts";
+import { ZipError } from "./errors.ts";
+import { ENTRY_FILE, findEntryPoint, relativeToRoot } from "./entry-point.ts";
+import { extractZip } from "./extract/extract.ts";
+import { requestsLeavingOrigin } from "./fields/external-assets.ts";
+import { checkMinified, type MinifiedResult, type MinifyOptions } from "./fields/minified.ts";
+import { computeStaticFields } from "./fields/static-fields.ts";
+import type { ZipLimits } from "./limits.ts";
+import { silentLogger, type Logger } from "./logger.ts";
+
+export type RenderBundle = (bundle: Bundle, job: ScanJob) => Promise<TagReport>;
+
+export interface ZipAnalyzerDeps {
+  /** Renders the bundle's entry in the tag scanner's browser (in production: a SCAN_KIND_TAG job). */
+  render: RenderBundle;
+  logger?: Logger;
+  limits?: Partial<ZipLimits>;
+  /**
+   * Origin the tag scanner serves bundles from (e.g. "https://creative.cva.invalid"). When unset, the host of the
+   * rendered entry document is taken as the bundle's own origin.
+   */
+  bundleOrigin?: string;
+  minify?: MinifyOptions;
+}
+
+export interface ZipAnalyzer {
+  /** Throws ZipError for a zip that is refused (→ payload_error); any other error is a processing failure. */
+  analyze(job: ScanJob, options?: { signal?: AbortSignal }): Promise<ZipReport>;
+}
+
+export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
+  const logger = deps.logger ?? silentLogger;
+  return {
+    async analyze(job, options = {}) {
+      if (job.input.case !== "zip") throw new ZipError("the scan job carries no zip data");
+      const log = { job_id: job.jobId };
+      const extracted = await extractZip(job.input.value.data, deps.limits);
+      const entry = findEntryPoint(extracted.files.map((f) => f.name));
+      const bundle = create(BundleSchema, {
+        entry: ENTRY_FILE,
+        files: extracted.files.map((f) => create(BundleFileSchema, { path: relativeToRoot(f.name, entry.root), data: f.data })),
+      });
+      logger.info({ ...log, entry_point: entry.path, files: extracted.files.length, ignored: extracted.ignored.length }, "zip extracted");
+
+      // The render (seconds, another worker) and the static work run side by side.
+      const stopMinify = new AbortController();
+      options.signal?.addEventListener("abort", () => stopMinify.abort(), { once: true });
+      const rendered = deps.render(bundle, job);
+      rendered.catch(() => stopMinify.abort());
+      const fields = computeStaticFields(extracted.files, entry.path);
+      const minifiedPromise = checkMinified(fields.minifyCandidates, { ...deps.minify, signal: stopMinify.signal })
+        .catch((err: unknown): MinifiedResult => {
+          logger.warn({ ...log, err: err instanceof Error ? err.message : String(err) }, "minified check failed");
+          return { minified: true, measured: [], skipped: [] };
+        });
+      const [tag, minified] = await Promise.all([rendered, minifiedPromise]);
+      if (minified.skipped.length > 0) logger.info({ ...log, skipped: minified.skipped }, "minified check skipped files");
+
+      const render = clone(TagReportSchema, tag);
+      render.meta = render.meta ?? create(MetaSchema, {});
+      render.meta.creativeType = CreativeType.ZIP;
+      if (fields.adSize.found) {
+        render.declaredDimensions = create(DimensionsSchema, { width: fields.adSize.width, height: fields.adSize.height });
+      }
+      const leaving = requestsLeavingOrigin(
+        (render.network?.responses ?? []).map((r) => ({ url: r.url, resourceType: r.resourceType })),
+        deps.bundleOrigin,
+      );
+      logger.debug({ ...log, external_requests: leaving.length, external_refs: fields.staticExternalUrls.length }, "external assets");
+
+      return create(ZipReportSchema, {
+        render,
+        clickTagFound: fields.clickTagFound,
+        fileStructure: fields.fileStructure.map((f) => create(ZipFileSchema, { name: f.name, bytes: BigInt(f.bytes), type: f.type })),
+        hasExternalAssets: leaving.length > 0 || fields.staticExternalUrls.length > 0,
+        html5Library: fields.html5Library,
+        metaAdSize: fields.adSize.found,
+        minified: minified.minified,
+        entryPoint: entry.path,
+      });
+    },
+  };
+}

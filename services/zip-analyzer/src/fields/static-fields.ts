@@ -1,0 +1,46 @@
+import type { ExtractedFile } from "../extract/extract.ts";
+import { clickTagFound } from "./click-tag.ts";
+import { externalUrlsInCss, externalUrlsInHtml } from "./external-assets.ts";
+import { fileStructure, type FileEntry } from "./file-structure.ts";
+import { decodeText } from "./html.ts";
+import { html5Library } from "./html5-library.ts";
+import { metaAdSize, type AdSize } from "./meta-ad-size.ts";
+import { minifyCandidates, type MinifyCandidate } from "./minified.ts";
+
+/** The zip fields that need no browser: pure functions of the extracted files and the entry file. */
+export interface StaticFields {
+  fileStructure: FileEntry[];
+  clickTagFound: boolean;
+  adSize: AdSize;
+  html5Library: string;
+  /** Absolute / protocol-relative asset URLs found in HTML and CSS. */
+  staticExternalUrls: string[];
+  /** Input for the (asynchronous, worker-thread) minified check. */
+  minifyCandidates: MinifyCandidate[];
+}
+
+const TEXT_TYPES = new Set(["html", "script", "style", "data"]);
+
+export function computeStaticFields(files: readonly ExtractedFile[], entryPath: string): StaticFields {
+  const entries = fileStructure(files);
+  const withText = files.map((f, i) => ({
+    name: f.name,
+    entry: entries[i],
+    text: TEXT_TYPES.has(entries[i].type) ? decodeText(f.data) : undefined,
+  }));
+  const index = withText.find((f) => f.name === entryPath)?.text ?? "";
+  const staticExternalUrls: string[] = [];
+  for (const f of withText) {
+    if (f.text === undefined) continue;
+    if (f.entry.type === "html") staticExternalUrls.push(...externalUrlsInHtml(f.text));
+    else if (f.entry.type === "style") staticExternalUrls.push(...externalUrlsInCss(f.text));
+  }
+  return {
+    fileStructure: entries,
+    clickTagFound: clickTagFound(index),
+    adSize: metaAdSize(index),
+    html5Library: html5Library(withText),
+    staticExternalUrls,
+    minifyCandidates: minifyCandidates(withText),
+  };
+}
