@@ -1,0 +1,190 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  CreativeType,
+  MetaSchema,
+  SslSchema,
+  VastCreativeSchema,
+  VastMediaFileSchema,
+  VastReportSchema,
+  VastXmlSchema,
+  type MediaProbe,
+  type ScanJob,
+  type VastCreative,
+  type VastReport,
+} from "@cva/contracts";
+import { machineCpu, machineRam, type Logger, type OutboundPolicy } from "@cva/platform";
+import { resolveChain, type ChainResult } from "./chain.ts";
+import { corsAllowsPlayer } from "./cors.ts";
+import { VastInputError } from "./errors.ts";
+import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
+import { resolveLimits, type VastLimits } from "./limits.ts";
+import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type ProbeFn } from "./media.ts";
+import { fireImpressions } from "./pixels.ts";
+import { insecureUrls } from "./ssl.ts";
+import { isHttpUrl, resolveVastUrl } from "./urls.ts";
+import { parseSkipOffset } from "./vast-time.ts";
+
+export interface VastAnalyzerDeps {
+  policy: OutboundPolicy;
+  probe: ProbeFn;
+  logger?: Logger;
+  limits?: Partial<VastLimits>;
+  /** meta.server_location of this worker (SERVER_LOCATION). */
+  location: string;
+  /** Test seam: maps every outbound URL (documents, pixels, media) before it is requested. Identity by default. */
+  rewriteUrl?: (url: string) => string;
+}
+
+export interface VastAnalyzer {
+  analyze(job: ScanJob, signal?: AbortSignal): Promise<VastReport>;
+}
+
+const DEFAULT_LANGUAGE = "en-US,en;q=0.9";
+
+/**
+ * Report `type`: the type of the first ad of the scanned document ("inline" or "wrapper"); when the document holds
+ * no ad: "empty"; "vmap" for a VMAP playlist, "vast1" for VAST 1.0, "invalid" for malformed/refused/non-VAST XML,
+ * "unavailable" when no document could be loaded (unreachable, time-out, HTTP error).
+ */
+function reportType(chain: ChainResult): string {
+  return chain.firstStatus;
+}
+
+export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
+  const limits = resolveLimits(deps.limits);
+  const rewriteUrl = deps.rewriteUrl ?? ((u: string) => u);
+  const cpu = machineCpu();
+  const ram = machineRam();
+
+  async function analyze(job: ScanJob, signal?: AbortSignal): Promise<VastReport> {
+    const started = performance.now();
+    const startedAt = Date.now();
+    if (job.input.case !== "vast") throw new VastInputError("data: the job carries no VAST URL");
+    const vastUrl = job.input.value.url;
+    const language = job.targeting?.language?.trim() || DEFAULT_LANGUAGE;
+    const log = deps.logger?.child({ job_id: job.jobId });
+    const ctx: FetchContext = { policy: deps.policy, limits, language, signal, rewriteUrl };
+
+    const chain = await resolveChain(vastUrl, ctx);
+    const first = chain.steps[0];
+    const errors = [...chain.errors];
+
+    // Impressions: merged along the chain (wrappers first, as a player collects them) and fired only when the chain
+    // reached an inline ad — a player that ends in no ad fires Error URLs, not impressions.
+    const impressionUrls: URL[] = [];
+    for (const step of chain.steps) {
+      for (const raw of step.ad?.impressions ?? []) {
+        const u = resolveVastUrl(raw, step.baseUrl);
+        if (isHttpUrl(u)) impressionUrls.push(u);
+        else errors.push(`impression URL ${JSON.stringify(raw.slice(0, 200))} is not an http(s) URL; not fired`);
+      }
+    }
+    let impressionPixels: string[] = [];
+    if (chain.inline) {
+      const toFire = impressionUrls.slice(0, limits.maxImpressions);
+      if (impressionUrls.length > toFire.length) {
+        errors.push(`${impressionUrls.length} impression URLs; only the first ${limits.maxImpressions} were fired`);
+      }
+      const fired = await fireImpressions(toFire, ctx);
+      impressionPixels = fired.map((p) => p.url);
+      for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} failed: ${p.error ?? "no answer"}`);
+    } else if (impressionUrls.length > 0) {
+      errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");
+    }
+
+    // Creatives: the Linear creatives of the inline ad, media probed concurrently across all of them.
+    const creatives: VastCreative[] = [];
+    let screenshot;
+    const inline = chain.inline;
+    if (inline?.ad) {
+      const linears = inline.ad.linearCreatives;
+      const perCreative = linears.map((c) => mediaTargets(c.mediaFiles, inline.baseUrl));
+      const flat = perCreative.flat();
+      const probes = await probeMedia(flat, {
+        probe: deps.probe,
+        job,
+        concurrency: limits.probeConcurrency,
+        max: limits.maxProbedMediaFiles,
+        rewriteUrl,
+        logger: log,
+      });
+      if (signal?.aborted) throw signal.reason;
+      let k = 0;
+      linears.forEach((c, ci) => {
+        const files = perCreative[ci] ?? [];
+        const mediaProbes: MediaProbe[] = files.map(() => probes[k++]!);
+        const clickThrough = c.clickThrough === "" ? "" : (resolveVastUrl(c.clickThrough, inline.baseUrl)?.href ?? c.clickThrough);
+        const skip = parseSkipOffset(c.skipOffset, c.durationSeconds);
+        if (c.skipOffset !== undefined && c.skipOffset.trim() !== "" && skip === undefined) {
+          errors.push(`creative ${ci}: skipoffset ${JSON.stringify(c.skipOffset.slice(0, 40))} is not a time or a usable percentage`);
+        }
+        if (c.durationSeconds === undefined) {
+          errors.push(`creative ${ci}: Duration ${JSON.stringify(c.duration.slice(0, 40))} is not HH:MM:SS(.mmm)`);
+        }
+        creatives.push(
+          create(VastCreativeSchema, {
+            clickThroughUrl: clickThrough,
+            duration: c.duration,
+            skipOffset: skip,
+            id: c.id,
+            adId: c.adId,
+            mediafiles: files.map((f, fi) =>
+              create(VastMediaFileSchema, { attributes: declaredAttributes(f.info), probe: mediaProbes[fi] }),
+            ),
+          }),
+        );
+      });
+      screenshot = screenshotFrom(probes);
+    }
+
+    // ad_system: the inline ad's (the server that delivered the creative), else the nearest wrapper's.
+    let adSystem = chain.inline?.ad?.adSystem ?? "";
+    for (let i = chain.steps.length - 1; adSystem === "" && i >= 0; i--) adSystem = chain.steps[i]?.ad?.adSystem ?? "";
+    const adTitle = chain.inline?.ad?.adTitle ?? (chain.firstStatus === "vast1" ? (first?.ad?.adTitle ?? "") : "");
+
+    const insecure = insecureUrls(chain.steps);
+    const res = first?.response;
+    const finishedSeconds = (performance.now() - started) / 1000;
+    const report = create(VastReportSchema, {
+      adSystem,
+      adTitle,
+      cors: res ? corsAllowsPlayer(res.headers, PLAYER_ORIGIN) : false,
+      creatives,
+      jobId: job.jobId,
+      meta: create(MetaSchema, {
+        apiVersion: job.apiVersion || "v3",
+        cpu,
+        creativeType: CreativeType.VAST,
+        device: "Desktop",
+        language,
+        ram,
+        scanDurationSeconds: Math.round(finishedSeconds * 1000) / 1000,
+        serverLocation: deps.location,
+        timestamp: BigInt(Math.floor(startedAt / 1000)),
+        ua: VAST_USER_AGENT,
+      }),
+      impressionPixels,
+      screenshot,
+      ssl: create(SslSchema, { compliant: insecure.length === 0, insecureUrls: insecure }),
+      type: reportType(chain),
+      vastUrl,
+      vastVersion: first?.doc?.version ?? "",
+      wrapperRedirects: chain.wrapperRedirects,
+      xml: create(VastXmlSchema, {
+        contentType: res?.headers["content-type"] ?? "",
+        data: res ? new Uint8Array(res.body) : new Uint8Array(),
+        fileSize: BigInt(res?.body.length ?? 0),
+        httpCode: res?.status ?? 0,
+        loadTimeMs: BigInt(Math.round(res?.timeMs ?? 0)),
+      }),
+      errors,
+    });
+    log?.info(
+      { type: report.type, wrapper_redirects: report.wrapperRedirects, errors: errors.length, creatives: creatives.length },
+      "vast analysed",
+    );
+    return report;
+  }
+
+  return { analyze };
+}

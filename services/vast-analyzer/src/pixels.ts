@@ -1,0 +1,55 @@
+import { randomInt } from "node:crypto";
+import { safeFetch } from "@cva/platform";
+import { mapBounded } from "./concurrency.ts";
+import { describeFetchError } from "./errors.ts";
+import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
+
+export interface PixelResult {
+  /** The impression URL as listed in the report: absolute, macros left as written in the VAST. */
+  url: string;
+  ok: boolean;
+  status: number;
+  error?: string;
+}
+
+/**
+ * Fills the macros a player fills for an impression (VAST 3 [CACHEBUSTING], [TIMESTAMP]; VAST 4 spelled the same)
+ * and percent-encodes the brackets of any other macro, which a player that does not know it would send as written.
+ */
+export function expandMacros(url: URL, now: Date = new Date()): string {
+  const fill = (s: string): string =>
+    s
+      .replace(/\[CACHEBUSTING\]|%5BCACHEBUSTING%5D/gi, String(randomInt(10_000_000, 100_000_000)))
+      .replace(/\[TIMESTAMP\]|%5BTIMESTAMP%5D/gi, encodeURIComponent(now.toISOString()))
+      .replace(/\[/g, "%5B")
+      .replace(/\]/g, "%5D");
+  // Only path and query carry macros; the host part may legitimately hold brackets (IPv6 literals).
+  return `${url.origin}${fill(url.pathname)}${fill(url.search)}`;
+}
+
+/**
+ * Fires impression pixels like a player: GET, cookies none, bounded concurrency, every request under the outbound
+ * policy. Each URL of the list is fired once per occurrence (a player fires every <Impression> of the chain).
+ */
+export async function fireImpressions(urls: URL[], ctx: FetchContext): Promise<PixelResult[]> {
+  return mapBounded(urls, ctx.limits.pixelConcurrency, async (u) => {
+    const listed = u.href;
+    try {
+      const res = await safeFetch(ctx.rewriteUrl(expandMacros(u)), {
+        policy: ctx.policy,
+        method: "GET",
+        headers: { origin: PLAYER_ORIGIN, "user-agent": VAST_USER_AGENT, "accept-language": ctx.language, accept: "image/*,*/*;q=0.8" },
+        maxBytes: ctx.limits.pixelMaxBytes,
+        connectTimeoutMs: ctx.limits.connectTimeoutMs,
+        timeoutMs: ctx.limits.pixelTimeoutMs,
+        maxRedirects: ctx.limits.maxHttpRedirects,
+        signal: ctx.signal,
+      });
+      const ok = res.status >= 200 && res.status < 400;
+      return { url: listed, ok, status: res.status, ...(ok ? {} : { error: `answered HTTP ${res.status}` }) };
+    } catch (e) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason ?? e;
+      return { url: listed, ok: false, status: 0, error: describeFetchError(e) };
+    }
+  });
+}
