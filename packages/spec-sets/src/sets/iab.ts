@@ -1,0 +1,434 @@
+import type { Expected, LookupRule, Omission, Rule, SpecSet } from "./types.ts";
+
+// Spec set 0, "IAB guidelines". Every figure cites its row of spec/iab-guidelines.md (shared docs) and, through it,
+// the public source. Where no IAB figure exists the rule is marked basis "industry" (someone else's published figure)
+// or "product_default" (our choice, with its reason) — or the test is listed under `omitted` with why.
+
+const GUIDE = "spec/iab-guidelines.md";
+
+export const SOURCES = {
+  weight:
+    `${GUIDE}, row "Initial / subload (KB)": IAB New Ad Portfolio 2017, "Fixed Size Ad Specifications" ` +
+    "(online.documentine.com/specifications/1/fixed-size-ad-specifications-iab.html; pdf4pro.com)",
+  requests:
+    `${GUIDE}, row "Initial-load file requests": IAB New Ad Portfolio 2017, General Ad Requirements ` +
+    '("must not exceed ten file requests during initial file load"); the 2015 guidelines allowed 15 (docslib.org/doc/6604661)',
+  cpu: `${GUIDE}, row "CPU": IAB New Ad Portfolio 2017, General Ad Requirements ("30% CPU load max ... per active ad")`,
+  animation:
+    `${GUIDE}, row "Animation": 15 s maximum, 2016 IAB draft (slideshare summary), restated by publisher specs ` +
+    "(adspecs.carsguidemedia.com.au); the final 2017 text was not retrieved",
+  border: `${GUIDE}, row "Border": IAB New Ad Portfolio 2017, "Defining ad space" (e.g. clearly defined borders)`,
+  heavyAd: `${GUIDE}, row "Chrome Heavy Ad": https://chromestatus.com/feature/4800491902992384`,
+  cors: `${GUIDE}, row "VAST CORS": IAB VAST 3.0 §2.1.5.2 (quoted in MailOnline/videojs-vast-vpaid #185)`,
+  wrapper:
+    `${GUIDE}, row "Wrapper depth": no IAB number; player limits IMA/Roku/Fire TV 4, JW Player 5, videojs-vast-vpaid 5 ` +
+    "(vastlint.org/guides/vast-wrapper-chains; videojs-vast-vpaid #7)",
+  renditions:
+    `${GUIDE}, row "Video renditions": IAB Digital Video Ad Format Guidelines 2016 via a secondary summary ` +
+    "(adopsbasics.blogspot.com/2017/08); primary PDF not retrieved",
+  loudness:
+    `${GUIDE}, row "Loudness": EBU R128, -23 LUFS ±0.5 (help.advalidation.com loudness reference levels); ` +
+    "IAB's own figure not found",
+  mp4: `${GUIDE}, row "MP4": MOOV atom at start, GumGum CTV spec (gumgum.jira.com/wiki/spaces/GCDC/pages/4503666689)`,
+  vastErrors: `${GUIDE}, row "VAST error codes": 401 file not found, 403 no supported MediaFile (docs.exoclick.com/pt/docs/vast-errors)`,
+  noFigure: `${GUIDE}: no published figure; product default`,
+} as const;
+
+/** Creative sizes of the IAB 2017 fixed-size table, with [initial load KB, subload KB or null for "N/A"]. */
+export const IAB_2017_WEIGHTS: Readonly<Record<string, readonly [initial: number, subload: number | null]>> = {
+  "970x250": [250, 500], // Billboard
+  "300x50": [50, 100], // Smartphone Banner
+  "320x50": [50, 100], // Smartphone Banner
+  "728x90": [150, 300], // Leaderboard
+  "970x90": [200, 400], // Super Leaderboard / Pushdown
+  "300x1050": [250, 500], // Portrait
+  "160x600": [150, 300], // Skyscraper
+  "300x250": [150, 300], // Medium Rectangle
+  "120x60": [50, 100], // "20x60" in the transcription: 120x60
+  "640x1136": [300, 600], // Mobile Phone Interstitial
+  "750x1334": [300, 600], // Mobile Phone Interstitial
+  "1080x1920": [300, 600], // Mobile Phone Interstitial
+  "120x20": [5, null], // Feature Phone Small Banner
+  "168x28": [5, null], // Feature Phone Medium Banner
+  "216x36": [5, null], // Feature Phone Large Banner
+};
+
+function kbTable(pick: (w: readonly [number, number | null]) => number | null): LookupRule["table"] {
+  const table: Record<string, { expected: Expected; expected_text: string }> = {};
+  for (const [size, weights] of Object.entries(IAB_2017_WEIGHTS)) {
+    const kb = pick(weights);
+    if (kb !== null) table[size] = { expected: kb, expected_text: `at most ${kb} KB for ${size}` };
+  }
+  return table;
+}
+
+const rules: Rule[] = [
+  // ---- ad tag ----
+  {
+    kind: "lookup",
+    test: "initial_load",
+    scope: "tag",
+    basis: "iab",
+    key: "creative_size",
+    operator: "<=",
+    table: kbTable((w) => w[0]),
+    source: SOURCES.weight,
+  },
+  {
+    kind: "lookup",
+    test: "host_initiated_subload",
+    scope: "tag",
+    basis: "iab",
+    key: "creative_size",
+    operator: "<=",
+    // Feature-phone banners have "N/A" for subload: no entry, so the test is left out for them.
+    table: kbTable((w) => w[1]),
+    source: SOURCES.weight,
+  },
+  {
+    kind: "fixed",
+    test: "network_requests",
+    scope: "tag",
+    basis: "iab",
+    operator: "<=",
+    expected: 10,
+    expected_text: "at most 10 file requests during the initial load",
+    source: SOURCES.requests,
+  },
+  {
+    kind: "fixed",
+    test: "cpu_usage",
+    scope: "tag",
+    basis: "iab",
+    operator: "<=",
+    expected: 30,
+    expected_text: "at most 30% CPU",
+    source: SOURCES.cpu,
+  },
+  {
+    kind: "fixed",
+    test: "animation_duration",
+    scope: "tag",
+    basis: "iab",
+    operator: "<=",
+    expected: 15_000,
+    expected_text: "animation stops within 15 s",
+    source: SOURCES.animation,
+  },
+  {
+    kind: "fixed",
+    test: "creative_border",
+    scope: "tag",
+    basis: "iab",
+    operator: "==",
+    expected: 1,
+    expected_text: "the creative has a border",
+    source: SOURCES.border,
+    reason: "IAB asks that the ad be distinguishable from content and names a border as the example; the detector measures a border.",
+  },
+  {
+    kind: "fixed",
+    test: "heavy_ad_network",
+    scope: "tag",
+    basis: "industry",
+    operator: "<=",
+    expected: 4 * 1024 * 1024,
+    expected_text: "at most 4 MB (4,194,304 bytes) of network data",
+    source: SOURCES.heavyAd,
+  },
+  {
+    kind: "fixed",
+    test: "heavy_ad_cpu",
+    scope: "tag",
+    basis: "industry",
+    operator: "<=",
+    expected: 15_000,
+    expected_text: "at most 15 s of main-thread CPU",
+    source: SOURCES.heavyAd,
+    reason:
+      "Chrome's limits are 15 s in any 30 s window or 60 s in total; with only the scan's total CPU time available, 15 s is the binding limit for scans of up to 30 s and conservative beyond.",
+  },
+  {
+    kind: "fixed",
+    test: "blocked_by_adblock",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "not blocked by ad blockers",
+    source: SOURCES.noFigure,
+    reason: "A tag that ad blockers block is never seen by their users; the check is binary, so no figure is needed.",
+  },
+  {
+    kind: "fixed",
+    test: "document_write",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "does not use document.write()",
+    source: SOURCES.noFigure,
+    reason:
+      "document.write() after the page has loaded wipes the document, and browsers block scripts it injects on slow connections; async ad slots need tags that do not use it.",
+  },
+  {
+    kind: "fixed",
+    test: "missing_assets",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "no missing assets",
+    source: SOURCES.noFigure,
+    reason: "An asset that fails to load is a broken creative.",
+  },
+  {
+    kind: "fixed",
+    test: "ssl",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "all requests use https",
+    source: SOURCES.noFigure,
+    reason: "Publishers serve https pages, where browsers block or flag http (mixed) content.",
+  },
+  {
+    kind: "fixed",
+    test: "dialogs",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "opens no dialogs",
+    source: SOURCES.noFigure,
+    reason: "A dialog blocks the publisher's page until dismissed.",
+  },
+
+  // ---- VAST document ----
+  {
+    kind: "fixed",
+    test: "vast_version",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "a valid VAST version (2.0, 3.0, 4.0, 4.1, 4.2 or 4.3)",
+    source: `${SOURCES.noFigure}; the versions are those IAB Tech Lab published (VAST 2.0 to 4.3)`,
+    reason: "A player can only parse a document in a VAST version it knows; 1.x is obsolete.",
+  },
+  {
+    kind: "fixed",
+    test: "wrapper_redirects",
+    scope: "vast_xml",
+    basis: "industry",
+    operator: "<=",
+    expected: 4,
+    expected_text: "at most 4 wrapper redirects",
+    source: SOURCES.wrapper,
+    reason: "IAB gives no number; 4 is the lowest player limit cited (IMA, Roku, Fire TV), so a chain that passes plays in all of them.",
+  },
+  {
+    kind: "fixed",
+    test: "cors",
+    scope: "vast_xml",
+    basis: "iab",
+    operator: "==",
+    expected: 1,
+    expected_text: "CORS headers set as VAST requires",
+    source: SOURCES.cors,
+  },
+  {
+    kind: "fixed",
+    test: "xml_content_type",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "served as text/xml or application/xml",
+    source: SOURCES.noFigure,
+    reason: "Players fetch VAST with XHR/fetch and parse it as XML; other content types can make responseXML empty.",
+  },
+  {
+    kind: "fixed",
+    test: "xml_http_code",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 200,
+    expected_text: "HTTP 200",
+    source: SOURCES.noFigure,
+    reason: "The document is fetched with a plain GET after redirects; anything but 200 means no ad.",
+  },
+  {
+    kind: "fixed",
+    test: "impression_present",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "at least one impression pixel",
+    source: SOURCES.noFigure,
+    reason: "Without an <Impression> URL the ad's delivery cannot be counted (VAST makes <Impression> mandatory in an InLine ad).",
+  },
+  {
+    kind: "fixed",
+    test: "ssl",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "all URLs use https",
+    source: SOURCES.noFigure,
+    reason: "Players on https pages block http media and trackers (mixed content).",
+  },
+  {
+    kind: "fixed",
+    test: "ad_system",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "names its ad system",
+    source: SOURCES.noFigure,
+    reason: "<AdSystem> is a required VAST element; its absence points at a malformed document.",
+  },
+  {
+    kind: "fixed",
+    test: "creative_count",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: ">=",
+    expected: 1,
+    expected_text: "at least 1 creative",
+    source: SOURCES.noFigure,
+    reason: "An ad without a creative has nothing to play.",
+  },
+
+  // ---- VAST media files ----
+  {
+    kind: "fixed",
+    test: "http_code",
+    scope: "vast_mediafile",
+    basis: "product_default",
+    operator: "==",
+    expected: 200,
+    expected_text: "HTTP 200",
+    source: `${SOURCES.noFigure}; a failed download is VAST error 401 (${SOURCES.vastErrors})`,
+    reason: "A media file that does not download cannot play.",
+  },
+  {
+    kind: "fixed",
+    test: "video_bit_rate",
+    scope: "vast_mediafile",
+    basis: "iab",
+    operator: "><",
+    expected: [500, 2500],
+    expected_text: "between 500 and 2500 kbps",
+    source: SOURCES.renditions,
+    reason:
+      "The guidelines give 500–700, 700–1500 and 1500–2500 kbps tiers; the summary does not say which rendition size belongs to which tier, so the envelope of the tiers is used.",
+  },
+  {
+    kind: "lookup",
+    test: "audio_bit_rate",
+    scope: "vast_mediafile",
+    basis: "iab",
+    key: "audio_profile",
+    operator: "><",
+    table: {
+      "aac:LC": { expected: [128, 192], expected_text: "between 128 and 192 kbps for AAC-LC" },
+      "aac:HE-AAC": { expected: [64, 128], expected_text: "between 64 and 128 kbps for HE-AACv1" },
+    },
+    source: SOURCES.renditions,
+  },
+  {
+    kind: "fixed",
+    test: "moov_atom",
+    scope: "vast_mediafile",
+    basis: "industry",
+    operator: "==",
+    expected: 1,
+    expected_text: "moov atom at the beginning of the file",
+    source: SOURCES.mp4,
+  },
+  {
+    kind: "fixed",
+    test: "loudness",
+    scope: "vast_mediafile",
+    basis: "industry",
+    operator: "><",
+    expected: [-23.5, -22.5],
+    expected_text: "between -23.5 and -22.5 LUFS (-23 LUFS ±0.5, EBU R128)",
+    source: SOURCES.loudness,
+    reason: "IAB publishes no loudness figure; EBU R128 is the cited reference that comes with a tolerance.",
+  },
+  {
+    kind: "fixed",
+    test: "audio_sample_rate",
+    scope: "vast_mediafile",
+    basis: "product_default",
+    operator: "><",
+    expected: [44_100, 48_000],
+    expected_text: "between 44.1 and 48 kHz",
+    source: SOURCES.noFigure,
+    reason: "44.1 and 48 kHz are the rates video encoders and players handle everywhere; lower rates sound degraded.",
+  },
+  {
+    kind: "fixed",
+    test: "audio_channels",
+    scope: "vast_mediafile",
+    basis: "product_default",
+    operator: "><",
+    expected: [1, 2],
+    expected_text: "mono or stereo",
+    source: SOURCES.noFigure,
+    reason: "Web and CTV players play mono and stereo alike; surround tracks are down-mixed unpredictably.",
+  },
+  {
+    kind: "fixed",
+    test: "duration_match",
+    scope: "vast_mediafile",
+    basis: "product_default",
+    operator: "<=",
+    expected: 1,
+    expected_text: "measured duration within 1 s of the declared <Duration>",
+    source: SOURCES.noFigure,
+    reason: "Players compare the two (VAST error 202, unexpected duration); 1 s absorbs encoder padding and rounding of HH:MM:SS.",
+  },
+];
+
+const omitted: Omission[] = [
+  { test: "time_to_visual_start", scope: "tag", reason: `No IAB figure for time to visual start (${GUIDE}: "Not found anywhere").` },
+  { test: "memory", scope: "tag", reason: `No IAB figure for memory (${GUIDE}: "Not found anywhere").` },
+  { test: "iframes", scope: "tag", reason: `No IAB figure for the iframe count (${GUIDE}: "Not found anywhere").` },
+  { test: "measurement_pixels", scope: "tag", reason: "Informational: the guidelines set no limit on measurement pixels." },
+  {
+    test: "console_errors",
+    scope: "tag",
+    reason: "Informational: no published figure, and third-party tags log harmless errors too often for a pass/fail.",
+  },
+  { test: "xml_load_time", scope: "vast_xml", reason: `No IAB figure for VAST XML load time (${GUIDE}: "Not found anywhere").` },
+  { test: "xml_file_size", scope: "vast_xml", reason: `No IAB figure for VAST XML size (${GUIDE}: "Not found anywhere").` },
+  {
+    test: "file_size",
+    scope: "vast_mediafile",
+    reason: `The IAB video guidelines give average file sizes (1.5–2 / 3–4 / 6–8 MB), not limits (${GUIDE}, row "Video renditions").`,
+  },
+];
+
+export const iabSpecSet: SpecSet = {
+  id: 0,
+  name: "IAB guidelines",
+  description:
+    "IAB New Ad Portfolio 2017 display figures, IAB VAST and video guidelines, and the Chrome Heavy Ad limits, with product defaults (marked) where IAB publishes no figure.",
+  notes: [
+    "1 KB = 1000 bytes: the IAB table writes kB (SI prefix), and the decimal reading is the stricter one.",
+    "Creative size = declared_dimensions if set (non-zero), else the measured dimensions. Sizes not in the IAB 2017 table have no IAB weight figure: initial_load and host_initiated_subload are left out for them rather than judged against another size's figure.",
+    "Load phases: initial_load and host_initiated_subload are taken from network.load_size exactly as the tag scanner measures them. The product's documented boundary is DOMContentLoaded (requests sent before it are initial load; IAB 2017 words it as window load, 2015 as 1 s after DOMContentLoaded). network_requests counts requests with started_ms < dom_content_loaded_ms to use the same boundary; it must follow if the tag scanner chooses another.",
+    "Boolean tests carry actual 1 (true) or 0 (false) and pass with operator == against 1 or 0.",
+    "actual = -1 with a message means unbounded (e.g. still animating at the scan's time-out); it fails any upper bound.",
+  ],
+  rules,
+  omitted,
+};

@@ -1,0 +1,94 @@
+// Every test module, by scope. Static imports keep the package plain ESM (no directory scanning at run time); a test
+// checks that every file in the folders is listed here and that each file name equals its test id.
+import type { MediaFileTest, TagTest, VastXmlTest } from "../types.ts";
+import { animation_duration as tag_animation_duration } from "./tag/animation_duration.ts";
+import { blocked_by_adblock as tag_blocked_by_adblock } from "./tag/blocked_by_adblock.ts";
+import { console_errors as tag_console_errors } from "./tag/console_errors.ts";
+import { cpu_usage as tag_cpu_usage } from "./tag/cpu_usage.ts";
+import { creative_border as tag_creative_border } from "./tag/creative_border.ts";
+import { dialogs as tag_dialogs } from "./tag/dialogs.ts";
+import { document_write as tag_document_write } from "./tag/document_write.ts";
+import { heavy_ad_cpu as tag_heavy_ad_cpu } from "./tag/heavy_ad_cpu.ts";
+import { heavy_ad_network as tag_heavy_ad_network } from "./tag/heavy_ad_network.ts";
+import { host_initiated_subload as tag_host_initiated_subload } from "./tag/host_initiated_subload.ts";
+import { iframes as tag_iframes } from "./tag/iframes.ts";
+import { initial_load as tag_initial_load } from "./tag/initial_load.ts";
+import { measurement_pixels as tag_measurement_pixels } from "./tag/measurement_pixels.ts";
+import { memory as tag_memory } from "./tag/memory.ts";
+import { missing_assets as tag_missing_assets } from "./tag/missing_assets.ts";
+import { network_requests as tag_network_requests } from "./tag/network_requests.ts";
+import { ssl as tag_ssl } from "./tag/ssl.ts";
+import { time_to_visual_start as tag_time_to_visual_start } from "./tag/time_to_visual_start.ts";
+import { ad_system as xml_ad_system } from "./vast/xml/ad_system.ts";
+import { cors as xml_cors } from "./vast/xml/cors.ts";
+import { creative_count as xml_creative_count } from "./vast/xml/creative_count.ts";
+import { impression_present as xml_impression_present } from "./vast/xml/impression_present.ts";
+import { ssl as xml_ssl } from "./vast/xml/ssl.ts";
+import { vast_version as xml_vast_version } from "./vast/xml/vast_version.ts";
+import { wrapper_redirects as xml_wrapper_redirects } from "./vast/xml/wrapper_redirects.ts";
+import { xml_content_type as xml_xml_content_type } from "./vast/xml/xml_content_type.ts";
+import { xml_file_size as xml_xml_file_size } from "./vast/xml/xml_file_size.ts";
+import { xml_http_code as xml_xml_http_code } from "./vast/xml/xml_http_code.ts";
+import { xml_load_time as xml_xml_load_time } from "./vast/xml/xml_load_time.ts";
+import { audio_bit_rate as mf_audio_bit_rate } from "./vast/mediafile/audio_bit_rate.ts";
+import { audio_channels as mf_audio_channels } from "./vast/mediafile/audio_channels.ts";
+import { audio_sample_rate as mf_audio_sample_rate } from "./vast/mediafile/audio_sample_rate.ts";
+import { duration_match as mf_duration_match } from "./vast/mediafile/duration_match.ts";
+import { file_size as mf_file_size } from "./vast/mediafile/file_size.ts";
+import { http_code as mf_http_code } from "./vast/mediafile/http_code.ts";
+import { loudness as mf_loudness } from "./vast/mediafile/loudness.ts";
+import { moov_atom as mf_moov_atom } from "./vast/mediafile/moov_atom.ts";
+import { video_bit_rate as mf_video_bit_rate } from "./vast/mediafile/video_bit_rate.ts";
+
+export const tagTests: ReadonlyMap<string, TagTest> = new Map(
+  [
+    tag_animation_duration,
+    tag_blocked_by_adblock,
+    tag_console_errors,
+    tag_cpu_usage,
+    tag_creative_border,
+    tag_dialogs,
+    tag_document_write,
+    tag_heavy_ad_cpu,
+    tag_heavy_ad_network,
+    tag_host_initiated_subload,
+    tag_iframes,
+    tag_initial_load,
+    tag_measurement_pixels,
+    tag_memory,
+    tag_missing_assets,
+    tag_network_requests,
+    tag_ssl,
+    tag_time_to_visual_start,
+  ].map((t) => [t.meta.id, t]),
+);
+
+export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
+  [
+    xml_ad_system,
+    xml_cors,
+    xml_creative_count,
+    xml_impression_present,
+    xml_ssl,
+    xml_vast_version,
+    xml_wrapper_redirects,
+    xml_xml_content_type,
+    xml_xml_file_size,
+    xml_xml_http_code,
+    xml_xml_load_time,
+  ].map((t) => [t.meta.id, t]),
+);
+
+export const mediaFileTests: ReadonlyMap<string, MediaFileTest> = new Map(
+  [
+    mf_audio_bit_rate,
+    mf_audio_channels,
+    mf_audio_sample_rate,
+    mf_duration_match,
+    mf_file_size,
+    mf_http_code,
+    mf_loudness,
+    mf_moov_atom,
+    mf_video_bit_rate,
+  ].map((t) => [t.meta.id, t]),
+);

@@ -1,0 +1,55 @@
+import type { FileInfo, TagReport, VastReport, VastXml } from "@cva/contracts";
+import type { MediaFileInput } from "../types.ts";
+
+/**
+ * 1 KB = 1000 bytes. The IAB 2017 table writes "kB" (the SI prefix), and the decimal reading is the stricter one, so
+ * a creative that passes here passes under either reading. Chrome's Heavy Ad limit is binary (4 × 1024 × 1024) and is
+ * therefore expressed in bytes, not KB.
+ */
+export const BYTES_PER_KB = 1000;
+
+export function bool(value: boolean): number {
+  return value ? 1 : 0;
+}
+
+/** The report carries -1 for "never happened before the time-out"; tests read that as unbounded. */
+export function msOrUnbounded(ms: bigint): number {
+  const n = Number(ms);
+  return n < 0 ? Number.POSITIVE_INFINITY : n;
+}
+
+export function loadSize(report: TagReport) {
+  const ls = report.network?.loadSize;
+  // A report without network data was not measured; that is an error of the scan, not a pass or a fail.
+  if (!ls) throw new Error("the report has no network.load_size");
+  return ls;
+}
+
+/**
+ * The probed file info of a media file, or null when the file is not something media tests apply to (VPAID/Flash
+ * code rather than video). Throws when the prober could not read a media file, so the test shows as an error.
+ */
+export function fileInfo(input: MediaFileInput): FileInfo | null {
+  const attrs = input.mediaFile.attributes;
+  const type = (attrs?.type ?? "").toLowerCase();
+  if ((attrs?.apiFramework ?? "").toUpperCase().startsWith("VPAID") || type.includes("javascript") || type.includes("flash")) {
+    return null;
+  }
+  const probe = input.mediaFile.probe;
+  if (!probe) throw new Error("the media file was not probed");
+  if (probe.error) throw new Error(`the media file could not be analysed: ${probe.error}`);
+  if (!probe.fileInfo) throw new Error("the media file has no file_info");
+  return probe.fileInfo;
+}
+
+/** Parses a VAST duration "HH:MM:SS" or "HH:MM:SS.mmm" into seconds. */
+export function parseVastDuration(text: string): number {
+  const m = /^\s*(\d{1,2}):(\d{2}):(\d{2}(?:\.\d+)?)\s*$/.exec(text);
+  if (!m) throw new Error(`declared duration "${text}" is not HH:MM:SS(.mmm)`);
+  return Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]);
+}
+
+export function vastXml(report: VastReport): VastXml {
+  if (!report.xml) throw new Error("the report has no xml data");
+  return report.xml;
+}

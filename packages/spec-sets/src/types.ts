@@ -1,0 +1,50 @@
+import type { TagReport, VastCreative, VastMediaFile, VastReport } from "@cva/contracts";
+
+/** How a test's `actual` is to be read. Booleans are carried as numbers: 1 = true, 0 = false. */
+export type DataType = "int" | "float" | "bool";
+
+/** What a test module says about itself; copied into every TestResult it produces. */
+export interface TestMeta {
+  /** Test id; equals the module's file name (checked by a test). */
+  readonly id: string;
+  readonly name: string;
+  readonly data_type: DataType;
+  /** "KB", "bytes", "ms", "%", "kbps", "LUFS", "Hz", "s", "count", or "" for booleans. */
+  readonly unit: string;
+  readonly description: string;
+}
+
+/**
+ * A measurement: a number, or null when the test does not apply to this creative (the test is then left out of the
+ * results). A measure that throws produces an error result. A non-finite number (Infinity) means "unbounded", e.g. an
+ * animation still running at the scan's time-out; the engine records it as actual = -1 with a message, mirroring the
+ * report's own -1 convention.
+ */
+export type Measurement = number | null;
+
+/** Input of the per-media-file VAST tests: the file plus where it sits in the report. */
+export interface MediaFileInput {
+  readonly report: VastReport;
+  readonly creative: VastCreative;
+  readonly creativeIndex: number;
+  readonly mediaFile: VastMediaFile;
+  readonly mediaFileIndex: number;
+}
+
+export interface TagTest {
+  readonly meta: TestMeta;
+  measure(report: TagReport): Measurement;
+}
+
+export interface VastXmlTest {
+  readonly meta: TestMeta;
+  measure(report: VastReport): Measurement;
+}
+
+export interface MediaFileTest {
+  readonly meta: TestMeta;
+  measure(input: MediaFileInput): Measurement;
+}
+
+/** Where a test runs: on an ad tag report, once per VAST report ("xml" group), or once per VAST media file. */
+export type Scope = "tag" | "vast_xml" | "vast_mediafile";
