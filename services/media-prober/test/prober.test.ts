@@ -1,0 +1,271 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import { MediaInputSchema, type Image, type MediaProbe } from "@cva/contracts";
+import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMediaProber, type MediaProber } from "../src/index.ts";
+import { isJpeg, isPng, makeMedia, startFixtureServer, type FixtureServer } from "./fixtures.ts";
+
+const repoRoot = resolve(import.meta.dirname, "../../..");
+const corpus = resolve(repoRoot, "../shared/corpus");
+const corpusMedia = join(corpus, "media");
+
+const policy = createOutboundPolicy(["127.0.0.0/8", "::1/128"]);
+const artifacts = createMemoryArtifactSink();
+let mediaDir: string;
+let workDir: string;
+let server: FixtureServer;
+let prober: MediaProber;
+
+beforeAll(async () => {
+  mediaDir = await mkdtemp(join(tmpdir(), "cva-media-fixtures-"));
+  workDir = await mkdtemp(join(tmpdir(), "cva-media-work-"));
+  await makeMedia(mediaDir);
+  server = await startFixtureServer(mediaDir, existsSync(corpusMedia) ? corpusMedia : undefined);
+  prober = createMediaProber({ policy, artifacts, workDir, limits: { downloadTimeoutMs: 20_000 } });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(mediaDir, { recursive: true, force: true });
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const probe = (path: string, p: MediaProber = prober, signal?: AbortSignal) =>
+  p.probe(create(MediaInputSchema, { url: `${server.base}${path}` }), signal);
+
+/** The image is stored, is what its mime type says, and `bytes` is the stored length. */
+function expectImage(img: Image | undefined, kind: "jpeg" | "png") {
+  expect(img).toBeDefined();
+  const stored = artifacts.get(img!.id);
+  expect(stored).toBeDefined();
+  expect(img!.mimeType).toBe(kind === "jpeg" ? "image/jpeg" : "image/png");
+  expect(stored!.mimeType).toBe(img!.mimeType);
+  expect(Number(img!.bytes)).toBe(stored!.data.length);
+  expect(kind === "jpeg" ? isJpeg(stored!.data) : isPng(stored!.data)).toBe(true);
+}
+
+describe("media prober: generated media", () => {
+  let fast: MediaProbe;
+  beforeAll(async () => {
+    fast = await probe("/faststart.mp4");
+  });
+
+  it("measures a 1280x720 H.264/AAC MP4 with moov at the beginning", () => {
+    expect(fast.error).toBe("");
+    expect(fast.httpCode).toBe(200);
+    expect(Number(fast.fileSize)).toBeGreaterThan(0);
+    expect(fast.downloadSpeed).toBeGreaterThan(0);
+    const c = fast.fileInfo!.container!;
+    expect(c.format).toBe("mp4");
+    expect(c.mimeType).toBe("video/mp4");
+    expect(c.moovAtomPosition).toBe("beginning");
+    expect(c.duration).toBeCloseTo(2.5, 0);
+    expect(Number(c.bitRate)).toBeGreaterThan(0);
+    const v = fast.fileInfo!.video!;
+    expect(v.codec).toBe("h264");
+    expect([v.width, v.height, v.dimensions]).toEqual([1280, 720, "1280x720"]);
+    expect(v.aspectRatio).toBe("16:9");
+    expect(v.definition).toBe("HD");
+    expect(v.bitDepth).toBe(8);
+    expect(v.pixFmt).toBe("yuv420p");
+    expect(v.frameRate).toBe(25);
+    expect(v.duration).toBeCloseTo(2.5, 0);
+    expect(Number(v.bitRate)).toBeGreaterThan(0);
+    expect(v.letterboxing).toBe(false);
+    const a = fast.fileInfo!.audio!;
+    expect(a.codec).toBe("aac");
+    expect(a.profile).toBe("LC");
+    expect(a.sampleRate).toBe(48000);
+    expect(a.channels).toBe(1);
+    expect(Number(a.bitRate)).toBeGreaterThan(0);
+  });
+
+  it("measures integrated loudness by EBU R128 (not the ffmpeg 5.1 silent 0)", () => {
+    // Truth from theory: a 1 kHz sine of peak amplitude A has mean square A²/2; the K-weighting gain at 1 kHz is
+    // +0.69 dB, cancelling BS.1770's -0.691 offset, so one channel reads 20·log10(A) - 3.01 = -23.0 LUFS for A = 0.1.
+    const l = fast.fileInfo!.audio!.loudness!;
+    expect(l).toBeDefined();
+    expect(l.lufs).not.toBe(0);
+    expect(Math.abs(l.lufs - -23.0)).toBeLessThanOrEqual(1);
+    expect(l.lra).toBeGreaterThanOrEqual(0);
+    expect(l.lra).toBeLessThan(2); // a steady tone has (almost) no loudness range
+    // True peak of a -20 dBFS sine, allowing for AAC overshoot.
+    expect(l.truePeak).toBeGreaterThan(-21.5);
+    expect(l.truePeak).toBeLessThan(-18);
+  });
+
+  it("stores poster, first frame, thumbnail, film strip (JPG) and audio wave (PNG)", () => {
+    expectImage(fast.poster, "jpeg");
+    expectImage(fast.firstFrame, "jpeg");
+    expectImage(fast.thumbnail, "jpeg");
+    expectImage(fast.filmStrip, "jpeg");
+    expectImage(fast.audioWave, "png");
+    expect(fast.poster!.color).toMatch(/^#[0-9a-f]{6}$/);
+    expect(fast.firstFrame!.color).toMatch(/^#[0-9a-f]{6}$/);
+    expect(Number(fast.thumbnail!.bytes)).toBeLessThan(Number(fast.firstFrame!.bytes));
+  });
+
+  it("reports moov at the end for an MP4 without faststart", async () => {
+    const p = await probe("/moov-end.mp4");
+    expect(p.error).toBe("");
+    expect(p.fileInfo!.container!.moovAtomPosition).toBe("end");
+    expect(p.fileInfo!.video!.dimensions).toBe("1280x720");
+  });
+
+  it("detects letterboxing in a 1280x540 picture inside a 1280x720 frame; silent video has no audio", async () => {
+    const p = await probe("/letterbox.mp4");
+    expect(p.error).toBe("");
+    expect(p.fileInfo!.video!.letterboxing).toBe(true);
+    expect(p.fileInfo!.video!.dimensions).toBe("1280x720");
+    expect(p.fileInfo!.audio).toBeUndefined();
+    expect(p.audioWave).toBeUndefined();
+    expectImage(p.filmStrip, "jpeg");
+  });
+
+  it("measures an audio-only MP3: no video, no pictures, a waveform and its loudness", async () => {
+    const p = await probe("/tone.mp3");
+    expect(p.error).toBe("");
+    expect(p.fileInfo!.video).toBeUndefined();
+    expect(p.fileInfo!.container!.format).toBe("mp3");
+    expect(p.fileInfo!.container!.mimeType).toBe("audio/mpeg");
+    expect(p.fileInfo!.container!.moovAtomPosition).toBe("");
+    const a = p.fileInfo!.audio!;
+    expect(a.codec).toBe("mp3");
+    expect(a.channels).toBe(2);
+    expect(a.sampleRate).toBe(44100);
+    // Two channels of -23.0 LUFS each sum (in power) to -20.0 LUFS.
+    expect(Math.abs(a.loudness!.lufs - -20.0)).toBeLessThanOrEqual(1);
+    expect(p.poster).toBeUndefined();
+    expect(p.filmStrip).toBeUndefined();
+    expectImage(p.audioWave, "png");
+  });
+
+  it("takes the first visible frame, not the black one, as the first frame", async () => {
+    const p = await probe("/black-intro.mp4");
+    expect(p.error).toBe("");
+    expectImage(p.firstFrame, "jpeg");
+    expect(p.firstFrame!.color).not.toMatch(/^#[01][0-9a-f][01][0-9a-f][01][0-9a-f]$/); // not (near) black
+    expect(p.fileInfo!.video!.definition).toBe("SD");
+    expect(p.fileInfo!.video!.aspectRatio).toBe("4:3");
+  });
+
+  it("names WebM from its EBML DocType and measures bit rates WebM does not state", async () => {
+    const p = await probe("/small.webm");
+    expect(p.error).toBe("");
+    expect(p.fileInfo!.container!.format).toBe("webm");
+    expect(p.fileInfo!.container!.mimeType).toBe("video/webm");
+    expect(p.fileInfo!.video!.codec).toBe("vp9");
+    expect(Number(p.fileInfo!.video!.bitRate)).toBeGreaterThan(0);
+    expect(p.fileInfo!.audio!.codec).toBe("opus");
+  });
+
+  it("removes its temporary files", async () => {
+    await probe("/letterbox.mp4");
+    expect(await readdir(workDir)).toEqual([]);
+  });
+});
+
+describe("media prober: what is not media, or not reachable", () => {
+  it("404 → http_code 404 and an error", async () => {
+    const p = await probe("/missing.mp4");
+    expect(p.httpCode).toBe(404);
+    expect(p.error).toMatch(/HTTP 404/);
+    expect(p.fileInfo).toBeUndefined();
+  });
+
+  it("an HLS playlist is named and not followed", async () => {
+    const p = await probe("/playlist.m3u8");
+    expect(p.httpCode).toBe(200);
+    expect(p.error).toBe("not a media file: HLS playlist (not followed)");
+    expect(server.requests).not.toContain("/segment0.ts");
+  });
+
+  it("HTML served as video/mp4 is refused", async () => {
+    const p = await probe("/page.mp4");
+    expect(p.httpCode).toBe(200);
+    expect(p.error).toBe("not a media file: HTML document");
+  });
+
+  it("random bytes are refused after ffprobe does not recognise them", async () => {
+    const { writeFile } = await import("node:fs/promises");
+    const { randomBytes } = await import("node:crypto");
+    const noise = randomBytes(4096);
+    noise[0] = 0x00; // no accidental MPEG-audio sync at the start
+    await writeFile(join(mediaDir, "noise.bin"), noise);
+    const p = await probe("/noise.bin");
+    expect(p.error).toMatch(/^not a media file/);
+  });
+
+  it("a server that never answers → a timeout error within the limit", async () => {
+    const quick = createMediaProber({ policy, artifacts, workDir, limits: { downloadTimeoutMs: 1500 } });
+    const p = await probe("/hang", quick);
+    expect(p.error).toBe("media download timed out after 1.5 s");
+    expect(p.httpCode).toBe(0);
+  });
+
+  it("a file over maxBytes → an error, nothing analysed", async () => {
+    const small = createMediaProber({ policy, artifacts, workDir, limits: { maxBytes: 10_000 } });
+    const p = await probe("/faststart.mp4", small);
+    expect(p.error).toMatch(/larger than the limit/);
+    expect(p.fileInfo).toBeUndefined();
+  });
+
+  it("an address outside the policy is refused", async () => {
+    const strict = createMediaProber({ policy: createOutboundPolicy([]), artifacts, workDir });
+    const p = await probe("/faststart.mp4", strict);
+    expect(p.error).toMatch(/^media download failed: refused by the outbound policy/);
+  });
+
+  it("a non-http URL is refused", async () => {
+    const p = await prober.probe(create(MediaInputSchema, { url: "file:///etc/passwd" }));
+    expect(p.error).toMatch(/^media download failed: .*only http and https/);
+  });
+
+  it("an abort rejects and cleans up", async () => {
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(new Error("cancelled")), 300);
+    await expect(probe("/hang", prober, ctl.signal)).rejects.toThrow("cancelled");
+    expect(await readdir(workDir)).toEqual([]);
+  });
+});
+
+describe.skipIf(!existsSync(corpusMedia))("media prober: corpus media", () => {
+  it("VAST-4.0-Short-Intro.mp4: 1280x720, ~15.16 s", async () => {
+    const p = await probe("/corpus/iab-vast-samples/VAST-4.0-Short-Intro.mp4");
+    expect(p.error).toBe("");
+    const v = p.fileInfo!.video!;
+    expect(v.dimensions).toBe("1280x720");
+    expect(v.definition).toBe("HD");
+    expect(v.duration).toBeCloseTo(15.16, 1);
+    expect(p.fileInfo!.audio!.codec).toBe("aac");
+    expect(p.fileInfo!.audio!.loudness!.lufs).toBeLessThan(0);
+    expectImage(p.poster, "jpeg");
+    expectImage(p.filmStrip, "jpeg");
+    expectImage(p.audioWave, "png");
+  });
+
+  it("video_cw.mp4: stored 28x50 with rotation -90, displayed 50x28", async () => {
+    const p = await probe("/corpus/get-media-dimensions/video_cw.mp4");
+    expect(p.error).toBe("");
+    const v = p.fileInfo!.video!;
+    expect([v.width, v.height, v.dimensions]).toEqual([50, 28, "50x28"]);
+    expect(Math.abs(v.rotation)).toBe(90);
+    expect(v.letterboxing).toBe(false);
+  });
+
+  it("sound2.webm: WebM with Vorbis only is audio", async () => {
+    const p = await probe("/corpus/howler.js/sound2.webm");
+    expect(p.error).toBe("");
+    expect(p.fileInfo!.video).toBeUndefined();
+    expect(p.fileInfo!.audio!.codec).toBe("vorbis");
+    expect(p.fileInfo!.container!.format).toBe("webm");
+    expect(p.fileInfo!.container!.mimeType).toBe("audio/webm");
+    expect(p.fileInfo!.container!.duration).toBeCloseTo(21.17, 1);
+    expect(Number(p.fileInfo!.audio!.bitRate)).toBeGreaterThan(0);
+    expectImage(p.audioWave, "png");
+  });
+});
