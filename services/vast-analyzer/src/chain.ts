@@ -55,6 +55,10 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
     const fetched = await fetchVastDocument(next.href, ctx);
     if (!fetched.ok) {
       if (index === 0 && isInputRefusal(fetched.error)) throw inputErrorFor(fetched.error);
+      // Over the size cap is a document we refuse, not one we could not reach.
+      if (index === 0 && fetched.error instanceof OutboundError && fetched.error.code === "too_large") {
+        result.firstStatus = "invalid";
+      }
       result.errors.push(`${label(index)} ${next.href} could not be fetched: ${describeFetchError(fetched.error)}`);
       return result;
     }

@@ -78,7 +78,9 @@ export function decodeXmlBytes(bytes: Uint8Array): string {
 }
 
 function localName(prefixed: string): string {
-  const name = prefixed.startsWith(NAME_PREFIX) ? prefixed.slice(NAME_PREFIX.length) : prefixed;
+  // "$" cannot start an XML name, so every leading "$" is ours (fast-xml-parser applies the transform twice to some
+  // self-closing tags).
+  const name = prefixed.replace(/^\$+/, "");
   const colon = name.indexOf(":");
   return colon >= 0 ? name.slice(colon + 1) : name;
 }
