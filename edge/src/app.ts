@@ -1,0 +1,120 @@
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { ApiError, notFound, payloadError, processingError } from "./errors.ts";
+import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
+import { DEFAULT_LIMITS, type EdgeDeps } from "./ports.ts";
+import { registerOpsRoutes } from "./routes/ops.ts";
+import { registerReportRoutes } from "./routes/reports.ts";
+import { registerScanRoutes } from "./routes/scan.ts";
+import { createScanUseCase, type ScanUseCase } from "./scan/use-case.ts";
+import type { Principal } from "./scan/types.ts";
+import { loadSpecIdCheck, type SpecIdCheck } from "./validation/spec-ids.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+export interface EdgeContext {
+  deps: EdgeDeps;
+  useCase: ScanUseCase;
+  metrics: EdgeMetrics;
+  isKnownSpecId: SpecIdCheck;
+}
+
+export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.retryAfterSeconds !== undefined) reply.header("retry-after", String(err.retryAfterSeconds));
+  return reply.code(err.status).header("content-type", "application/json; charset=utf-8").send(JSON.stringify(err.body()));
+}
+
+// Fastify's own errors (body limit, bad JSON, bad URL, ...) mapped onto the documented error types. Everything else
+// is a processing_error with a fixed message: the client never sees internals.
+function toApiError(err: FastifyError): ApiError {
+  if (err instanceof ApiError) return err;
+  switch (err.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return payloadError("body: larger than the limit");
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return payloadError("body: must be a JSON object");
+    case "FST_ERR_BAD_URL":
+    case "FST_ERR_ASYNC_CONSTRAINT":
+      return notFound();
+  }
+  if (err.statusCode === 413) return payloadError("body: larger than the limit");
+  return processingError("the request could not be processed; retry later");
+}
+
+/**
+ * The edge HTTP app: the four scan endpoints, stored reports, report pages, artifacts, health, OpenAPI, docs and
+ * metrics. Dependencies are injected (tests pass in-memory fakes; main.ts passes Connect clients and the NATS
+ * dispatcher). The app is not listening; call `listen` or `inject`.
+ */
+export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
+  const limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
+  deps = { ...deps, config: { ...deps.config, limits } };
+  const isKnownSpecId = deps.isKnownSpecId ?? (await loadSpecIdCheck());
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: limits.maxBodyBytes,
+    // Requests are short-lived except scans, which are bounded by scanTimeoutMs; give headroom above it.
+    requestTimeout: deps.config.scanTimeoutMs + 30_000,
+    return503OnClosing: true,
+    disableRequestLogging: false,
+    frameworkErrors: (err, _req, reply) => {
+      sendApiError(reply, toApiError(err));
+    },
+  });
+  const ctx: EdgeContext = {
+    deps,
+    useCase: createScanUseCase(deps),
+    metrics: createEdgeMetrics(deps.metricsRegistry),
+    isKnownSpecId,
+  };
+
+  app.decorateRequest("principal", undefined);
+
+  // Every JSON body goes through one parser, whatever the Content-Type says: a body that is not JSON is a
+  // payload_error (with the documented shape), never Fastify's 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", { parseAs: "buffer" }, (_req: FastifyRequest, body: Buffer | string, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(payloadError("body: a JSON object is required"), undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(payloadError("body: not valid JSON"), undefined);
+    }
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = (req.url.split("?")[0] ?? "").slice(0, 200);
+    sendApiError(reply, notFound(`no endpoint ${req.method} ${path}`));
+  });
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const apiErr = toApiError(err);
+    if (!(err instanceof ApiError) && apiErr.type === "processing_error") req.log.error({ err }, "unhandled error");
+    sendApiError(reply, apiErr);
+  });
+
+  app.addHook("onResponse", async (req, reply) => {
+    ctx.metrics.httpRequests.inc({ route: req.routeOptions.url ?? "unmatched", method: req.method, status: String(reply.statusCode) });
+  });
+
+  registerScanRoutes(app, ctx);
+  registerReportRoutes(app, ctx);
+  registerOpsRoutes(app, ctx);
+  return app;
+}
+
+/** onRequest hook: X-ApiKey → principal (after routing, before the body is read). */
+export function requireApiKey(ctx: EdgeContext) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const raw = req.headers["x-apikey"];
+    const key = Array.isArray(raw) ? raw[0] : raw;
+    req.principal = await ctx.useCase.authenticate(key);
+  };
+}

@@ -1,0 +1,178 @@
+import type { EdgeLimits } from "./ports.ts";
+import { SCAN_ENDPOINTS } from "./routes/scan.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./routes/reports.ts";
+import { requestSchemas } from "./validation/schemas.ts";
+import { VIEW_SCHEMAS } from "./views/index.ts";
+
+// OpenAPI 3.1 for every JSON endpoint, built from the same schemas the views serialize with and the limits the
+// validator enforces, so the document cannot drift from the behaviour.
+export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; version?: string }): Record<string, unknown> {
+  const { limits } = opts;
+  const reqSchemas = requestSchemas(limits);
+  const errorRef = { $ref: "#/components/schemas/Error" };
+  const err = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
+  const processing = {
+    description: "processing_error: no worker resources free, or the scan could not be completed (not charged)",
+    headers: { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } },
+    content: { "application/json": { schema: errorRef } },
+  };
+  const security = [{ ApiKey: [] }];
+  const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(n % (1024 * 1024) === 0 ? 0 : 2)} MB`;
+  const limitsText =
+    `Limits: JSON body ≤ ${mb(limits.maxBodyBytes)}; ad tag ≤ ${mb(limits.maxTagBytes)} decoded; zip ≤ ${mb(limits.maxZipBytes)} compressed ` +
+    `(≤ 50 MB and ≤ 1 000 entries uncompressed); VAST URL ≤ ${limits.maxVastUrlBytes} bytes; name ≤ ${limits.maxNameLength} characters.`;
+
+  const paths: Record<string, unknown> = {};
+  for (const ep of SCAN_ENDPOINTS) {
+    const schemaName = { tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", vast_v3: "VastReportV3" }[ep.kind];
+    paths[ep.path] = {
+      post: {
+        operationId: ep.kind === "tag_v3" ? "scanTagV3" : ep.kind === "tag_v2" ? "scanTagV2" : ep.kind === "zip_v2" ? "scanZipV2" : "scanVastV3",
+        summary: ep.summary,
+        description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.`,
+        security,
+        requestBody: { required: true, content: { "application/json": { schema: reqSchemas[ep.kind] } } },
+        responses: {
+          "200": { description: "the scan report", content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } } },
+          "400": {
+            description: "payload_error (bad body or field; message names the field) or processing_error (Retry-After set)",
+            headers: processing.headers,
+            content: processing.content,
+          },
+          "401": err("authentication_error: X-ApiKey missing, empty, unknown or revoked"),
+          "404": err("invalid_endpoint"),
+          "429": err("quota_error: the monthly quota is used up"),
+        },
+      },
+    };
+  }
+  paths["/v3/reports/{job_id}"] = {
+    get: {
+      operationId: "getReport",
+      summary: "A stored report, exactly as first returned (only to the customer who ran the scan)",
+      security,
+      parameters: [{ name: "job_id", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "the report (the schema of its scan endpoint)",
+          content: {
+            "application/json": {
+              schema: { oneOf: ["TagReportV3", "TagReportV2", "ZipReportV2", "VastReportV3"].map((n) => ({ $ref: `#/components/schemas/${n}` })) },
+            },
+          },
+        },
+        "400": processing,
+        "401": err("authentication_error"),
+        "404": err("invalid_endpoint: no report with this id for this customer"),
+      },
+    },
+  };
+  paths["/v3/workspaces/{workspace_id}/reports"] = {
+    get: {
+      operationId: "listWorkspaceReports",
+      summary: "The customer's reports stored with this workspace_id, newest first",
+      security,
+      parameters: [
+        { name: "workspace_id", in: "path", required: true, schema: { type: "integer", minimum: 0 } },
+        { name: "page_size", in: "query", schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
+        { name: "page_token", in: "query", schema: { type: "string" }, description: "next_page_token of the previous page" },
+      ],
+      responses: {
+        "200": { description: "one page", content: { "application/json": { schema: { $ref: "#/components/schemas/ReportList" } } } },
+        "400": { description: "payload_error (bad workspace_id, page_size or page_token) or processing_error", content: processing.content },
+        "401": err("authentication_error"),
+        "404": err("invalid_endpoint"),
+      },
+    },
+  };
+  const text = (d: string, type: string, schema: Record<string, unknown> = { type: "string" }) => ({ description: d, content: { [type]: { schema } } });
+  paths["/r/{token}"] = {
+    get: {
+      operationId: "reportPage",
+      summary: "Human-readable report page (capability URL from scan_results.report_url; no API key)",
+      parameters: [{ name: "token", in: "path", required: true, schema: { type: "string" } }],
+      responses: { "200": text("HTML page", "text/html"), "404": err("invalid_endpoint") },
+    },
+  };
+  paths["/artifacts/{id}"] = {
+    get: {
+      operationId: "getArtifact",
+      summary: "Image of a report (screenshot, thumbnail, film strip, poster, audio wave, landing page); capability URL, no API key",
+      parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+      responses: {
+        "200": {
+          description: "the image; Content-Length equals `bytes` in the report",
+          content: { "image/png": { schema: { type: "string", format: "binary" } }, "image/jpeg": { schema: { type: "string", format: "binary" } } },
+        },
+        "404": err("invalid_endpoint"),
+      },
+    },
+  };
+  paths["/healthz"] = { get: { operationId: "healthz", summary: "200 while the edge process is up", responses: { "200": text("ok", "application/json", { type: "object" }) } } };
+  paths["/readyz"] = {
+    get: {
+      operationId: "readyz",
+      summary: "200 only when auth, report-store and ≥ 1 worker of each scanner kind answer",
+      responses: {
+        "200": text("ready", "application/json", { $ref: "#/components/schemas/Readiness" }),
+        "503": text("not ready; details say what is missing", "application/json", { $ref: "#/components/schemas/Readiness" }),
+      },
+    },
+  };
+  paths["/openapi.json"] = { get: { operationId: "openapi", summary: "This document", responses: { "200": text("OpenAPI 3.1", "application/json", { type: "object" }) } } };
+  paths["/docs"] = { get: { operationId: "docs", summary: "HTML rendering of this document", responses: { "200": text("HTML", "text/html") } } };
+  paths["/metrics"] = { get: { operationId: "metrics", summary: "Prometheus metrics", responses: { "200": text("Prometheus text format", "text/plain") } } };
+
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Creative Validation API",
+      version: opts.version ?? "1.0.0",
+      description:
+        "Scans advertising creatives (ad tags, HTML5 zips, VAST tags) and returns a JSON report. Every error body is " +
+        "`{\"error_type\", \"message\"}`. " + limitsText,
+    },
+    servers: [{ url: opts.publicBaseUrl }],
+    paths,
+    components: {
+      securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-ApiKey" } },
+      schemas: {
+        Error: {
+          type: "object",
+          required: ["error_type", "message"],
+          additionalProperties: false,
+          properties: {
+            error_type: { type: "string", enum: ["authentication_error", "invalid_endpoint", "payload_error", "quota_error", "processing_error"] },
+            message: { type: "string" },
+          },
+        },
+        TagReportV3: VIEW_SCHEMAS.tag_v3,
+        TagReportV2: VIEW_SCHEMAS.tag_v2,
+        ZipReportV2: VIEW_SCHEMAS.zip_v2,
+        VastReportV3: VIEW_SCHEMAS.vast_v3,
+        ReportList: {
+          type: "object",
+          required: ["reports", "next_page_token"],
+          properties: {
+            reports: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["job_id", "name", "report_kind", "created_at"],
+                properties: {
+                  job_id: { type: "string" },
+                  name: { type: "string" },
+                  report_kind: { type: "string", enum: ["tag_v3", "tag_v2", "zip_v2", "vast_v3"] },
+                  created_at: { type: "string", format: "date-time" },
+                },
+              },
+            },
+            next_page_token: { type: "string", description: "empty on the last page" },
+          },
+        },
+        Readiness: { type: "object", required: ["ready", "details"], properties: { ready: { type: "boolean" }, details: { type: "object" } } },
+      },
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { reportstore } from "@cva/contracts";
+import { esc, PAGE_STYLE, safeUrl } from "./html.ts";
+
+// The human-readable report page (scan_results.report_url). Rendered from the stored JSON report — the same
+// document the client got — so the page shows exactly what the API returned. No scripts: static HTML + CSS.
+
+type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- stored JSON, read defensively
+
+interface TestRow {
+  group: string;
+  id: string;
+  name: string;
+  expected: string;
+  actual: string;
+  unit: string;
+  result: string;
+}
+
+function testRows(report: J, kind: string): TestRow[] {
+  const tests = report?.scan_results?.tests;
+  if (!tests || typeof tests !== "object") return [];
+  const row = (group: string, id: string, t: J): TestRow => ({
+    group,
+    id,
+    name: String(t?.name ?? ""),
+    expected: String(t?.expected_text || t?.expected || ""),
+    actual: t?.actual === undefined ? "" : String(t.actual),
+    unit: String(t?.unit ?? ""),
+    result: String(t?.result ?? ""),
+  });
+  if (kind === "vast_v3") {
+    return Object.entries(tests as J).flatMap(([group, byId]) =>
+      Object.entries((byId ?? {}) as J).map(([id, t]) => row(group, id, t as J)),
+    );
+  }
+  return Object.entries(tests as J).map(([id, t]) => row("", id, t as J));
+}
+
+function kv(rows: Array<[string, unknown]>): string {
+  return `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join("")}</tbody></table>`;
+}
+
+function imageTag(img: J | undefined, alt: string, publicBaseUrl: string): string {
+  const url = img?.url;
+  // Only images the edge itself serves are embedded (the CSP allows no other origin anyway).
+  if (typeof url !== "string" || !url.startsWith(`${publicBaseUrl.replace(/\/+$/, "")}/artifacts/`)) return "";
+  return `<img class="shot" src="${safeUrl(url)}" alt="${esc(alt)}">`;
+}
+
+export function renderReportPage(stored: reportstore.StoredReport, opts: { publicBaseUrl: string }): string {
+  let report: J;
+  try {
+    report = JSON.parse(Buffer.from(stored.json).toString("utf8")) as J;
+  } catch {
+    report = {};
+  }
+  const kind = stored.reportKind;
+  const title = { tag_v3: "Ad tag report", tag_v2: "Ad tag report (v2)", zip_v2: "HTML5 zip report", vast_v3: "VAST report" }[kind] ?? "Scan report";
+  const rows = testRows(report, kind);
+  const passed = rows.filter((r) => r.result === "passed").length;
+  const failed = rows.filter((r) => r.result === "failed").length;
+  const errored = rows.filter((r) => r.result === "error").length;
+  const hasTests = report?.scan_results !== undefined;
+  const verdict = !hasTests
+    ? `<div class="verdict neutral">No specification tests for this API version</div>`
+    : failed === 0 && errored === 0
+      ? `<div class="verdict ok">All ${passed} tests passed</div>`
+      : `<div class="verdict bad">${failed} failed, ${passed} passed${errored ? `, ${errored} could not be evaluated` : ""}</div>`;
+
+  const meta: J = report.meta ?? {};
+  const key: Array<[string, unknown]> = [["Job id", report.job_id ?? stored.jobId]];
+  if (report.name) key.push(["Name", report.name]);
+  key.push(["Scanned", meta.timestamp ? new Date(Number(meta.timestamp) * 1000).toISOString() : ""]);
+  key.push(["Scan duration", meta.scan_duration ? `${meta.scan_duration} s` : ""], ["Server location", meta.server_location]);
+  key.push(["Device / language", `${meta.device ?? ""} / ${meta.language ?? ""}`]);
+  if (kind === "vast_v3") {
+    key.push(["VAST version", report.vast_version], ["Ad system", report.ad_system], ["Ad title", report.ad_title]);
+    key.push(["Wrapper redirects", report.wrapper_redirects], ["Creatives", (report.creatives ?? []).length]);
+  } else {
+    key.push(["Dimensions", report.dimensions?.text], ["Creative rendered", report.creative_rendered]);
+    key.push(["Third-party ad server", report["3pas"] || "none detected"], ["Blocked by ad blockers (likely)", report.blocked_by_adblock]);
+    if (report.time_to_visual_start !== undefined) key.push(["Time to visual start", `${report.time_to_visual_start} ms`]);
+    if (report.animation_duration !== undefined) key.push(["Animation duration", `${report.animation_duration} ms`]);
+    key.push(["Total load", `${report.network?.load_size?.total ?? 0} bytes`], ["Cookies", (report.cookies ?? []).length]);
+  }
+  key.push(["SSL compliant", report.ssl?.compliant]);
+
+  const testsTable = rows.length
+    ? `<table><thead><tr>${kind === "vast_v3" ? "<th>Group</th>" : ""}<th>Test</th><th>Name</th><th>Expected</th><th>Actual</th><th>Result</th></tr></thead><tbody>${rows
+        .map(
+          (r) =>
+            `<tr>${kind === "vast_v3" ? `<td>${esc(r.group)}</td>` : ""}<td><code>${esc(r.id)}</code></td><td>${esc(r.name)}</td><td>${esc(r.expected)}</td><td>${esc(r.actual)}${r.unit ? ` ${esc(r.unit)}` : ""}</td><td class="${esc(r.result)}">${esc(r.result)}</td></tr>`,
+        )
+        .join("")}</tbody></table>`
+    : "<p>No tests.</p>";
+
+  const responses: J[] = Array.isArray(report.network?.responses) ? report.network.responses : [];
+  const networkTable = responses.length
+    ? `<table><thead><tr><th>Status</th><th>Method</th><th>Type</th><th>URL</th><th>Bytes</th><th>Time</th></tr></thead><tbody>${responses
+        .slice(0, 500)
+        .map(
+          (r) =>
+            `<tr><td>${esc(r.status)}</td><td>${esc(r.method)}</td><td>${esc(r.resource_type)}</td><td>${esc(r.url)}</td><td>${esc(r.bytes)}</td><td>${esc(r.timing)} ms</td></tr>`,
+        )
+        .join("")}</tbody></table>${responses.length > 500 ? `<p class="sub">${responses.length - 500} more not shown.</p>` : ""}`
+    : "<p>No network requests.</p>";
+
+  const shot = imageTag(report.screenshot?.highres, "Screenshot of the creative", opts.publicBaseUrl);
+  const lpShot = imageTag(report.landing_page?.screenshot, "Screenshot of the landing page", opts.publicBaseUrl);
+  const consoleErrors: string[] = Array.isArray(report.console?.errors) ? report.console.errors : [];
+  const insecure: string[] = report.ssl?.insecure_urls ?? report.ssl?.non_secure_urls ?? [];
+
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${esc(title)} — ${esc(report.name || stored.jobId)}</title>
+<style>${PAGE_STYLE}</style></head>
+<body><main>
+<h1>${esc(title)}</h1>
+<div class="sub">${esc(report.name || "")} ${esc(stored.jobId)}</div>
+${verdict}
+<div class="grid">
+<section><h2>Summary</h2>${kv(key)}</section>
+<section><h2>Screenshot</h2>${shot || "<p>No screenshot.</p>"}${lpShot ? `<h3>Landing page</h3>${lpShot}` : ""}</section>
+</div>
+<section><h2>Tests</h2>${testsTable}</section>
+${kind === "vast_v3" ? "" : `<section><h2>Network</h2>${networkTable}</section>`}
+${consoleErrors.length ? `<section><h2>Console errors</h2><ul>${consoleErrors.slice(0, 100).map((e) => `<li><code>${esc(e)}</code></li>`).join("")}</ul></section>` : ""}
+${insecure.length ? `<section><h2>Insecure URLs</h2><ul>${insecure.slice(0, 100).map((u) => `<li><code>${esc(u)}</code></li>`).join("")}</ul></section>` : ""}
+</main></body></html>`;
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance } from "fastify";
+import { ScanKind } from "@cva/contracts";
+import type { EdgeContext } from "../app.ts";
+import { buildOpenApi } from "../openapi.ts";
+import type { EdgeDeps, Readiness } from "../ports.ts";
+import { renderDocsPage } from "../report-page/docs.ts";
+
+export const SCANNER_KINDS: ReadonlyArray<[string, ScanKind]> = [
+  ["tag", ScanKind.TAG],
+  ["zip", ScanKind.ZIP],
+  ["vast", ScanKind.VAST],
+  ["media", ScanKind.MEDIA],
+];
+
+/** Readiness from the dispatcher's live worker set plus caller-supplied probes of auth and report-store. */
+export function createReadiness(
+  dispatcher: EdgeDeps["dispatcher"],
+  probes: Record<string, () => Promise<boolean>>,
+): () => Promise<Readiness> {
+  return async () => {
+    const details: Record<string, unknown> = {};
+    let ready = true;
+    await Promise.all(
+      Object.entries(probes).map(async ([name, probe]) => {
+        const ok = await probe().catch(() => false);
+        details[name] = ok ? "ok" : "not answering";
+        if (!ok) ready = false;
+      }),
+    );
+    const workers: Record<string, number> = {};
+    for (const [name, kind] of SCANNER_KINDS) {
+      workers[name] = dispatcher.liveWorkers(kind).length;
+      if (workers[name] === 0) ready = false;
+    }
+    details.workers = workers;
+    return { ready, details };
+  };
+}
+
+export function registerOpsRoutes(app: FastifyInstance, ctx: EdgeContext): void {
+  const { config } = ctx.deps;
+  const openapi = buildOpenApi({ publicBaseUrl: config.publicBaseUrl, limits: config.limits });
+  const openapiJson = JSON.stringify(openapi);
+  const docsHtml = renderDocsPage(openapi);
+  const readiness = ctx.deps.readiness ?? createReadiness(ctx.deps.dispatcher, {});
+
+  app.get("/healthz", async (_req, reply) => reply.send({ status: "ok" }));
+
+  app.get("/readyz", async (_req, reply) => {
+    const r = await readiness().catch((): Readiness => ({ ready: false, details: { error: "readiness check failed" } }));
+    return reply.code(r.ready ? 200 : 503).send({ ready: r.ready, details: r.details });
+  });
+
+  app.get("/openapi.json", async (_req, reply) => reply.header("content-type", "application/json; charset=utf-8").send(openapiJson));
+
+  app.get("/docs", async (_req, reply) =>
+    reply
+      .header("content-type", "text/html; charset=utf-8")
+      .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'")
+      .send(docsHtml),
+  );
+
+  app.get("/metrics", async (_req, reply) =>
+    reply.header("content-type", ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
+  );
+}

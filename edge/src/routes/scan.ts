@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import { requireApiKey, type EdgeContext } from "../app.ts";
+import { ApiError } from "../errors.ts";
+import type { ReportKind } from "../scan/types.ts";
+import { parseScanBody } from "../validation/request.ts";
+import { VIEW_SCHEMAS } from "../views/index.ts";
+
+export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; summary: string }> = [
+  { path: "/v3/scanTag", kind: "tag_v3", summary: "Scan an ad tag" },
+  { path: "/v3/scanVAST", kind: "vast_v3", summary: "Scan a VAST tag" },
+  { path: "/v2/scanTag", kind: "tag_v2", summary: "Scan an ad tag (older version)" },
+  { path: "/v2/scanZip", kind: "zip_v2", summary: "Scan a zip-packaged HTML5 creative (older version)" },
+];
+
+export function registerScanRoutes(app: FastifyInstance, ctx: EdgeContext): void {
+  const onRequest = requireApiKey(ctx);
+  for (const ep of SCAN_ENDPOINTS) {
+    app.post(ep.path, { onRequest, schema: { response: { 200: VIEW_SCHEMAS[ep.kind] } } }, async (req, reply) => {
+      const started = process.hrtime.bigint();
+      try {
+        const scanReq = parseScanBody(ep.kind, req.body, { limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId });
+        const outcome = await ctx.useCase.scan(req.principal!, scanReq, req.log);
+        ctx.metrics.scans.inc({ kind: ep.kind, outcome: "ok" });
+        ctx.metrics.scanDuration.observe({ kind: ep.kind }, Number(process.hrtime.bigint() - started) / 1e9);
+        // Already serialized with the view's schema; sent as is so the stored bytes equal the returned ones.
+        return reply.header("content-type", "application/json; charset=utf-8").send(outcome.json);
+      } catch (err) {
+        ctx.metrics.scans.inc({ kind: ep.kind, outcome: err instanceof ApiError ? err.type : "processing_error" });
+        throw err;
+      }
+    });
+  }
+}

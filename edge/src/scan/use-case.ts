@@ -1,0 +1,277 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import {
+  Device,
+  ErrorType,
+  ScanJobSchema,
+  ScanKind,
+  TargetingSchema,
+  TagReportSchema,
+  ZipInputSchema,
+  VastInputSchema,
+  TagInputSchema,
+  ScanResultsSchema,
+  type ScanJob,
+  type ScanJobResult,
+  type TagReport,
+  type VastReport,
+  type ZipReport,
+} from "@cva/contracts";
+import { reportstore } from "@cva/contracts";
+import { ApiError, asApiError, authError, notFound, payloadError, processingError, quotaError } from "../errors.ts";
+import { isNoWorkerError, type EdgeDeps } from "../ports.ts";
+import type { TargetingInput } from "../validation/fields.ts";
+import { renderTagV2, renderTagV3, renderVastV3, renderZipV2 } from "../views/index.ts";
+import { fillImageUrls } from "./images.ts";
+import type { Principal, ReportKind, ScanOutcome, ScanRequest } from "./types.ts";
+
+export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
+const V3_TARGETING = { device: "desktop", language: "en-US" } as const;
+
+export interface ScanUseCase {
+  /** Resolves an X-ApiKey / x-apikey value to its customer; authentication_error otherwise. */
+  authenticate(apiKey: string | undefined): Promise<Principal>;
+  /** Reserves quota, runs the scan, stores the rendered report; refunds on every failure after the reservation. */
+  scan(principal: Principal, req: ScanRequest, log?: EdgeDeps["logger"]): Promise<ScanOutcome>;
+  getReport(principal: Principal, jobId: string): Promise<{ json: Uint8Array; reportKind: string }>;
+  listWorkspaceReports(
+    principal: Principal,
+    workspaceId: number,
+    pageSize: number,
+    pageToken: string,
+  ): Promise<{ reports: Array<{ job_id: string; name: string; report_kind: string; created_at: string }>; next_page_token: string }>;
+  getReportByPageToken(token: string): Promise<reportstore.StoredReport | undefined>;
+  getArtifact(id: string): Promise<{ data: Uint8Array; mimeType: string } | undefined>;
+}
+
+const KIND_OF: Record<ReportKind, { kind: ScanKind; apiVersion: "v2" | "v3"; label: string }> = {
+  tag_v3: { kind: ScanKind.TAG, apiVersion: "v3", label: "tag" },
+  tag_v2: { kind: ScanKind.TAG, apiVersion: "v2", label: "tag" },
+  zip_v2: { kind: ScanKind.ZIP, apiVersion: "v2", label: "zip" },
+  vast_v3: { kind: ScanKind.VAST, apiVersion: "v3", label: "vast" },
+};
+
+export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
+  const { config } = deps;
+  const rpcTimeoutMs = config.rpcTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  const retryAfter = config.retryAfterSeconds;
+  const base = config.publicBaseUrl.replace(/\/+$/, "");
+  const unavailable = (what: string) => processingError(`${what} is unavailable; retry later`, retryAfter);
+
+  async function authenticate(apiKey: string | undefined): Promise<Principal> {
+    if (apiKey === undefined) throw authError("X-ApiKey header missing");
+    const key = apiKey.trim();
+    if (key === "") throw authError("X-ApiKey header empty");
+    try {
+      const res = await deps.auth.authenticate({ apiKey: key }, { timeoutMs: rpcTimeoutMs });
+      return { customerId: res.customerId, keyId: res.keyId };
+    } catch (err) {
+      if (err instanceof ConnectError && (err.code === Code.Unauthenticated || err.code === Code.NotFound || err.code === Code.PermissionDenied)) {
+        throw authError("X-ApiKey: unknown or revoked API key");
+      }
+      deps.logger.warn({ err: String(err) }, "auth service call failed");
+      throw unavailable("authentication");
+    }
+  }
+
+  function buildJob(jobId: string, req: ScanRequest): { job: ScanJob; location: string } {
+    const { kind, apiVersion } = KIND_OF[req.kind];
+    const t: TargetingInput = "targeting" in req ? req.targeting : {};
+    const location = t.country ?? config.serverLocation;
+    const targeting = create(TargetingSchema, {
+      device: (t.device ?? V3_TARGETING.device) === "mobile" ? Device.MOBILE : Device.DESKTOP,
+      language: t.language ?? V3_TARGETING.language,
+      country: location,
+      pageUrl: t.pageUrl ?? "",
+    });
+    const job = create(ScanJobSchema, {
+      jobId,
+      kind,
+      apiVersion,
+      specId: "specId" in req ? req.specId : 0,
+      targeting,
+      deadlineUnixMs: BigInt(Date.now() + config.scanTimeoutMs),
+      input:
+        req.kind === "tag_v3" || req.kind === "tag_v2"
+          ? { case: "tag", value: create(TagInputSchema, { creative: { case: "html", value: req.html }, captureLandingPage: req.kind === "tag_v3" }) }
+          : req.kind === "zip_v2"
+            ? { case: "zip", value: create(ZipInputSchema, { data: req.zip }) }
+            : { case: "vast", value: create(VastInputSchema, { url: req.url }) },
+    });
+    return { job, location };
+  }
+
+  async function dispatch(job: ScanJob, req: ScanRequest, location: string, log: EdgeDeps["logger"]): Promise<ScanJobResult> {
+    try {
+      return await deps.dispatcher.submit(job, { timeoutMs: config.scanTimeoutMs });
+    } catch (err) {
+      if (isNoWorkerError(err)) {
+        throw processingError(`no worker resources free for ${KIND_OF[req.kind].label} scans in ${location}; retry later`, retryAfter);
+      }
+      log.warn({ err: String(err) }, "dispatch failed");
+      throw processingError("the scan could not be completed in time; retry later", retryAfter);
+    }
+  }
+
+  function expectOutcome(result: ScanJobResult, req: ScanRequest, log: EdgeDeps["logger"]): TagReport | ZipReport | VastReport {
+    const o = result.outcome;
+    if (o.case === "error") {
+      log.info({ worker_error_type: o.value.type, worker_message: o.value.message }, "worker refused the scan");
+      // A worker's payload verdict (bad zip internals, refused VAST URL) is the client's problem; its message is
+      // written by our scanners for clients. Anything else is ours and is reported generically.
+      if (o.value.type === ErrorType.PAYLOAD) throw payloadError(o.value.message.slice(0, 500) || "data: the creative could not be scanned");
+      throw processingError("the scan could not be completed; retry later", retryAfter);
+    }
+    const want = req.kind === "zip_v2" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
+    if (o.case !== want) {
+      log.error({ got: o.case, want }, "worker answered with the wrong report kind");
+      throw processingError("the scan could not be completed; retry later", retryAfter);
+    }
+    return o.value as TagReport | ZipReport | VastReport;
+  }
+
+  async function scan(principal: Principal, req: ScanRequest, parentLog?: EdgeDeps["logger"]): Promise<ScanOutcome> {
+    const jobId = randomUUID();
+    const log = (parentLog ?? deps.logger).child({ job_id: jobId, report_kind: req.kind });
+    let reservationId: string;
+    try {
+      const res = await deps.auth.reserveQuota({ customerId: principal.customerId, jobId }, { timeoutMs: rpcTimeoutMs });
+      reservationId = res.reservationId;
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.ResourceExhausted) throw quotaError("monthly scan quota used up");
+      log.warn({ err: String(err) }, "quota reservation failed");
+      throw unavailable("the quota service");
+    }
+    try {
+      const { job, location } = buildJob(jobId, req);
+      const result = await dispatch(job, req, location, log);
+      const report = expectOutcome(result, req, log);
+      const pageToken = randomBytes(16).toString("base64url");
+      const reportUrl = `${base}/r/${pageToken}`;
+      fillImageUrls(report, (id) => `${base}/artifacts/${encodeURIComponent(id)}`);
+      let outcome: ScanOutcome;
+      const name = "name" in req ? req.name : "";
+      switch (req.kind) {
+        case "tag_v3":
+        case "tag_v2": {
+          const r = report as TagReport;
+          r.jobId = jobId;
+          if (req.kind === "tag_v3") {
+            r.name = req.name;
+            r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
+            r.scanResults.reportUrl = reportUrl;
+          }
+          outcome = { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "tag_v3" ? renderTagV3(r) : renderTagV2(r) };
+          break;
+        }
+        case "zip_v2": {
+          const r = report as ZipReport;
+          r.render ??= create(TagReportSchema);
+          r.render.jobId = jobId;
+          outcome = { kind: req.kind, jobId, pageToken, report: r, json: renderZipV2(r) };
+          break;
+        }
+        case "vast_v3": {
+          const r = report as VastReport;
+          r.jobId = jobId;
+          r.name = req.name;
+          if (r.vastUrl === "") r.vastUrl = req.url;
+          r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
+          r.scanResults.reportUrl = reportUrl;
+          outcome = { kind: req.kind, jobId, pageToken, report: r, json: renderVastV3(r) };
+          break;
+        }
+      }
+      try {
+        await deps.reports.putReport(
+          {
+            report: {
+              jobId,
+              customerId: principal.customerId,
+              workspaceId: BigInt("workspaceId" in req ? req.workspaceId : 0),
+              reportKind: req.kind,
+              json: Buffer.from(outcome.json, "utf8"),
+              createdUnixMs: BigInt(Date.now()),
+              pageToken,
+              name,
+            },
+          },
+          { timeoutMs: rpcTimeoutMs },
+        );
+      } catch (err) {
+        log.warn({ err: String(err) }, "storing the report failed");
+        throw unavailable("the report store");
+      }
+      log.info("scan done");
+      return outcome;
+    } catch (err) {
+      const apiErr = asApiError(err);
+      if (!(err instanceof ApiError)) log.error({ err: String(err) }, "scan failed unexpectedly");
+      // Not charged: whatever went wrong after the reservation, give the scan back.
+      try {
+        await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+      } catch (refundErr) {
+        log.error({ err: String(refundErr), reservation_id: reservationId }, "quota refund failed");
+      }
+      throw apiErr;
+    }
+  }
+
+  async function getReport(principal: Principal, jobId: string) {
+    try {
+      const res = await deps.reports.getReport({ jobId, customerId: principal.customerId }, { timeoutMs: rpcTimeoutMs });
+      if (!res.report || res.report.customerId !== principal.customerId) throw notFound(`no report ${jobId} for this API key`);
+      return { json: res.report.json, reportKind: res.report.reportKind };
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      if (err instanceof ConnectError && (err.code === Code.NotFound || err.code === Code.PermissionDenied)) {
+        throw notFound(`no report ${jobId} for this API key`);
+      }
+      throw unavailable("the report store");
+    }
+  }
+
+  async function listWorkspaceReports(principal: Principal, workspaceId: number, pageSize: number, pageToken: string) {
+    try {
+      const res = await deps.reports.listWorkspaceReports(
+        { customerId: principal.customerId, workspaceId: BigInt(workspaceId), pageSize, pageToken },
+        { timeoutMs: rpcTimeoutMs },
+      );
+      return {
+        reports: res.reports.map((r) => ({
+          job_id: r.jobId,
+          name: r.name,
+          report_kind: r.reportKind,
+          created_at: new Date(Number(r.createdUnixMs)).toISOString(),
+        })),
+        next_page_token: res.nextPageToken,
+      };
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.InvalidArgument) throw payloadError("page_token: invalid");
+      throw unavailable("the report store");
+    }
+  }
+
+  async function getReportByPageToken(token: string) {
+    try {
+      const res = await deps.reports.getReportByPageToken({ pageToken: token }, { timeoutMs: rpcTimeoutMs });
+      return res.report;
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.NotFound) return undefined;
+      throw unavailable("the report store");
+    }
+  }
+
+  async function getArtifact(id: string) {
+    try {
+      const res = await deps.reports.getArtifact({ id }, { timeoutMs: rpcTimeoutMs });
+      return { data: res.data, mimeType: res.mimeType };
+    } catch (err) {
+      if (err instanceof ConnectError && err.code === Code.NotFound) return undefined;
+      throw unavailable("the report store");
+    }
+  }
+
+  return { authenticate, scan, getReport, listWorkspaceReports, getReportByPageToken, getArtifact };
+}

@@ -1,0 +1,68 @@
+import type { EdgeLimits } from "../ports.ts";
+import { COUNTRIES, DEVICES, MAX_LANGUAGE_LENGTH, MAX_PAGE_URL_LENGTH } from "./fields.ts";
+import type { ReportKind } from "../scan/types.ts";
+import type { JsonSchema } from "../views/schema.ts";
+
+// Request body schemas, for the OpenAPI document only: validation itself is hand-written (validation/request.ts) so
+// that its messages name the field and the check order is fixed. Kept next to the validator so both change together.
+export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchema> {
+  const b64 = (what: string, maxDecoded: number): JsonSchema => ({
+    type: "string",
+    contentEncoding: "base64",
+    description: `${what}, base64-encoded (strict RFC 4648 alphabet and padding; non-empty; at most ${maxDecoded} bytes decoded)`,
+  });
+  const v3 = {
+    spec_id: { type: "integer", default: 0, description: "specification set to validate against; 0 = IAB guidelines; unknown ids are a payload_error" },
+    workspace_id: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: "workspace the report is stored in" },
+    name: { type: "string", maxLength: limits.maxNameLength, description: "echoed in the report as name" },
+  };
+  const language = {
+    type: "string",
+    maxLength: MAX_LANGUAGE_LENGTH,
+    description: "HTTP Accept-Language value, e.g. en-US or nl-NL,nl;q=0.9; default en-US",
+    examples: ["en-US"],
+  };
+  const device = { type: "string", enum: [...DEVICES], description: "default desktop" };
+  const note = "Unknown fields are ignored; an optional field set to null counts as absent.";
+  return {
+    tag_v3: {
+      type: "object",
+      description: note,
+      required: ["data"],
+      properties: { data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes), ...v3 },
+    },
+    vast_v3: {
+      type: "object",
+      description: note,
+      required: ["data"],
+      properties: { data: b64("an http(s) URL of a VAST document", limits.maxVastUrlBytes), ...v3 },
+    },
+    tag_v2: {
+      type: "object",
+      description: note,
+      required: ["data"],
+      properties: {
+        data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes),
+        targeting: {
+          type: "object",
+          description: "settings applied before the tag is loaded",
+          properties: {
+            device,
+            language,
+            country: { type: "string", enum: [...COUNTRIES], description: "worker location; default: the edge's SERVER_LOCATION" },
+            page_url: { type: "string", format: "uri", maxLength: MAX_PAGE_URL_LENGTH, description: "http(s) URL of the host page" },
+          },
+        },
+      },
+    },
+    zip_v2: {
+      type: "object",
+      description: note,
+      required: ["data"],
+      properties: {
+        data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes),
+        targeting: { type: "object", description: "other keys are ignored", properties: { device, language } },
+      },
+    },
+  };
+}
