@@ -1,4 +1,6 @@
-import { existsSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
 import { mkdtemp, rm } from "node:fs/promises";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -274,5 +276,37 @@ describe("safeDownload", () => {
     expect(existsSync(file)).toBe(false);
     expect((await failure(safeDownload(`${base}/big`, file, { policy: publicOnly }))).code).toBe("blocked_address");
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe("safeFetch over TLS", () => {
+  it("verifies certificates and sends SNI for names", async () => {
+    const certDir = path.join(dir, "tls");
+    execFileSync("mkdir", ["-p", certDir]);
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+      "-subj", "/CN=localhost", "-keyout", path.join(certDir, "key.pem"), "-out", path.join(certDir, "cert.pem")], { stdio: "ignore" });
+    const names: string[] = [];
+    const tlsServer = createHttpsServer(
+      {
+        key: readFileSync(path.join(certDir, "key.pem")),
+        cert: readFileSync(path.join(certDir, "cert.pem")),
+        SNICallback: (name, cb) => {
+          names.push(name);
+          cb(null, undefined);
+        },
+      },
+      (_req, res) => res.end("secure"),
+    );
+    const tlsPort = await listen(tlsServer, "127.0.0.1");
+    try {
+      const e = await failure(safeFetch(`https://localhost:${tlsPort}/`, { policy: loopback }));
+      expect(e.code).toBe("connection");
+      expect(e.message).toMatch(new RegExp(`^TLS handshake with localhost:${tlsPort} failed: .*self.signed`));
+      expect(names).toContain("localhost");
+      const blocked = await failure(safeFetch(`https://localhost:${tlsPort}/`, { policy: publicOnly }));
+      expect(blocked.code).toBe("blocked_address");
+    } finally {
+      await new Promise((r) => tlsServer.close(r));
+    }
   });
 });

@@ -1,4 +1,10 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { type IncomingMessage, type Server, createServer, request } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect as tlsConnect } from "node:tls";
 import { type AddressInfo, type Socket, connect as netConnect, createServer as createTcpServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EgressProxy, createOutboundPolicy, startEgressProxy } from "../src/outbound/index.ts";
@@ -130,6 +136,33 @@ describe("egress proxy", () => {
       expect(proxy.resolvedIp(`127.0.0.1:${port}`)).toBe("127.0.0.1");
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("keeps TLS end to end through CONNECT (the browser sees the origin's certificate)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "outbound-proxy-tls-"));
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+      "-subj", "/CN=localhost", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")], { stdio: "ignore" });
+    const cert = readFileSync(path.join(dir, "cert.pem"));
+    const tlsOrigin = createHttpsServer({ key: readFileSync(path.join(dir, "key.pem")), cert }, (_req, res) => res.end("secure hello"));
+    await new Promise<void>((r) => tlsOrigin.listen(0, "127.0.0.1", r));
+    const tlsPort = (tlsOrigin.address() as AddressInfo).port;
+    const proxy = await startEgressProxy({ policy: loopback });
+    try {
+      const t = await tunnel(proxy, `localhost:${tlsPort}`);
+      expect(t.status).toBe(200);
+      const secure = tlsConnect({ socket: t.socket, servername: "localhost", ca: cert });
+      await new Promise<void>((resolve, reject) => secure.once("secureConnect", resolve).once("error", reject));
+      expect(secure.getPeerCertificate().subject.CN).toBe("localhost");
+      const response = readAll(secure);
+      secure.write(`GET / HTTP/1.1\r\nHost: localhost:${tlsPort}\r\nConnection: close\r\n\r\n`);
+      expect(await response).toContain("secure hello");
+      expect(proxy.resolvedIp("localhost")).toBe("127.0.0.1");
+    } finally {
+      await proxy.close();
+      tlsOrigin.closeAllConnections();
+      await new Promise((r) => tlsOrigin.close(r));
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -72,6 +72,14 @@ function publicHref(u: URL): string {
   return c.href;
 }
 
+function decodeUserinfo(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
 function flattenHeaders(h: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) {
@@ -157,8 +165,8 @@ async function run<T>(
     for (;;) {
       const hopHeaders = { ...headers };
       if ((url.username || url.password) && !hopHeaders.authorization) {
-        const user = decodeURIComponent(url.username);
-        const pass = decodeURIComponent(url.password);
+        const user = decodeUserinfo(url.username);
+        const pass = decodeUserinfo(url.password);
         hopHeaders.authorization = `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
       }
       const res = await request(publicHref(url), {

@@ -157,8 +157,13 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
     }
     if (target.protocol !== "http:") return refuse(res, 400, `only http URLs are proxied directly (got ${target.protocol})`);
     const port = Number(target.port) || 80;
+    let gone = false;
+    res.once("close", () => {
+      gone = true;
+    });
     openUpstream(target.hostname, port).then(
       (socket) => {
+        if (gone) return void socket.destroy();
         const headers: OutgoingHttpHeaders = {};
         for (const [name, value] of endToEnd(req.rawHeaders)) {
           const key = name.toLowerCase();
