@@ -82,10 +82,11 @@ export function planAnalysisPass(p: PassPlanInput): PassPlan {
       // blackframe with amount=0 tags every frame with its share of black pixels; keep frames under 98%.
       `[vfirst]trim=end=${FIRST_FRAME_WINDOW_S},blackframe=amount=0:threshold=32,` +
         `metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
-        `scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
+        // trim after one frame: the EOF closes this branch back to split, so no later frame is analysed or scaled.
+        `trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
       `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
       `[fcol]${rgb}[firstrgb]`,
-      `[vposter]select='gte(t,${mid})',scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
+      `[vposter]select='gte(t,${mid})',trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
       `[pcol]${rgb}[posterrgb]`,
       `[vstrip]fps=${stripRate},scale=w=-2:h='min(120,ih)',tile=${n}x1[strip]`,
       `[vcrop]fps=5,cropdetect=limit=24:round=2:reset=1:skip=0[crop]`,
@@ -104,7 +105,7 @@ export function planAnalysisPass(p: PassPlanInput): PassPlan {
       // framelog=verbose keeps per-frame lines out of the info log; the Summary is still logged at info.
       `[aloud]ebur128=peak=true:framelog=verbose[loud]`,
       // 8 kHz is plenty for a 1280 px picture and bounds showwavespic's memory (it keeps all samples until the end).
-      `[awave]aresample=8000,showwavespic=s=1280x240:colors=0x2f6fde[wave]`,
+      `[awave]aresample=8000,showwavespic=s=1280x240:colors=0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde:filter=peak:draw=full[wave]`,
     );
     sink("loud");
     maps.push("-map", "[wave]", "-frames:v", "1", "-f", "image2", "-update", "1", o.audioWave);

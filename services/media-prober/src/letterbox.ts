@@ -1,11 +1,15 @@
 /**
- * Letterboxing from ffmpeg's cropdetect, run with `reset=1:skip=0` so that every analysed frame logs its own bounds of
- * non-black content (x1..x2, y1..y2) instead of a running union.
+ * Letterboxing from ffmpeg's cropdetect, run with `reset=1:skip=0` so that every analysed frame (5 per second) logs
+ * its own bounds of non-black content (x1..x2, y1..y2) instead of a running union.
  *
- * Rule: a frame "has bars" when both top and bottom (letterbox), or both left and right (pillarbox), are black beyond a
- * tolerance of max(2 px, 2% of that dimension) — one dark edge is a dark scene, not a bar. Frames that are entirely
- * black (cropdetect reports x1 > x2) say nothing and are ignored. The video is letterboxed when at least 80% of the
- * remaining frames have bars: "consistently", so that a dark scene or a full-frame logo card does not flip the verdict.
+ * Rule, per frame, with a tolerance of max(2 px, 2% of the dimension):
+ *  - "letterbox": black beyond the tolerance at the top AND the bottom, while the content spans the full width;
+ *  - "pillarbox": black beyond the tolerance at the left AND the right, while the content spans the full height;
+ *  - otherwise no bars. Content that is black on all four sides is a dark background around a small subject (a
+ *    countdown on black, a logo), not bars; frames that are entirely black say nothing and are skipped.
+ * The video is letterboxed when at least 80% of the judged frames show the same kind of bars AND the bar edge is
+ * stable (within the tolerance of its median in at least 80% of those frames): real bars do not move, a dark scene's
+ * edges do. "Consistently", so that one dark scene or a full-frame logo card does not flip the verdict.
  */
 export interface CropFrame {
   x1: number;
@@ -25,7 +29,8 @@ export function parseCropdetect(stderr: string): CropFrame[] {
 
 export interface LetterboxVerdict {
   letterboxing: boolean;
-  /** Frames with content that were judged, and how many of them had bars. */
+  kind: "letterbox" | "pillarbox" | "";
+  /** Frames with content that were judged, and how many of them had bars of the winning kind. */
   framesJudged: number;
   framesWithBars: number;
 }
@@ -34,7 +39,8 @@ export function judgeLetterboxing(frames: CropFrame[], width: number, height: nu
   const tolX = Math.max(2, width * 0.02);
   const tolY = Math.max(2, height * 0.02);
   let judged = 0;
-  let withBars = 0;
+  const letterbox: number[] = []; // top edge of the content, per frame with letterbox bars
+  const pillarbox: number[] = []; // left edge of the content, per frame with pillarbox bars
   for (const f of frames) {
     if (f.x1 > f.x2 || f.y1 > f.y2) continue; // all black
     judged++;
@@ -42,7 +48,22 @@ export function judgeLetterboxing(frames: CropFrame[], width: number, height: nu
     const bottom = height - 1 - f.y2;
     const left = f.x1;
     const right = width - 1 - f.x2;
-    if ((top > tolY && bottom > tolY) || (left > tolX && right > tolX)) withBars++;
+    const barsY = top > tolY && bottom > tolY;
+    const barsX = left > tolX && right > tolX;
+    const fullX = left <= tolX && right <= tolX;
+    const fullY = top <= tolY && bottom <= tolY;
+    if (barsY && fullX) letterbox.push(top);
+    else if (barsX && fullY) pillarbox.push(left);
   }
-  return { letterboxing: judged > 0 && withBars / judged >= 0.8, framesJudged: judged, framesWithBars: withBars };
+  const [kind, edges, tol] =
+    letterbox.length >= pillarbox.length ? (["letterbox", letterbox, tolY] as const) : (["pillarbox", pillarbox, tolX] as const);
+  const consistent = judged > 0 && edges.length / judged >= 0.8;
+  let stable = false;
+  if (consistent) {
+    const sorted = [...edges].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    stable = edges.filter((e) => Math.abs(e - median) <= tol).length / edges.length >= 0.8;
+  }
+  const letterboxing = consistent && stable;
+  return { letterboxing, kind: letterboxing ? kind : "", framesJudged: judged, framesWithBars: edges.length };
 }
