@@ -1,0 +1,172 @@
+import puppeteer, { type Browser } from "puppeteer-core";
+import { bounded, sleep } from "./util.ts";
+
+export interface BrowserPoolOptions {
+  /** Number of warm Chromium processes (TAG_SCANNER_BROWSERS, default 1). */
+  browsers?: number;
+  /** Concurrent scans per browser (TAG_SCANNER_SLOTS, default 2). */
+  slots?: number;
+  executablePath?: string;
+  /** V8 heap cap per renderer, MB: a memory-hogging creative dies alone instead of taking the worker down. */
+  maxHeapMb?: number;
+  /** Extra Chromium flags (tests: --ignore-certificate-errors for a self-signed fixture, host-resolver rules). */
+  extraArgs?: string[];
+  logger?: { info(o: object, m?: string): void; warn(o: object, m?: string): void };
+}
+
+export interface BrowserLease {
+  browser: Browser;
+  /** Chromium major version, for the user agent. */
+  chromeMajor: string;
+  /** Give the slot back; `broken` kills and replaces the browser (hung, crashed). */
+  release(broken?: boolean): void;
+}
+
+export interface BrowserPool {
+  acquire(signal?: AbortSignal): Promise<BrowserLease>;
+  readonly capacity: number;
+  readonly busy: number;
+  close(): Promise<void>;
+}
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox", // we run as root in a container; isolation comes from one context per scan, the egress proxy and limits
+  "--headless=new",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+  "--mute-audio",
+  "--disable-quic",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  // One renderer per scan context rather than per site: all frames of a creative share one CDP target, so the page
+  // session sees every frame's requests, interception, console and paints (no OOPIF bookkeeping). Each incognito
+  // context still gets its own renderer, so scans never share a process.
+  "--disable-site-isolation-trials",
+  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions",
+  "--disable-breakpad",
+  "--disable-extensions",
+  "--password-store=basic",
+];
+
+interface Slot {
+  browser: Browser | undefined;
+  starting: Promise<Browser> | undefined;
+  chromeMajor: string;
+  busy: number;
+}
+
+export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
+  const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? 1));
+  const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? 2));
+  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
+  const waiters: Array<() => void> = [];
+  let closed = false;
+
+  async function launch(slot: Slot): Promise<Browser> {
+    if (slot.browser?.connected) return slot.browser;
+    slot.starting ??= (async () => {
+      const browser = await puppeteer.launch({
+        executablePath: opts.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+        headless: true,
+        args: [...CHROMIUM_ARGS, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
+        // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
+        ignoreDefaultArgs: ["--disable-popup-blocking"],
+        protocolTimeout: 20_000,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+      const version = await browser.version(); // "Chrome/156.0.8078.79" or "HeadlessChrome/…"
+      slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
+      browser.on("disconnected", () => {
+        if (slot.browser === browser) slot.browser = undefined;
+        opts.logger?.warn({}, "chromium disconnected; it will be relaunched on next use");
+      });
+      slot.browser = browser;
+      return browser;
+    })();
+    try {
+      return await slot.starting;
+    } finally {
+      slot.starting = undefined;
+    }
+  }
+
+  function kill(browser: Browser) {
+    const proc = browser.process();
+    void bounded(browser.close(), 3_000, undefined).finally(() => {
+      if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+    });
+  }
+
+  function freeSlot(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const s of slots) if (s.busy < perBrowser && (!best || s.busy < best.busy)) best = s;
+    return best;
+  }
+
+  return {
+    capacity: nBrowsers * perBrowser,
+    get busy() {
+      return slots.reduce((n, s) => n + s.busy, 0);
+    },
+    async acquire(signal) {
+      for (;;) {
+        if (closed) throw new Error("browser pool closed");
+        if (signal?.aborted) throw new Error("aborted");
+        const slot = freeSlot();
+        if (slot) {
+          slot.busy++;
+          let browser: Browser;
+          try {
+            browser = await launch(slot);
+          } catch (err) {
+            slot.busy--;
+            waiters.shift()?.();
+            throw err;
+          }
+          let released = false;
+          return {
+            browser,
+            chromeMajor: slot.chromeMajor,
+            release(broken) {
+              if (released) return;
+              released = true;
+              slot.busy--;
+              if (broken && slot.browser === browser) {
+                opts.logger?.warn({}, "replacing a hung or crashed chromium");
+                slot.browser = undefined;
+                kill(browser);
+              }
+              waiters.shift()?.();
+            },
+          };
+        }
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          signal?.addEventListener("abort", () => resolve(), { once: true });
+        });
+      }
+    },
+    async close() {
+      closed = true;
+      for (const w of waiters.splice(0)) w();
+      await Promise.all(
+        slots.map(async (s) => {
+          const b = s.browser ?? (s.starting ? await s.starting.catch(() => undefined) : undefined);
+          s.browser = undefined;
+          if (b) {
+            const proc = b.process();
+            await bounded(b.close(), 5_000, undefined);
+            if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+          }
+        }),
+      );
+      await sleep(0);
+    },
+  };
+}

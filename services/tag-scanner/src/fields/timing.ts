@@ -1,0 +1,28 @@
+/**
+ * Time to visual start: the earliest first-paint / first-contentful-paint of any frame (PerformanceObserver, epoch
+ * ms), falling back to the first screencast frame that differed from the blank page; -1 when nothing was painted.
+ */
+export function timeToVisualStart(navWallMs: number | undefined, paints: number[], firstPixelChange: number | undefined, rendered: boolean): number {
+  if (!rendered || navWallMs === undefined) return -1;
+  const candidates = paints.filter((p) => p >= navWallMs - 1000);
+  const first = candidates.length ? Math.min(...candidates) : firstPixelChange;
+  if (first === undefined) return -1;
+  return Math.max(0, Math.round(first - navWallMs));
+}
+
+/**
+ * Animation duration: from the first painted pixel to the last pixel change (screencast), in ms; -1 when the pixels
+ * were still changing when the watch ended (they did not stay still for the quiet window before the time-out).
+ */
+export function animationDuration(firstPaintWallMs: number | undefined, changes: number[], stillMoving: boolean): number {
+  if (stillMoving) return -1;
+  if (firstPaintWallMs === undefined || changes.length === 0) return 0;
+  const last = changes[changes.length - 1]!;
+  return Math.max(0, Math.round(last - firstPaintWallMs));
+}
+
+/** A monotonic CDP timestamp (s) relative to navigation start, in ms; -1 when the event never came. */
+export function sinceNav(navTs: number | undefined, ts: number | undefined): number {
+  if (navTs === undefined || ts === undefined) return -1;
+  return Math.max(0, Math.round((ts - navTs) * 1000));
+}

@@ -1,0 +1,45 @@
+import type { CDPSession, Protocol } from "puppeteer-core";
+
+/**
+ * Pixel-change timeline from the CDP screencast. Chromium only emits a screencast frame when the compositor produced
+ * new damage, and encodes identical pixels to identical bytes, so "frame bytes differ from the previous frame" is a
+ * cheap, exact "pixels changed" signal without decoding anything. The artifact is the list of change times.
+ */
+export interface ScreencastArtifact {
+  /** Wall-clock epoch milliseconds of every frame whose pixels differ from the previous frame. */
+  changes: number[];
+  frames: number;
+}
+
+export function gatherScreencast(client: CDPSession, size: { width: number; height: number }) {
+  const artifact: ScreencastArtifact = { changes: [], frames: 0 };
+  let prev = "";
+  let lastChangeLocal = 0;
+  const onFrame = (e: Protocol.Page.ScreencastFrameEvent) => {
+    client.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
+    artifact.frames++;
+    if (e.data !== prev) {
+      prev = e.data;
+      const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
+      if (artifact.changes.length < 10_000) artifact.changes.push(at);
+      lastChangeLocal = Date.now();
+    }
+  };
+  client.on("Page.screencastFrame", onFrame);
+  return {
+    artifact,
+    async start() {
+      // Half resolution: changes are still seen, encoding costs a quarter.
+      await client.send("Page.startScreencast", {
+        format: "jpeg", quality: 60, everyNthFrame: 1,
+        maxWidth: Math.ceil(size.width / 2), maxHeight: Math.ceil(size.height / 2),
+      });
+    },
+    /** Local Date.now() of the last pixel change (0 if none yet). */
+    lastChange: () => lastChangeLocal,
+    async stop() {
+      client.off("Page.screencastFrame", onFrame);
+      await client.send("Page.stopScreencast").catch(() => {});
+    },
+  };
+}
