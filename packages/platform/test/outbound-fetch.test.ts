@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer as createHttpsServer } from "node:https";
 import { mkdtemp, rm } from "node:fs/promises";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, type Server as NetServer, type Socket, createServer as createTcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -55,6 +55,10 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
   } else if (p === "/gzip") {
     res.writeHead(200, { "content-encoding": "gzip" });
     res.end(gzipSync(Buffer.from("compressed hello")));
+  } else if (p === "/drip") {
+    res.writeHead(200);
+    const t = setInterval(() => res.write("x"), 50);
+    res.on("close", () => clearInterval(t));
   } else if (p === "/hang") {
     // never answers
   } else if (p === "/status") {
@@ -64,7 +68,7 @@ function handler(req: IncomingMessage, res: ServerResponse): void {
   }
 }
 
-function listen(s: Server, host: string): Promise<number> {
+function listen(s: NetServer, host: string): Promise<number> {
   s.on("connection", (c: Socket) => {
     sockets.add(c);
     c.on("close", () => sockets.delete(c));
@@ -200,6 +204,33 @@ describe("safeFetch", () => {
   it("times out on a server that never answers", async () => {
     const e = await failure(safeFetch(`${base}/hang`, { policy: loopback, timeoutMs: 300 }));
     expect(e.code).toBe("timeout");
+  });
+
+  it("bounds the whole call, not just the wait for headers", async () => {
+    const e = await failure(safeFetch(`${base}/drip`, { policy: loopback, timeoutMs: 400 }));
+    expect(e.code).toBe("timeout");
+  });
+
+  it("counts the TLS handshake in the connect time-out", async () => {
+    const silent = createTcpServer((s) => {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s));
+    });
+    const silentPort = await listen(silent, "127.0.0.1");
+    try {
+      const e = await failure(safeFetch(`https://127.0.0.1:${silentPort}/`, { policy: loopback, connectTimeoutMs: 200 }));
+      expect(e.code).toBe("connect_timeout");
+      expect(e.message).toBe(`connecting to 127.0.0.1:${silentPort} timed out after 200 ms`);
+    } finally {
+      for (const s of sockets) if (s.localPort === silentPort) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("does not apply the size limit to a HEAD response's Content-Length", async () => {
+    const r = await safeFetch(`${base}/big-cl`, { policy: loopback, method: "HEAD", maxBytes: 10 });
+    expect(r.status).toBe(200);
+    expect(r.body.length).toBe(0);
   });
 
   it("passes the caller's abort reason through", async () => {

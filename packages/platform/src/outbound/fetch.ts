@@ -206,7 +206,7 @@ async function run<T>(
       const ttfbMs = performance.now() - started;
       const responseHeaders = flattenHeaders(res.headers);
       const declared = Number(responseHeaders["content-length"]);
-      if (Number.isFinite(declared) && declared > maxBytes) {
+      if (method !== "HEAD" && Number.isFinite(declared) && declared > maxBytes) {
         discard(res.body);
         throw tooLarge(url.host, maxBytes);
       }
