@@ -1,0 +1,227 @@
+import { create } from "@bufbuild/protobuf";
+import { TestOutcome, VastCreativeSchema, type ScanResults, type TestResult } from "@cva/contracts";
+import { describe, expect, it } from "vitest";
+import {
+  UnknownSpecSetError,
+  compare,
+  evaluateTag,
+  evaluateVast,
+  isKnownSpecId,
+  listSpecSets,
+} from "../src/index.ts";
+import { mediaFile, tagReport, vastReport } from "./fixtures.ts";
+
+function find(results: ScanResults, test: string, group = ""): TestResult {
+  const r = results.tests.find((t) => t.test === test && t.group === group);
+  if (!r) throw new Error(`no result for ${group}/${test}`);
+  return r;
+}
+
+describe("ad tag, spec set 0", () => {
+  it("a 300x250 with 120 KB initial load passes initial_load", () => {
+    const r = find(evaluateTag(tagReport(), 0), "initial_load");
+    expect(r).toMatchObject({
+      result: TestOutcome.PASSED,
+      actual: 120,
+      operator: "<=",
+      expected: { case: "expectedNumber", value: 150 },
+      expectedText: "at most 150 KB for 300x250",
+      unit: "KB",
+      dataType: "float",
+      group: "",
+    });
+    expect(r.source).toContain("Initial / subload");
+  });
+
+  it("a 300x250 with 200 KB initial load fails it", () => {
+    const report = tagReport();
+    report.network!.loadSize!.initialLoad = 200_000n;
+    const r = find(evaluateTag(report, 0), "initial_load");
+    expect(r.result).toBe(TestOutcome.FAILED);
+    expect(r.actual).toBe(200);
+  });
+
+  it("a 970x250 is judged against 250 KB, and the declared size wins over the measured one", () => {
+    const report = tagReport({ dimensions: { width: 300, height: 250 }, declaredDimensions: { width: 970, height: 250 } });
+    report.network!.loadSize!.initialLoad = 200_000n;
+    const r = find(evaluateTag(report, 0), "initial_load");
+    expect(r.expected).toEqual({ case: "expectedNumber", value: 250 });
+    expect(r.result).toBe(TestOutcome.PASSED);
+    expect(find(evaluateTag(report, 0), "host_initiated_subload").expected).toEqual({ case: "expectedNumber", value: 500 });
+  });
+
+  it("a 320x50 uses 50 KB; a size without an IAB figure gets no weight tests", () => {
+    const small = evaluateTag(tagReport({ dimensions: { width: 320, height: 50 } }), 0);
+    expect(find(small, "initial_load")).toMatchObject({ expected: { value: 50 }, result: TestOutcome.FAILED });
+    const odd = evaluateTag(tagReport({ dimensions: { width: 333, height: 111 } }), 0);
+    expect(odd.tests.map((t) => t.test)).not.toContain("initial_load");
+    expect(odd.tests.map((t) => t.test)).toContain("cpu_usage");
+  });
+
+  it("a feature-phone banner has an initial-load figure but no subload figure (N/A)", () => {
+    const results = evaluateTag(tagReport({ dimensions: { width: 120, height: 20 } }), 0);
+    expect(find(results, "initial_load").expected).toEqual({ case: "expectedNumber", value: 5 });
+    expect(results.tests.map((t) => t.test)).not.toContain("host_initiated_subload");
+  });
+
+  it("a throwing test becomes an error result and is counted neither passed nor failed", () => {
+    const results = evaluateTag(tagReport({ network: undefined }), 0);
+    const r = find(results, "initial_load");
+    expect(r.result).toBe(TestOutcome.ERROR);
+    expect(r.message).toMatch(/network/);
+    expect(r.source).not.toBe("");
+    const errors = results.tests.filter((t) => t.result === TestOutcome.ERROR).length;
+    expect(errors).toBeGreaterThanOrEqual(4); // initial_load, subload, network_requests, heavy_ad_network
+    expect(results.passed + results.failed + errors).toBe(results.tests.length);
+    expect(results.passed).toBe(results.tests.filter((t) => t.result === TestOutcome.PASSED).length);
+  });
+
+  it("booleans are carried as 1/0", () => {
+    const results = evaluateTag(tagReport({ hasBorder: false, usesDocumentWrite: true }), 0);
+    expect(find(results, "creative_border")).toMatchObject({ actual: 0, dataType: "bool", result: TestOutcome.FAILED });
+    expect(find(results, "document_write")).toMatchObject({ actual: 1, result: TestOutcome.FAILED });
+    expect(find(results, "ssl")).toMatchObject({ actual: 1, result: TestOutcome.PASSED });
+  });
+
+  it("an animation still running at the time-out is unbounded: actual -1, failed, with a message", () => {
+    const r = find(evaluateTag(tagReport({ animationDurationMs: -1n }), 0), "animation_duration");
+    expect(r).toMatchObject({ actual: -1, result: TestOutcome.FAILED });
+    expect(r.message).toMatch(/unbounded/);
+  });
+
+  it("counts initial-load requests before DOMContentLoaded", () => {
+    const report = tagReport();
+    report.network!.responses = Array.from({ length: 14 }, (_, i) => ({ ...report.network!.responses[0]!, startedMs: BigInt(i * 50) }));
+    const r = find(evaluateTag(report, 0), "network_requests");
+    expect(r).toMatchObject({ actual: 10, result: TestOutcome.PASSED }); // 0..450 ms are before 500 ms
+    report.domContentLoadedMs = 600n;
+    expect(find(evaluateTag(report, 0), "network_requests")).toMatchObject({ actual: 12, result: TestOutcome.FAILED });
+  });
+
+  it("heavy ad: > 4 MB fails", () => {
+    const report = tagReport();
+    report.network!.loadSize!.total = 4n * 1024n * 1024n + 1n;
+    expect(find(evaluateTag(report, 0), "heavy_ad_network").result).toBe(TestOutcome.FAILED);
+    report.network!.loadSize!.total = 4n * 1024n * 1024n;
+    expect(find(evaluateTag(report, 0), "heavy_ad_network").result).toBe(TestOutcome.PASSED);
+  });
+
+  it("records spec_id and leaves report_url to the edge", () => {
+    const results = evaluateTag(tagReport(), 0);
+    expect(results.specId).toBe(0);
+    expect(results.reportUrl).toBe("");
+  });
+});
+
+describe("spec set 1 (Chrome Heavy Ad only)", () => {
+  it("runs only the heavy ad tests", () => {
+    const results = evaluateTag(tagReport(), 1);
+    expect(results.tests.map((t) => t.test).sort()).toEqual(["heavy_ad_cpu", "heavy_ad_network"]);
+    expect(results.specId).toBe(1);
+    expect(evaluateVast(vastReport(), 1).tests).toEqual([]);
+  });
+});
+
+describe("VAST, spec set 0", () => {
+  it("groups tests into xml and creative_X_mediafile_Y", () => {
+    const report = vastReport({
+      creatives: [
+        create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [mediaFile(), mediaFile()] }),
+        create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [mediaFile()] }),
+      ],
+    });
+    const results = evaluateVast(report, 0);
+    const groups = [...new Set(results.tests.map((t) => t.group))];
+    expect(groups).toEqual(["xml", "creative_0_mediafile_0", "creative_0_mediafile_1", "creative_1_mediafile_0"]);
+    expect(find(results, "vast_version", "xml").result).toBe(TestOutcome.PASSED);
+    expect(find(results, "xml_content_type", "xml").result).toBe(TestOutcome.PASSED);
+    expect(find(results, "http_code", "creative_0_mediafile_1").result).toBe(TestOutcome.PASSED);
+    expect(results.failed).toBe(0);
+    expect(results.passed).toBe(results.tests.length);
+  });
+
+  it("a moov atom at the end fails moov_atom; a non-MP4 container leaves it out", () => {
+    const atEnd = mediaFile();
+    atEnd.probe!.fileInfo!.container!.moovAtomPosition = "end";
+    const webm = mediaFile();
+    webm.probe!.fileInfo!.container!.moovAtomPosition = "";
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [atEnd, webm] })] }), 0);
+    expect(find(results, "moov_atom", "creative_0_mediafile_0")).toMatchObject({ actual: 0, result: TestOutcome.FAILED });
+    expect(results.tests.some((t) => t.test === "moov_atom" && t.group === "creative_0_mediafile_1")).toBe(false);
+  });
+
+  it("loudness -23 LUFS passes, -10 fails, with the between operator and lo#hi", () => {
+    const loud = mediaFile();
+    loud.probe!.fileInfo!.audio!.loudness!.lufs = -10;
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [mediaFile(), loud] })] }), 0);
+    const ok = find(results, "loudness", "creative_0_mediafile_0");
+    expect(ok).toMatchObject({ operator: "><", expected: { case: "expectedString", value: "-23.5#-22.5" }, actual: -23, result: TestOutcome.PASSED });
+    expect(find(results, "loudness", "creative_0_mediafile_1")).toMatchObject({ actual: -10, result: TestOutcome.FAILED });
+  });
+
+  it("video bit rate uses the between operator; audio bit rate is looked up by codec profile", () => {
+    const low = mediaFile();
+    low.probe!.fileInfo!.video!.bitRate = 300_000n;
+    low.probe!.fileInfo!.audio!.profile = "HE-AAC";
+    low.probe!.fileInfo!.audio!.bitRate = 96_000n;
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [mediaFile(), low] })] }), 0);
+    expect(find(results, "video_bit_rate", "creative_0_mediafile_0")).toMatchObject({ expected: { value: "500#2500" }, actual: 1900, result: TestOutcome.PASSED });
+    expect(find(results, "video_bit_rate", "creative_0_mediafile_1")).toMatchObject({ actual: 300, result: TestOutcome.FAILED });
+    expect(find(results, "audio_bit_rate", "creative_0_mediafile_0").expected).toEqual({ case: "expectedString", value: "128#192" });
+    expect(find(results, "audio_bit_rate", "creative_0_mediafile_1")).toMatchObject({ expected: { value: "64#128" }, result: TestOutcome.PASSED });
+  });
+
+  it("a media file the prober could not read gives error results, not a failed scan", () => {
+    const broken = mediaFile({ probe: { httpCode: 404, error: "HTTP 404" } });
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [broken] })] }), 0);
+    expect(find(results, "http_code", "creative_0_mediafile_0")).toMatchObject({ actual: 404, result: TestOutcome.FAILED });
+    const loud = find(results, "loudness", "creative_0_mediafile_0");
+    expect(loud.result).toBe(TestOutcome.ERROR);
+    expect(loud.message).toContain("HTTP 404");
+  });
+
+  it("duration_match compares declared and measured durations", () => {
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:15", mediafiles: [mediaFile()] })] }), 0);
+    expect(find(results, "duration_match", "creative_0_mediafile_0").result).toBe(TestOutcome.FAILED);
+  });
+
+  it("flags invalid versions, wrong content types and deep wrapper chains", () => {
+    const results = evaluateVast(vastReport({ vastVersion: "1.0", wrapperRedirects: 5, xml: { contentType: "text/html", httpCode: 200 } }), 0);
+    expect(find(results, "vast_version", "xml").result).toBe(TestOutcome.FAILED);
+    expect(find(results, "xml_content_type", "xml").result).toBe(TestOutcome.FAILED);
+    expect(find(results, "wrapper_redirects", "xml").result).toBe(TestOutcome.FAILED);
+  });
+});
+
+describe("spec set registry", () => {
+  it("an unknown spec id throws UnknownSpecSetError", () => {
+    expect(() => evaluateTag(tagReport(), 42)).toThrow(UnknownSpecSetError);
+    expect(() => evaluateVast(vastReport(), -1)).toThrow(UnknownSpecSetError);
+    expect(isKnownSpecId(42)).toBe(false);
+    expect(isKnownSpecId(0)).toBe(true);
+    expect(isKnownSpecId(1)).toBe(true);
+  });
+
+  it("lists the sets", () => {
+    expect(listSpecSets()).toEqual([
+      expect.objectContaining({ id: 0, name: "IAB guidelines" }),
+      expect.objectContaining({ id: 1, name: "Chrome Heavy Ad Intervention" }),
+    ]);
+  });
+});
+
+describe("compare", () => {
+  it("implements every operator; >< includes both bounds", () => {
+    expect(compare("<", 5, 4)).toBe(true);
+    expect(compare("<", 5, 5)).toBe(false);
+    expect(compare("<=", 5, 5)).toBe(true);
+    expect(compare(">", 5, 5)).toBe(false);
+    expect(compare(">=", 5, 5)).toBe(true);
+    expect(compare("==", 1, 1)).toBe(true);
+    expect(compare("><", [1, 2], 1)).toBe(true);
+    expect(compare("><", [1, 2], 2)).toBe(true);
+    expect(compare("><", [1, 2], 2.01)).toBe(false);
+    expect(() => compare("><", 5, 1)).toThrow();
+    expect(() => compare("<", [1, 2], 1)).toThrow();
+  });
+});
