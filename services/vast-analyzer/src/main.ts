@@ -1,0 +1,98 @@
+import { vastanalyzer, ScanKind } from "@cva/contracts";
+import {
+  connectNats,
+  createDispatcher,
+  createLogger,
+  envInt,
+  loadCommonConfig,
+  outboundPolicyFromEnv,
+  startServiceHost,
+  startWorker,
+} from "@cva/platform";
+import { createVastAnalyzer } from "./analyzer.ts";
+import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
+import { DEFAULT_LIMITS } from "./limits.ts";
+import { probeViaDispatcher } from "./probe-via-dispatcher.ts";
+import { registerVastAnalyzerRoutes } from "./routes.ts";
+import { createSlots } from "./service.ts";
+
+// VAST analyzer process: serves cva.vastanalyzer.v1.VastAnalyzerService on VAST_ANALYZER_PORT and works
+// SCAN_KIND_VAST jobs from the NATS queue; media files are probed by media-prober workers via SCAN_KIND_MEDIA jobs.
+const logger = createLogger("vast-analyzer");
+const { natsUrl, serverLocation } = loadCommonConfig();
+const port = envInt("VAST_ANALYZER_PORT", 9105);
+const metricsPort = envInt("METRICS_PORT", 9205);
+const slotCount = Math.max(1, envInt("VAST_ANALYZER_SLOTS", 4));
+const mediaProbeTimeoutMs = envInt("VAST_MEDIA_PROBE_TIMEOUT_MS", 60_000);
+const limits = {
+  maxXmlBytes: envInt("VAST_MAX_XML_BYTES", DEFAULT_LIMITS.maxXmlBytes),
+  maxWrapperRedirects: envInt("VAST_MAX_WRAPPER_REDIRECTS", DEFAULT_LIMITS.maxWrapperRedirects),
+  fetchTimeoutMs: envInt("VAST_FETCH_TIMEOUT_MS", DEFAULT_LIMITS.fetchTimeoutMs),
+  connectTimeoutMs: envInt("VAST_CONNECT_TIMEOUT_MS", DEFAULT_LIMITS.connectTimeoutMs),
+  pixelTimeoutMs: envInt("VAST_PIXEL_TIMEOUT_MS", DEFAULT_LIMITS.pixelTimeoutMs),
+  probeConcurrency: envInt("VAST_PROBE_CONCURRENCY", DEFAULT_LIMITS.probeConcurrency),
+};
+
+// scan_results come from @cva/spec-sets when that package is present; without it reports carry none.
+async function loadEvaluate(): Promise<Evaluate | undefined> {
+  try {
+    const mod = (await import("@cva/spec-sets")) as { evaluateVast?: Evaluate };
+    return typeof mod.evaluateVast === "function" ? mod.evaluateVast : undefined;
+  } catch {
+    logger.warn("@cva/spec-sets not available: VAST reports carry no scan_results");
+    return undefined;
+  }
+}
+const evaluate = await loadEvaluate();
+
+const policy = outboundPolicyFromEnv();
+const nc = await connectNats(natsUrl, "vast-analyzer");
+const dispatcher = await createDispatcher(nc, { logger, defaultLocation: serverLocation });
+const analyzer = createVastAnalyzer({
+  policy,
+  probe: probeViaDispatcher(dispatcher, { location: serverLocation, timeoutMs: mediaProbeTimeoutMs, logger }),
+  logger,
+  limits,
+  location: serverLocation,
+});
+const slots = createSlots(slotCount);
+
+const worker = await startWorker(nc, {
+  kind: ScanKind.VAST,
+  location: serverLocation,
+  slots: slotCount,
+  logger,
+  async handle(job, ctx) {
+    slots.acquire();
+    try {
+      return await analyzeToOutcome(analyzer, job, { signal: ctx.signal, logger: ctx.logger, evaluate });
+    } finally {
+      slots.release();
+    }
+  },
+});
+
+const host = await startServiceHost({
+  name: "vast-analyzer",
+  port,
+  metricsPort,
+  logger,
+  serviceNames: [vastanalyzer.VastAnalyzerService.typeName],
+  register: (router) => registerVastAnalyzerRoutes(router, analyzer, slots, { logger, evaluate }),
+  ready: async () => !nc.isClosed(),
+});
+logger.info({ port: host.port, metrics_port: host.metricsPort, slots: slotCount, location: serverLocation, policy: policy.describe() }, "vast-analyzer ready");
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "vast-analyzer stopping");
+  await worker.stop();
+  await host.close();
+  await dispatcher.close();
+  await nc.drain();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
