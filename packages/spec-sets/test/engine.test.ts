@@ -89,13 +89,19 @@ describe("ad tag, spec set 0", () => {
     expect(r.message).toMatch(/unbounded/);
   });
 
-  it("counts initial-load requests before DOMContentLoaded", () => {
+  it("counts the initial-load requests as split by the scanner's measured subload bytes", () => {
     const report = tagReport();
-    report.network!.responses = Array.from({ length: 14 }, (_, i) => ({ ...report.network!.responses[0]!, startedMs: BigInt(i * 50) }));
-    const r = find(evaluateTag(report, 0), "network_requests");
-    expect(r).toMatchObject({ actual: 10, result: TestOutcome.PASSED }); // 0..450 ms are before 500 ms
-    report.domContentLoadedMs = 600n;
+    expect(find(evaluateTag(report, 0), "network_requests")).toMatchObject({ actual: 3, result: TestOutcome.PASSED });
+    // 14 requests of 1 KB, 50 ms apart; the scanner put the last 4 in the subload.
+    report.network!.responses = Array.from({ length: 14 }, (_, i) => ({ ...report.network!.responses[0]!, startedMs: BigInt(i * 50), bytes: 1000n }));
+    report.network!.loadSize!.hostInitiatedSubload = 4000n;
+    expect(find(evaluateTag(report, 0), "network_requests")).toMatchObject({ actual: 10, result: TestOutcome.PASSED });
+    report.network!.loadSize!.hostInitiatedSubload = 2000n;
     expect(find(evaluateTag(report, 0), "network_requests")).toMatchObject({ actual: 12, result: TestOutcome.FAILED });
+    report.network!.loadSize!.hostInitiatedSubload = 0n; // load never fired: everything is initial load
+    expect(find(evaluateTag(report, 0), "network_requests").actual).toBe(14);
+    report.network!.loadSize!.hostInitiatedSubload = 2500n; // does not add up: an error, not a guess
+    expect(find(evaluateTag(report, 0), "network_requests").result).toBe(TestOutcome.ERROR);
   });
 
   it("heavy ad: > 4 MB fails", () => {

@@ -17,7 +17,13 @@ export function tagReport(init: MessageInitShape<typeof TagReportSchema> = {}): 
     network: {
       loadSize: { initialLoad: 120_000n, hostInitiatedSubload: 50_000n, total: 170_000n },
       measurementPixels: 1,
-      responses: [0, 10, 20].map((startedMs) => ({ startedMs: BigInt(startedMs), bytes: 1000n, status: 200 })),
+      // Consistent with load_size: three 40 KB requests before the load boundary, one 50 KB request after it.
+      responses: [
+        [0, 40_000],
+        [10, 40_000],
+        [20, 40_000],
+        [2000, 50_000],
+      ].map(([startedMs, bytes]) => ({ startedMs: BigInt(startedMs!), bytes: BigInt(bytes!), status: 200 })),
     },
     domContentLoadedMs: 500n,
     cpuUsageMs: 1000n,
