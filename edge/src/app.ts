@@ -53,6 +53,11 @@ function toApiError(err: FastifyError): ApiError {
  * dispatcher). The app is not listening; call `listen` or `inject`.
  */
 export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
+  return (await buildEdge(deps)).app;
+}
+
+/** The app plus the pieces the gRPC listener shares with it (one use-case instance, one spec-id check). */
+export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance; ctx: EdgeContext }> {
   const limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
   deps = { ...deps, config: { ...deps.config, limits } };
   const isKnownSpecId = deps.isKnownSpecId ?? (await loadSpecIdCheck());
@@ -62,7 +67,6 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
     // Requests are short-lived except scans, which are bounded by scanTimeoutMs; give headroom above it.
     requestTimeout: deps.config.scanTimeoutMs + 30_000,
     return503OnClosing: true,
-    disableRequestLogging: false,
     frameworkErrors: (err, _req, reply) => {
       sendApiError(reply, toApiError(err));
     },
@@ -107,7 +111,7 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
   registerScanRoutes(app, ctx);
   registerReportRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
-  return app;
+  return { app, ctx };
 }
 
 /** onRequest hook: X-ApiKey → principal (after routing, before the body is read). */

@@ -107,7 +107,11 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       return await deps.dispatcher.submit(job, { timeoutMs: config.scanTimeoutMs });
     } catch (err) {
       if (isNoWorkerError(err)) {
-        throw processingError(`no worker resources free for ${KIND_OF[req.kind].label} scans in ${location}; retry later`, retryAfter);
+        const hint = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+        throw processingError(
+          `no worker resources free for ${KIND_OF[req.kind].label} scans in ${location}; retry later`,
+          typeof hint === "number" && hint > 0 ? Math.ceil(hint) : retryAfter,
+        );
       }
       log.warn({ err: String(err) }, "dispatch failed");
       throw processingError("the scan could not be completed in time; retry later", retryAfter);

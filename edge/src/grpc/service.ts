@@ -1,0 +1,163 @@
+import http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { create } from "@bufbuild/protobuf";
+import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { Device, health, scan, type Targeting } from "@cva/contracts";
+import { asApiError, payloadError, toConnectError } from "../errors.ts";
+import type { EdgeLimits } from "../ports.ts";
+import type { ScanUseCase } from "../scan/use-case.ts";
+import type { Principal, ScanRequest } from "../scan/types.ts";
+import {
+  checkCountry, checkHttpUrl, checkLanguage, checkName, checkSpecId, checkTagBytes, checkVastUrl, checkWorkspaceId,
+  checkZipBytes, MAX_PAGE_URL_LENGTH, type TargetingInput,
+} from "../validation/fields.ts";
+import type { SpecIdCheck } from "../validation/spec-ids.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../routes/reports.ts";
+
+// The public scan service over gRPC/Connect/gRPC-web: the same use-case, validation rules and messages as the JSON
+// API; only the framing differs (raw bytes instead of base64, the key in x-apikey metadata, errors as codes).
+
+export interface GrpcDeps {
+  useCase: ScanUseCase;
+  limits: EdgeLimits;
+  isKnownSpecId: SpecIdCheck;
+  ready?: () => Promise<boolean>;
+}
+
+function targetingFrom(t: Targeting | undefined, allowCountryAndPage: boolean): TargetingInput {
+  const out: TargetingInput = {};
+  if (!t) return out;
+  if (t.device === Device.DESKTOP) out.device = "desktop";
+  else if (t.device === Device.MOBILE) out.device = "mobile";
+  else if (t.device !== Device.UNSPECIFIED) throw payloadError("targeting.device: must be one of desktop, mobile");
+  if (t.language !== "") out.language = checkLanguage(t.language, "targeting.language");
+  if (allowCountryAndPage) {
+    if (t.country !== "") out.country = checkCountry(t.country, "targeting.country");
+    if (t.pageUrl !== "") out.pageUrl = checkHttpUrl(t.pageUrl, "targeting.page_url", MAX_PAGE_URL_LENGTH);
+  }
+  return out;
+}
+
+function workspaceNumber(v: bigint): number {
+  if (v < 0n || v > BigInt(Number.MAX_SAFE_INTEGER)) throw payloadError("workspace_id: must be a non-negative integer");
+  return checkWorkspaceId(Number(v), "workspace_id");
+}
+
+export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void {
+  const { useCase, limits, isKnownSpecId } = deps;
+
+  // Errors leave as ConnectErrors with the JSON API's messages; nothing internal crosses.
+  async function handle<T>(ctx: HandlerContext, fn: (p: Principal) => Promise<T>): Promise<T> {
+    try {
+      const principal = await useCase.authenticate(ctx.requestHeader.get("x-apikey") ?? undefined);
+      return await fn(principal);
+    } catch (err) {
+      if (err instanceof ConnectError) throw err;
+      const apiErr = asApiError(err);
+      const ce = toConnectError(apiErr);
+      if (apiErr.retryAfterSeconds !== undefined) ctx.responseTrailer.set("retry-after", String(apiErr.retryAfterSeconds));
+      throw ce;
+    }
+  }
+  const run = async (p: Principal, req: ScanRequest) => useCase.scan(p, req);
+
+  router.service(scan.ScanService, {
+    scanTagV3: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const r = await run(p, {
+          kind: "tag_v3",
+          specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
+          workspaceId: workspaceNumber(req.workspaceId),
+          name: checkName(req.name, "name", limits),
+          html: checkTagBytes(req.data, "data", limits),
+        });
+        return create(scan.ScanTagV3ResponseSchema, { report: r.report as never });
+      }),
+    scanTagV2: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const targeting = targetingFrom(req.targeting, true);
+        const r = await run(p, { kind: "tag_v2", targeting, html: checkTagBytes(req.data, "data", limits) });
+        return create(scan.ScanTagV2ResponseSchema, { report: r.report as never });
+      }),
+    scanZip: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const targeting = targetingFrom(req.targeting, false);
+        const r = await run(p, { kind: "zip_v2", targeting, zip: checkZipBytes(req.data, "data", limits) });
+        return create(scan.ScanZipResponseSchema, { report: r.report as never });
+      }),
+    scanVast: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const r = await run(p, {
+          kind: "vast_v3",
+          specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
+          workspaceId: workspaceNumber(req.workspaceId),
+          name: checkName(req.name, "name", limits),
+          url: checkVastUrl(req.url, "url", limits),
+        });
+        return create(scan.ScanVastResponseSchema, { report: r.report as never });
+      }),
+    getReport: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const r = await useCase.getReport(p, req.jobId);
+        return create(scan.GetReportResponseSchema, { json: r.json, reportKind: r.reportKind });
+      }),
+    listWorkspaceReports: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const size = req.pageSize === 0 ? DEFAULT_PAGE_SIZE : req.pageSize;
+        if (size < 1 || size > MAX_PAGE_SIZE) throw payloadError(`page_size: must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+        const page = await useCase.listWorkspaceReports(p, workspaceNumber(req.workspaceId), size, req.pageToken);
+        return create(scan.ListWorkspaceReportsResponseSchema, {
+          reports: page.reports.map((r) => ({
+            jobId: r.job_id, name: r.name, reportKind: r.report_kind, createdUnixMs: BigInt(Date.parse(r.created_at)),
+          })),
+          nextPageToken: page.next_page_token,
+        });
+      }),
+  });
+
+  // grpc.health.v1 Check (Watch is left unimplemented: probes use Check).
+  const Status = health.HealthCheckResponse_ServingStatus;
+  router.service(health.Health, {
+    async check(req) {
+      if (req.service !== "" && req.service !== scan.ScanService.typeName) {
+        return create(health.HealthCheckResponseSchema, { status: Status.SERVICE_UNKNOWN });
+      }
+      const ok = deps.ready ? await deps.ready().catch(() => false) : true;
+      return create(health.HealthCheckResponseSchema, { status: ok ? Status.SERVING : Status.NOT_SERVING });
+    },
+  });
+}
+
+export interface GrpcServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** HTTP/2 cleartext listener serving gRPC, gRPC-web and Connect (Fastify keeps HTTP/1.1 on its own port). */
+export async function startGrpcServer(deps: GrpcDeps & { port: number; host?: string }): Promise<GrpcServer> {
+  const handler = connectNodeAdapter({
+    routes: (router) => registerScanService(router, deps),
+    // A zip travels as raw bytes: allow the JSON API's limit plus framing.
+    readMaxBytes: deps.limits.maxBodyBytes,
+  });
+  const server = http2.createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(deps.port, deps.host ?? "0.0.0.0", () => resolve());
+  });
+  const sessions = new Set<http2.Http2Session>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.once("close", () => sessions.delete(s));
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sessions) s.close();
+      }),
+  };
+}
+

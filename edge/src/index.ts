@@ -1,0 +1,10 @@
+export { buildEdge, buildEdgeApp, type EdgeContext } from "./app.ts";
+export { createScanUseCase, type ScanUseCase } from "./scan/use-case.ts";
+export type { Principal, ReportKind, ScanOutcome, ScanRequest } from "./scan/types.ts";
+export { startGrpcServer, registerScanService } from "./grpc/service.ts";
+export { createReadiness } from "./routes/ops.ts";
+export { loadEdgeConfig } from "./config.ts";
+export type { Dispatcher, EdgeConfig, EdgeDeps, EdgeLimits } from "./ports.ts";
+export { DEFAULT_LIMITS } from "./ports.ts";
+export { VIEW_SCHEMAS } from "./views/index.ts";
+export { buildOpenApi } from "./openapi.ts";

@@ -1,0 +1,66 @@
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+import { auth, health, reportstore } from "@cva/contracts";
+import { connectNats, createDispatcher, createLogger, metricsRegistry } from "@cva/platform";
+import { buildEdge } from "./app.ts";
+import { loadEdgeConfig } from "./config.ts";
+import { startGrpcServer } from "./grpc/service.ts";
+import { createReadiness } from "./routes/ops.ts";
+import { loadSpecIdCheck } from "./validation/spec-ids.ts";
+
+// Reads config, builds the clients and the dispatcher, starts the HTTP/1.1 JSON listener and the h2c gRPC listener.
+async function main(): Promise<void> {
+  const config = loadEdgeConfig();
+  const logger = createLogger("edge");
+  const authTransport = createGrpcTransport({ baseUrl: config.authUrl });
+  const storeTransport = createGrpcTransport({ baseUrl: config.reportStoreUrl });
+  const nc = await connectNats(config.natsUrl, "edge");
+  const dispatcher = await createDispatcher(nc, { logger });
+  const isKnownSpecId = await loadSpecIdCheck();
+
+  const healthy = (transport: ReturnType<typeof createGrpcTransport>) => async () => {
+    const res = await createClient(health.Health, transport).check({ service: "" }, { timeoutMs: 1_000 });
+    return res.status === health.HealthCheckResponse_ServingStatus.SERVING;
+  };
+  const readiness = createReadiness(dispatcher, { auth: healthy(authTransport), report_store: healthy(storeTransport) });
+
+  const { app, ctx } = await buildEdge({
+    auth: createClient(auth.AuthService, authTransport),
+    reports: createClient(reportstore.ReportStoreService, storeTransport),
+    dispatcher,
+    config,
+    logger,
+    readiness,
+    isKnownSpecId,
+    metricsRegistry,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const grpc = await startGrpcServer({
+    port: config.grpcPort,
+    host: config.host,
+    useCase: ctx.useCase,
+    limits: ctx.deps.config.limits,
+    isKnownSpecId,
+    ready: async () => (await readiness()).ready,
+  });
+  logger.info({ http_port: config.port, grpc_port: grpc.port, public_base_url: config.publicBaseUrl }, "edge listening");
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, "edge shutting down");
+    // Stop taking requests, let in-flight scans finish (Fastify waits for them), then drop NATS.
+    await Promise.allSettled([app.close(), grpc.close()]);
+    await dispatcher.close().catch(() => undefined);
+    await nc.drain().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  console.error(JSON.stringify({ level: 60, service: "edge", msg: "edge failed to start", err: String(err) }));
+  process.exit(1);
+});

@@ -1,0 +1,312 @@
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError, type Client } from "@connectrpc/connect";
+import {
+  auth,
+  CreativeType,
+  ErrorType,
+  ScanJobResultSchema,
+  ScanKind,
+  TagReportSchema,
+  TestOutcome,
+  VastReportSchema,
+  ZipReportSchema,
+  reportstore,
+  type ScanJob,
+  type ScanJobResult,
+  type TagReport,
+  type VastReport,
+  type WorkerHeartbeat,
+  type ZipReport,
+} from "@cva/contracts";
+import pino from "pino";
+import { buildEdgeApp } from "../src/app.ts";
+import type { Dispatcher, EdgeConfig, EdgeDeps } from "../src/ports.ts";
+import { DEFAULT_LIMITS } from "../src/ports.ts";
+
+// In-memory fakes of auth, report-store and dispatcher with the behaviour the edge relies on (codes, ownership,
+// ordering); the real services are tested by their owners and end-to-end by the lead.
+
+export class FakeAuth {
+  keys = new Map<string, { customerId: string; revoked?: boolean }>([
+    ["key-a", { customerId: "cust-a" }],
+    ["key-b", { customerId: "cust-b" }],
+    ["key-revoked", { customerId: "cust-a", revoked: true }],
+  ]);
+  quota = new Map<string, number>([["cust-a", 1000], ["cust-b", 1000]]);
+  reservations = new Map<string, string>();
+  refunds: string[] = [];
+  calls: string[] = [];
+  hang = false;
+  private n = 0;
+
+  client(): Client<typeof auth.AuthService> {
+    const self = this;
+    const hangable = <T>(fn: () => T, opts?: { timeoutMs?: number; signal?: AbortSignal }): Promise<T> => {
+      if (!self.hang) return Promise.resolve().then(fn);
+      // A hung dependency: only the caller's time-out ends the call, as with a real Connect client.
+      return new Promise((_, reject) => {
+        setTimeout(() => reject(new ConnectError("deadline exceeded", Code.DeadlineExceeded)), opts?.timeoutMs ?? 60_000);
+      });
+    };
+    return {
+      authenticate(req: { apiKey: string }, opts?: { timeoutMs?: number }) {
+        self.calls.push("authenticate");
+        return hangable(() => {
+          const k = self.keys.get(req.apiKey);
+          if (!k || k.revoked) throw new ConnectError("unknown key", Code.Unauthenticated);
+          return create(auth.AuthenticateResponseSchema, { customerId: k.customerId, keyId: `kid-${req.apiKey}` });
+        }, opts);
+      },
+      reserveQuota(req: { customerId: string; jobId: string }, opts?: { timeoutMs?: number }) {
+        self.calls.push("reserveQuota");
+        return hangable(() => {
+          const left = self.quota.get(req.customerId) ?? 0;
+          if (left <= 0) throw new ConnectError("quota used up", Code.ResourceExhausted);
+          self.quota.set(req.customerId, left - 1);
+          const id = `res-${++self.n}`;
+          self.reservations.set(id, req.customerId);
+          return create(auth.ReserveQuotaResponseSchema, { reservationId: id, remaining: BigInt(left - 1) });
+        }, opts);
+      },
+      refundQuota(req: { reservationId: string }) {
+        self.calls.push("refundQuota");
+        self.refunds.push(req.reservationId);
+        const c = self.reservations.get(req.reservationId);
+        if (c) self.quota.set(c, (self.quota.get(c) ?? 0) + 1);
+        return Promise.resolve(create(auth.RefundQuotaResponseSchema, { refunded: c !== undefined }));
+      },
+    } as unknown as Client<typeof auth.AuthService>;
+  }
+}
+
+export class FakeReportStore {
+  reports: reportstore.StoredReport[] = [];
+  artifacts = new Map<string, { data: Uint8Array; mimeType: string }>();
+
+  client(): Client<typeof reportstore.ReportStoreService> {
+    const self = this;
+    return {
+      async putReport(req: { report: reportstore.StoredReport }) {
+        self.reports.push(create(reportstore.StoredReportSchema, req.report));
+        return create(reportstore.PutReportResponseSchema);
+      },
+      async getReport(req: { jobId: string; customerId: string }) {
+        const r = self.reports.find((x) => x.jobId === req.jobId && x.customerId === req.customerId);
+        if (!r) throw new ConnectError("not found", Code.NotFound);
+        return create(reportstore.GetReportResponseSchema, { report: r });
+      },
+      async getReportByPageToken(req: { pageToken: string }) {
+        const r = self.reports.find((x) => x.pageToken === req.pageToken);
+        if (!r) throw new ConnectError("not found", Code.NotFound);
+        return create(reportstore.GetReportByPageTokenResponseSchema, { report: r });
+      },
+      async listWorkspaceReports(req: { customerId: string; workspaceId: bigint; pageSize: number; pageToken: string }) {
+        const all = self.reports
+          .filter((x) => x.customerId === req.customerId && x.workspaceId === req.workspaceId)
+          .sort((a, b) => Number(b.createdUnixMs - a.createdUnixMs) || (a.jobId < b.jobId ? 1 : -1));
+        const start = req.pageToken ? Number(req.pageToken) : 0;
+        const page = all.slice(start, start + req.pageSize);
+        const next = start + req.pageSize < all.length ? String(start + req.pageSize) : "";
+        return create(reportstore.ListWorkspaceReportsResponseSchema, {
+          reports: page.map((r) => ({ jobId: r.jobId, reportKind: r.reportKind, name: r.name, createdUnixMs: r.createdUnixMs })),
+          nextPageToken: next,
+        });
+      },
+      async getArtifact(req: { id: string }) {
+        const a = self.artifacts.get(req.id);
+        if (!a) throw new ConnectError("not found", Code.NotFound);
+        return create(reportstore.GetArtifactResponseSchema, { data: a.data, mimeType: a.mimeType });
+      },
+    } as unknown as Client<typeof reportstore.ReportStoreService>;
+  }
+}
+
+export class NoWorkerError extends Error {
+  constructor(message = "no worker") {
+    super(message);
+    this.name = "NoWorkerError";
+  }
+}
+
+export type Behaviour = "ok" | "no-worker" | "payload" | "processing" | "timeout";
+
+export class FakeDispatcher implements Dispatcher {
+  behaviour: Behaviour = "ok";
+  jobs: ScanJob[] = [];
+  workers: Partial<Record<ScanKind, number>> = { [ScanKind.TAG]: 1, [ScanKind.ZIP]: 1, [ScanKind.VAST]: 1, [ScanKind.MEDIA]: 1 };
+
+  async submit(job: ScanJob): Promise<ScanJobResult> {
+    this.jobs.push(job);
+    switch (this.behaviour) {
+      case "no-worker":
+        throw new NoWorkerError();
+      case "timeout":
+        throw new Error("timed out after 100 ms");
+      case "payload":
+        return create(ScanJobResultSchema, { jobId: job.jobId, outcome: { case: "error", value: { type: ErrorType.PAYLOAD, message: "data: the zip has no index.html" } } });
+      case "processing":
+        return create(ScanJobResultSchema, { jobId: job.jobId, outcome: { case: "error", value: { type: ErrorType.PROCESSING, message: "browser crashed at /tmp/x" } } });
+    }
+    const outcome =
+      job.kind === ScanKind.ZIP
+        ? ({ case: "zip", value: fullZipReport() } as const)
+        : job.kind === ScanKind.VAST
+          ? ({ case: "vast", value: fullVastReport() } as const)
+          : ({ case: "tag", value: fullTagReport() } as const);
+    return create(ScanJobResultSchema, { jobId: job.jobId, workerId: "w1", outcome });
+  }
+
+  liveWorkers(kind: ScanKind): WorkerHeartbeat[] {
+    return Array.from({ length: this.workers[kind] ?? 0 }, () => ({}) as WorkerHeartbeat);
+  }
+}
+
+const image = (id: string, mime = "image/png", bytes = 4) => ({ id, bytes: BigInt(bytes), mimeType: mime, color: "#ff0000" });
+
+export function fullTagReport(): TagReport {
+  return create(TagReportSchema, {
+    thirdPartyAdServer: "Google Campaign Manager",
+    animationDurationMs: 1500n,
+    blockedByAdblock: true,
+    console: { errors: ["Uncaught <script>alert(1)</script>"], warnings: ["w1"] },
+    cookies: [
+      { domain: ".example.com", expires: 1767225600.5, httpOnly: true, name: "id", path: "/", priority: "Medium", sameSite: "None", secure: true, session: false, size: 10, value: "abc" },
+      { domain: "example.com", expires: -1, httpOnly: false, name: "s", path: "/", priority: "Medium", secure: false, session: true, size: 2, value: "x" },
+    ],
+    cpuUsageMs: 123n,
+    creativeRendered: true,
+    dialogs: [{ type: "alert", message: "hi" }],
+    dimensions: { width: 300, height: 250 },
+    domContentLoadedMs: 45n,
+    hasBorder: true,
+    hasVideo: false,
+    iframes: 2,
+    landingPage: { screenshot: image("lp1"), tab: "new_tab", title: "Landing", url: "https://example.com/lp", working: true },
+    localStorage: [{ key: "k", value: "v" }],
+    memoryUsageBytes: 1048576n,
+    meta: {
+      apiVersion: "v3", cpu: "2 cores", creativeType: CreativeType.AD_TAG, device: "Desktop", language: "en-US", ram: "4 GB",
+      scanDurationSeconds: 2.4123, serverLocation: "usa", timestamp: 1763726400n, ua: "Mozilla/5.0",
+    },
+    missingAssets: [{ url: "https://cdn.example.com/x.png", status: 404, resourceType: "image", reason: "HTTP 404" }],
+    mobileFriendly: true,
+    network: {
+      loadSize: { hostInitiatedSubload: 100n, initialLoad: 2000n, total: 2100n },
+      measurementPixels: 1,
+      responses: [
+        {
+          bytes: 2000n, headers: { "Content-Type": "text/html" }, isPixel: false, method: "GET", resourceType: "document",
+          serverIp: "93.184.216.34", ssl: true, sslInfo: { protocol: "TLS 1.3", validFrom: 1700000000n, validTo: 1800000000n },
+          status: 200, statusText: "OK", timingMs: 35n, url: "https://example.com/ad.js", startedMs: 5n,
+        },
+        { bytes: 43n, headers: {}, isPixel: true, method: "GET", resourceType: "image", serverIp: "1.2.3.4", ssl: false, status: 200, statusText: "OK", timingMs: 12n, url: "http://pixel.example/p.gif" },
+      ],
+    },
+    jobId: "worker-job",
+    name: "",
+    scanResults: {
+      passed: 1,
+      failed: 1,
+      tests: [
+        { test: "initial_load_size", name: "Initial load size", dataType: "int", unit: "KB", expected: { case: "expectedNumber", value: 150 }, expectedText: "< 150 KB", actual: 2, operator: "<", result: TestOutcome.PASSED },
+        { test: "dimensions_width", name: "Width", dataType: "int", unit: "px", expected: { case: "expectedString", value: "1#300" }, expectedText: "between 1 and 300", actual: 301, operator: "><", result: TestOutcome.FAILED },
+        { test: "cpu", name: "CPU", dataType: "int", unit: "ms", expectedText: "", actual: 0, operator: "<", result: TestOutcome.ERROR, message: "no data" },
+      ],
+      specId: 0,
+    },
+    screenshot: { highres: image("shot1"), thumbnail: image("thumb1", "image/jpeg", 3) },
+    ssl: { compliant: false, insecureUrls: ["http://pixel.example/p.gif"] },
+    timeToVisualStartMs: 250n,
+    usesDocumentWrite: true,
+    visualArtifacts: true,
+    declaredDimensions: { width: 300, height: 250 },
+  });
+}
+
+export function fullZipReport(): ZipReport {
+  return create(ZipReportSchema, {
+    render: fullTagReport(),
+    clickTagFound: true,
+    fileStructure: [{ name: "index.html", bytes: 1200n, type: "html" }, { name: "img/a.png", bytes: 5000n, type: "image" }],
+    hasExternalAssets: false,
+    html5Library: "GSAP",
+    metaAdSize: true,
+    minified: false,
+    entryPoint: "index.html",
+  });
+}
+
+export function fullVastReport(): VastReport {
+  return create(VastReportSchema, {
+    adSystem: "GDFP",
+    adTitle: "Spring",
+    cors: true,
+    creatives: [
+      {
+        clickThroughUrl: "https://example.com/click",
+        duration: "00:00:15",
+        skipOffset: 5,
+        mediafiles: [
+          {
+            attributes: { bitrate: 2000, delivery: "progressive", height: 720, maintainaspectratio: "true", scalable: "true", type: "video/mp4", width: 1280, codec: "avc1" },
+            probe: {
+              url: "https://cdn.example.com/v.mp4", httpCode: 200, fileSize: 5_000_000n, downloadSpeed: 12.5,
+              fileInfo: {
+                container: { format: "mov,mp4", mimeType: "video/mp4", moovAtomPosition: "beginning" },
+                video: { aspectRatio: "16:9", bitDepth: 8, bitRate: 1_900_000n, codec: "h264", definition: "HD", dimensions: "1280x720", duration: 15, frameRate: 25, height: 720, letterboxing: false, width: 1280 },
+                audio: { bitRate: 128000n, codec: "aac", loudness: { lufs: -23.1, lra: 4.2 }, sampleRate: 48000, channels: 2 },
+              },
+              poster: image("poster1", "image/jpeg"), filmStrip: image("film1", "image/jpeg"), audioWave: image("wave1"),
+            },
+          },
+        ],
+      },
+      { clickThroughUrl: "", duration: "00:00:30", mediafiles: [] },
+    ],
+    jobId: "w",
+    meta: { apiVersion: "v3", creativeType: CreativeType.VAST, timestamp: 1763726400n, scanDurationSeconds: 3 },
+    impressionPixels: ["https://px.example/imp"],
+    scanResults: {
+      passed: 2, failed: 0,
+      tests: [
+        { test: "vast_version", group: "xml", name: "VAST version", dataType: "string", expected: { case: "expectedString", value: "2.0#4.1" }, actual: 0, operator: "><", result: TestOutcome.PASSED },
+        { test: "bitrate", group: "creative_0_mediafile_0", name: "Bitrate", dataType: "int", unit: "kbps", expected: { case: "expectedNumber", value: 3000 }, actual: 1900, operator: "<", result: TestOutcome.PASSED },
+      ],
+    },
+    screenshot: { highres: image("vshot", "image/jpeg"), thumbnail: image("vthumb", "image/jpeg") },
+    ssl: { compliant: false, insecureUrls: ["http://x.example/a.mp4"] },
+    type: "inline",
+    vastUrl: "https://ads.example.com/vast.xml",
+    vastVersion: "4.1",
+    wrapperRedirects: 1,
+    xml: { contentType: "application/xml", data: new TextEncoder().encode("<VAST/>"), fileSize: 7n, httpCode: 200, loadTimeMs: 80n },
+  });
+}
+
+export const TEST_BASE = "https://edge.test";
+
+export function testConfig(over: Partial<EdgeConfig> = {}): EdgeConfig {
+  return { publicBaseUrl: TEST_BASE, serverLocation: "usa", limits: { ...DEFAULT_LIMITS }, scanTimeoutMs: 5_000, rpcTimeoutMs: 200, ...over };
+}
+
+export async function makeApp(over: Partial<EdgeDeps> = {}) {
+  const authFake = new FakeAuth();
+  const store = new FakeReportStore();
+  const dispatcher = new FakeDispatcher();
+  const deps: EdgeDeps = {
+    auth: authFake.client(),
+    reports: store.client(),
+    dispatcher,
+    config: testConfig(),
+    logger: pino({ level: "silent" }),
+    isKnownSpecId: (id) => id === 0 || id === 7,
+    ...over,
+  };
+  const app = await buildEdgeApp(deps);
+  return { app, authFake, store, dispatcher, deps };
+}
+
+export const b64 = (s: string | Uint8Array) => Buffer.from(s).toString("base64");
+export const TAG = b64("<div>ad</div>");
+export const ZIP = b64(Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]));
+export const VAST = b64("https://ads.example.com/vast.xml");
