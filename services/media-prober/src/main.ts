@@ -1,0 +1,48 @@
+import {
+  connectNats,
+  createArtifactStore,
+  createLogger,
+  envInt,
+  envString,
+  loadCommonConfig,
+  outboundPolicyFromEnv,
+} from "@cva/platform";
+import { DEFAULT_LIMITS } from "./prober.ts";
+import { startMediaProberProcess } from "./server.ts";
+
+// Media prober process: serves cva.mediaprober.v1.MediaProberService on MEDIA_PROBER_PORT and works SCAN_KIND_MEDIA
+// jobs from the NATS queue, MEDIA_PROBER_SLOTS at a time. Images go to the NATS Object Store.
+const logger = createLogger("media-prober");
+const { natsUrl, serverLocation } = loadCommonConfig();
+const port = envInt("MEDIA_PROBER_PORT", 9106);
+const metricsPort = envInt("METRICS_PORT", 9206);
+const slots = Math.max(1, envInt("MEDIA_PROBER_SLOTS", 2));
+const limits = {
+  maxBytes: envInt("MEDIA_MAX_BYTES", DEFAULT_LIMITS.maxBytes),
+  downloadTimeoutMs: envInt("MEDIA_DOWNLOAD_TIMEOUT_MS", DEFAULT_LIMITS.downloadTimeoutMs),
+  ffmpegTimeoutMs: envInt("MEDIA_FFMPEG_TIMEOUT_MS", DEFAULT_LIMITS.ffmpegTimeoutMs),
+};
+const workDir = envString("MEDIA_PROBER_WORK_DIR", "") || undefined;
+
+const policy = outboundPolicyFromEnv();
+const nc = await connectNats(natsUrl, "media-prober");
+const artifacts = await createArtifactStore(nc);
+const proc = await startMediaProberProcess({
+  nc, logger, policy, artifacts, port, metricsPort, location: serverLocation, slots, limits, workDir,
+});
+logger.info(
+  { port: proc.port, metrics_port: proc.metricsPort, slots, location: serverLocation, limits, policy: policy.describe() },
+  "media-prober ready",
+);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "media-prober stopping");
+  await proc.close();
+  await nc.drain();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
