@@ -36,7 +36,8 @@ export interface DeviceProfile {
  */
 export function deviceProfile(job: ScanJob, chromeMajor: string): DeviceProfile {
   const t = job.targeting;
-  const language = (t?.language || "").trim() || "en-US";
+  // Only Accept-Language characters: the value becomes a request header.
+  const language = (t?.language || "").replace(/[^A-Za-z0-9,;=.\- *]/g, "").trim().slice(0, 200) || "en-US";
   if (t?.device === Device.MOBILE) {
     return {
       device: "Mobile", width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true, language,

@@ -79,6 +79,8 @@ interface Artifacts {
   landing?: LandingArtifact;
   timedOut: boolean;
   blockedNavigations: Set<string>;
+  /** Number of requests before the click-through: later ones belong to the landing page, not the creative. */
+  creativeRequestCount?: number;
 }
 
 export function createTagScanner(deps: TagScannerDeps): TagScanner {
@@ -252,8 +254,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
       }),
       client.send("Emulation.setTouchEmulationEnabled", { enabled: profile.hasTouch, maxTouchPoints: profile.hasTouch ? 5 : 1 }),
-      // acceptLanguage drives both the Accept-Language header and navigator.language(s).
-      client.send("Emulation.setUserAgentOverride", { userAgent: profile.userAgent, acceptLanguage: profile.language, platform: profile.platform }),
+      // acceptLanguage (a plain list; Chromium adds q-values itself) drives navigator.language(s); the header then
+      // carries exactly the targeting value.
+      client.send("Emulation.setUserAgentOverride", { userAgent: profile.userAgent, acceptLanguage: languageList(profile.language), platform: profile.platform }),
+      client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": profile.language } }),
       client.send("Emulation.setLocaleOverride", { locale: primaryLanguage(profile.language) }).catch(() => {}),
       client.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
     ]);
@@ -338,6 +342,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     art.cookies = cookies?.cookies ?? [];
 
     if (captureLanding && responsive && art.layout?.click) {
+      art.creativeRequestCount = art.requests.length;
       phase = "click";
       art.landing = await bounded(
         captureLandingPage({
@@ -366,7 +371,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // are added to the initial load instead). Requests of the landing page are not the creative's either.
     // The browser's own favicon fetch for the top document is not the creative's either.
     const favicon = new URL("/favicon.ico", site.entryUrl).href;
-    const creativeRequests = art.requests.filter(
+    const creativeRequests = art.requests.slice(0, art.creativeRequestCount ?? art.requests.length).filter(
       (r) =>
         !(site.hostPageIsWrapper && r.resourceType === "document" && r.synthetic && r.url === site.entryUrl) &&
         !(r.url === favicon && r.resourceType === "other"),
@@ -495,6 +500,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   }
 
   return { scan };
+}
+
+function languageList(acceptLanguage: string): string {
+  return acceptLanguage.split(",").map((l) => l.split(";")[0]!.trim()).filter((l) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l)).join(",") || "en-US";
 }
 
 function remoteText(o: Protocol.Runtime.RemoteObject): string {

@@ -1,0 +1,251 @@
+// Renders creatives built to have known values and checks each report field against them.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CreativeType, Device } from "@cva/contracts";
+import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { PNG } from "pngjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { PIXEL_GIF, bundleJob, send, startFixtureServer, tagJob } from "./helpers.ts";
+
+let pool: BrowserPool;
+let scanner: TagScanner;
+let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
+const artifacts = createMemoryArtifactSink();
+let video: Buffer | undefined;
+let tmp = "";
+
+function redPng(w: number, h: number): Buffer {
+  const png = new PNG({ width: w, height: h });
+  for (let i = 0; i < w * h; i++) png.data.set([200, 0, 0, 255], i * 4);
+  return PNG.sync.write(png);
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), "tagscan-"));
+  try {
+    // A real (tiny) VP8 video, so that the <video> element truly plays.
+    execFileSync("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=blue:s=160x120:d=2", "-c:v", "libvpx", "-b:v", "50k", "-y", path.join(tmp, "v.webm")], { timeout: 30_000 });
+    video = readFileSync(path.join(tmp, "v.webm"));
+  } catch {
+    video = undefined;
+  }
+  pool = createBrowserPool({ browsers: 1, slots: 2 });
+  scanner = createTagScanner({
+    pool, artifacts, location: "nld",
+    policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
+    timeouts: { renderMs: 12_000, quietMs: 1_200, stepMs: 4_000, landingMs: 6_000 },
+  });
+  fixture = await startFixtureServer({
+    "/pixel.gif": send("image/gif", PIXEL_GIF),
+    "/script.js": send("text/javascript", "window.__fromFixture = 1; console.warn('fixture warn');"),
+    "/set-cookie": send("image/gif", PIXEL_GIF, { "set-cookie": "srv=abc; Path=/; HttpOnly; SameSite=Lax; Max-Age=3600" }),
+    "/beacon": send("image/gif", PIXEL_GIF),
+    "/red.png": send("image/png", redPng(300, 250)),
+    "/landing.html": send("text/html", "<!doctype html><title>Landing</title><h1>Welcome to the landing page</h1>"),
+    "/v.webm": (_req, res) => {
+      if (!video) { res.writeHead(404); return res.end(); }
+      res.writeHead(200, { "content-type": "video/webm", "content-length": String(video.length) });
+      res.end(video);
+    },
+  });
+});
+afterAll(async () => {
+  await fixture?.close();
+  await pool?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("tag scanner: fields measured on known creatives", () => {
+  it("document.write, dialogs, JS cookie, localStorage, console, http:// script, pixel, 404 asset, size", async () => {
+    const o = fixture.origin;
+    const html = `<div id="ad" style="width:300px;height:250px;background:#c00"></div>
+<script>
+document.write('<span></span>');
+document.cookie = "js_cookie=1; path=/";
+localStorage.setItem("k1", "v1");
+console.error("boom error");
+alert("hello");
+confirm("sure?");
+</script>
+<script src="${o}/script.js"></script>
+<img src="${o}/pixel.gif" width="1" height="1" style="position:absolute;left:0;top:0">
+<img src="${o}/missing.png" style="position:absolute;left:0;top:0;width:10px;height:10px">
+<script>setTimeout(() => { throw new Error("late uncaught") }, 10)</script>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(r.timedOut).toBe(false);
+    expect(r.usesDocumentWrite).toBe(true);
+    expect(r.dialogs.map((d) => [d.type, d.message])).toEqual([["alert", "hello"], ["confirm", "sure?"]]);
+    expect(r.cookies.find((c) => c.name === "js_cookie")).toMatchObject({ value: "1", httpOnly: false, session: true, expires: -1, domain: "creative.cva.invalid" });
+    expect(r.localStorage).toContainEqual(expect.objectContaining({ key: "k1", value: "v1" }));
+    expect(r.console?.errors).toContain("boom error");
+    expect(r.console?.errors.some((e) => e.includes("late uncaught"))).toBe(true);
+    expect(r.console?.warnings).toContain("fixture warn");
+    expect(r.ssl?.compliant).toBe(false);
+    expect(r.ssl?.insecureUrls).toContain(`${o}/script.js`);
+    const pixel = r.network?.responses.find((x) => x.url.endsWith("/pixel.gif"));
+    expect(pixel).toMatchObject({ isPixel: true, resourceType: "image", status: 200, method: "GET", serverIp: "127.0.0.1", ssl: false });
+    expect(pixel?.headers["content-type"]).toBe("image/gif");
+    expect(Number(pixel?.bytes)).toBeGreaterThan(0);
+    expect(r.network?.measurementPixels).toBe(1);
+    const script = r.network?.responses.find((x) => x.url.endsWith("/script.js"));
+    expect(script).toMatchObject({ isPixel: false, resourceType: "script", statusText: "OK" });
+    expect(r.missingAssets).toContainEqual(expect.objectContaining({ url: `${o}/missing.png`, status: 404, resourceType: "image" }));
+    expect(r.missingAssets.some((m) => m.url.includes("favicon"))).toBe(false);
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    expect(r.declaredDimensions).toMatchObject({ width: 300, height: 250 });
+    expect(r.visualArtifacts).toBe(false);
+    expect(r.creativeRendered).toBe(true);
+    expect(Number(r.timeToVisualStartMs)).toBeGreaterThanOrEqual(0);
+    expect(Number(r.domContentLoadedMs)).toBeGreaterThanOrEqual(0);
+    expect(Number(r.cpuUsageMs)).toBeGreaterThan(0);
+    expect(Number(r.memoryUsageBytes)).toBeGreaterThan(0);
+    const ls = r.network!.loadSize!;
+    expect(Number(ls.total)).toBe(Number(ls.initialLoad) + Number(ls.hostInitiatedSubload));
+    expect(Number(ls.initialLoad)).toBeGreaterThan(0);
+    expect(r.meta).toMatchObject({ apiVersion: "v3", device: "Desktop", language: "en-US", serverLocation: "nld", creativeType: CreativeType.AD_TAG });
+    expect(r.meta?.ua).toContain("Chrome/");
+    expect(r.meta?.ua).not.toContain("Headless");
+    // Screenshot: a red 300x250 PNG, thumbnail JPG, dominant colour red.
+    const hi = artifacts.get(r.screenshot!.highres!.id)!;
+    expect(hi.mimeType).toBe("image/png");
+    const png = PNG.sync.read(Buffer.from(hi.data));
+    expect([png.width, png.height]).toEqual([300, 250]);
+    expect(r.screenshot?.highres?.color).toBe("#cc0000");
+    expect(artifacts.get(r.screenshot!.thumbnail!.id)?.mimeType).toBe("image/jpeg");
+    expect(r.hasBorder).toBe(false);
+    expect(r.thirdPartyAdServer).toBe("");
+    expect(r.blockedByAdblock).toBe(false);
+    expect(r.hasVideo).toBe(false);
+    expect(r.iframes).toBe(0);
+  });
+
+  it("HttpOnly Set-Cookie, targeting (mobile, language, page_url) as the fixture server sees it", async () => {
+    const o = fixture.origin;
+    const html = `<img src="${o}/set-cookie" width="1" height="1"><div style="width:250px;height:50px;background:#00f"></div>
+<script>new Image().src = "${o}/beacon?lang=" + encodeURIComponent(navigator.language) + "&loc=" + encodeURIComponent(location.href) + "&w=" + innerWidth;</script>`;
+    const r = await scanner.scan(tagJob(html, { apiVersion: "v2", device: Device.MOBILE, language: "de-DE,de;q=0.9", pageUrl: `${o}/news/article.html` }));
+    const c = r.cookies.find((x) => x.name === "srv");
+    expect(c).toMatchObject({ value: "abc", httpOnly: true, session: false, path: "/", sameSite: "Lax", domain: "127.0.0.1" });
+    expect(c!.expires).toBeGreaterThan(Date.now() / 1000);
+    const beacon = fixture.seen.find((s) => s.url.startsWith("/beacon"));
+    expect(beacon).toBeDefined();
+    const q = new URL(beacon!.url, o).searchParams;
+    expect(q.get("lang")).toBe("de-DE");
+    expect(q.get("loc")).toBe(`${o}/news/article.html`);
+    expect(q.get("w")).toBe("390");
+    expect(beacon!.headers["accept-language"]).toBe("de-DE,de;q=0.9");
+    expect(beacon!.headers["user-agent"]).toContain("Mobile");
+    expect(String(beacon!.headers.referer)).toContain(`${o}/news/article.html`);
+    expect(r.meta).toMatchObject({ device: "Mobile", language: "de-DE,de;q=0.9", apiVersion: "v2" });
+    // The host page (our wrapper at page_url) is not one of the creative's requests.
+    expect(r.network?.responses.some((x) => x.url === `${o}/news/article.html`)).toBe(false);
+    expect(r.mobileFriendly).toBe(true); // 250 px wide
+    expect(r.dimensions?.width).toBe(250);
+  });
+
+  it("counts iframes, plays video, reports a known ad server and ad-block", async () => {
+    const o = fixture.origin;
+    const html = `<iframe src="${o}/landing.html" width="300" height="100"></iframe>
+<script>const f = document.createElement("iframe"); document.body.appendChild(f); f.contentDocument.write("<p>friendly</p>"); f.contentDocument.close();</script>
+<video src="${o}/v.webm" autoplay muted playsinline width="160" height="120"></video>
+<script src="https://ad.doubleclick.net/ddm/adj/N1234.5678/B9;sz=300x250;ord=1"></script>
+<script src="${o}/ads/banner.js"></script>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(r.iframes).toBe(2);
+    expect(r.usesDocumentWrite).toBe(true); // written into the friendly iframe's document
+    if (video) expect(r.hasVideo).toBe(true);
+    expect(r.thirdPartyAdServer).toBe("Google Campaign Manager 360");
+    expect(r.blockedByAdblock).toBe(true);
+    const dc = r.network?.responses.find((x) => x.url.startsWith("https://ad.doubleclick.net/"));
+    expect(dc?.failure).not.toBe(""); // no internet here: recorded as failed
+    expect(r.missingAssets.some((m) => m.url.startsWith("https://ad.doubleclick.net/") && m.status === 0)).toBe(true);
+  });
+
+  it("a blank creative paints nothing", async () => {
+    const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px"></div><script>var x = 1;</script>`));
+    expect(r.creativeRendered).toBe(false);
+    expect(Number(r.timeToVisualStartMs)).toBe(-1);
+    expect(r.dimensions).toMatchObject({ width: 0, height: 0 });
+  });
+
+  it("a 2 s CSS animation lasts about 2000 ms", async () => {
+    const html = `<style>@keyframes slide { from { transform: translateX(0) } to { transform: translateX(200px) } }
+#b { width: 100px; height: 100px; background: #0a0; animation: slide 2s linear forwards; }</style>
+<div style="width:300px;height:250px;background:#eee;overflow:hidden"><div id="b"></div></div>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(Number(r.animationDurationMs)).toBeGreaterThanOrEqual(1700);
+    expect(Number(r.animationDurationMs)).toBeLessThanOrEqual(2300);
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+  });
+
+  it("an endless animation reports -1", async () => {
+    const html = `<style>@keyframes spin { to { transform: rotate(360deg) } } #s { width: 80px; height: 80px; background: #f80; animation: spin 1s linear infinite; }</style><div id="s"></div>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(Number(r.animationDurationMs)).toBe(-1);
+    expect(r.creativeRendered).toBe(true);
+  }, 60_000);
+
+  it("has_border: a 1 px contrasting frame is detected, a borderless creative is not", async () => {
+    const bordered = await scanner.scan(tagJob(`<div style="width:298px;height:248px;border:1px solid #000;background:#fff"><p style="margin:40px">Ad</p></div>`));
+    expect(bordered.hasBorder).toBe(true);
+    expect(bordered.dimensions).toMatchObject({ width: 300, height: 250 });
+    const plain = await scanner.scan(tagJob(`<img src="${fixture.origin}/red.png" width="300" height="250">`));
+    expect(plain.hasBorder).toBe(false);
+    expect(plain.dimensions).toMatchObject({ width: 300, height: 250 });
+  });
+
+  it("mobile_friendly: a responsive creative yes, a fixed 728 px one no; visual artifacts on a size mismatch", async () => {
+    const fixed = await scanner.scan(tagJob(`<div style="width:728px;height:90px;background:#08f"></div>`, { apiVersion: "v2" }));
+    expect(fixed.mobileFriendly).toBe(false);
+    expect(fixed.dimensions).toMatchObject({ width: 728, height: 90 });
+    const fluid = await scanner.scan(tagJob(`<div style="width:100%;max-width:970px;height:90px;background:#08f"></div>`));
+    expect(fluid.mobileFriendly).toBe(true);
+    const off = await scanner.scan(tagJob(`<div style="width:300px;height:250px;background:#08f;border:1px solid #08f"></div>`, { apiVersion: "v2" }));
+    expect(off.declaredDimensions).toMatchObject({ width: 300, height: 250 });
+    expect(off.dimensions).toMatchObject({ width: 302, height: 252 });
+    expect(off.visualArtifacts).toBe(true);
+  });
+
+  it("landing page in a new tab and in the same tab", async () => {
+    const o = fixture.origin;
+    const box = `<div style="width:300px;height:250px;background:#36c"></div>`;
+    const newTab = await scanner.scan(tagJob(`<a href="${o}/landing.html" target="_blank">${box}</a>`, { landing: true }));
+    expect(newTab.landingPage).toMatchObject({ tab: "new_tab", url: `${o}/landing.html`, title: "Landing", working: true });
+    expect(artifacts.get(newTab.landingPage!.screenshot!.id)?.mimeType).toBe("image/jpeg");
+    // The landing page's own requests are not the creative's.
+    expect(newTab.network?.responses.some((x) => x.url.endsWith("/landing.html"))).toBe(false);
+    const same = await scanner.scan(tagJob(`<a href="${o}/landing.html" target="_top">${box}</a>`, { landing: true }));
+    expect(same.landingPage).toMatchObject({ tab: "same_tab", url: `${o}/landing.html`, title: "Landing", working: true });
+    const none = await scanner.scan(tagJob(box, { landing: true }));
+    expect(none.landingPage?.tab).toBe("none");
+  });
+
+  it("renders an HTML5 bundle from the synthetic origin", async () => {
+    const enc = new TextEncoder();
+    const job = bundleJob({
+      "index.html": `<!doctype html><html><head><meta name="ad.size" content="width=300,height=250"><link rel="stylesheet" href="css/style.css"></head>
+<body><div id="ad"><img src="img/red.png" alt=""></div><script src="js/main.js"></script><img src="img/gone.png" style="display:none"></body></html>`,
+      "css/style.css": "body{margin:0} #ad{width:300px;height:250px;overflow:hidden}",
+      "js/main.js": "document.getElementById('ad').dataset.ready = '1'; localStorage.setItem('bundle', 'yes');",
+      "img/red.png": new Uint8Array(redPng(300, 250)),
+    }, "index.html");
+    void enc;
+    const r = await scanner.scan(job);
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    expect(r.declaredDimensions).toMatchObject({ width: 300, height: 250 });
+    const types = Object.fromEntries(r.network!.responses.map((x) => [x.url.replace(/^https:\/\/[^/]+/, ""), x.headers["content-type"]]));
+    expect(types["/index.html"]).toContain("text/html");
+    expect(types["/css/style.css"]).toContain("text/css");
+    expect(types["/js/main.js"]).toContain("javascript");
+    expect(types["/img/red.png"]).toBe("image/png");
+    expect(r.missingAssets).toContainEqual(expect.objectContaining({ status: 404, resourceType: "image" }));
+    expect(r.missingAssets.some((m) => m.url.endsWith("/img/gone.png"))).toBe(true);
+    expect(r.localStorage).toContainEqual(expect.objectContaining({ key: "bundle", value: "yes" }));
+    expect(r.ssl?.compliant).toBe(true);
+    expect(r.network?.responses.every((x) => x.ssl)).toBe(true);
+    expect(r.screenshot?.highres?.color).toBe("#c80000");
+  });
+});
