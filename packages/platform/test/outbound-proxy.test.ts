@@ -185,7 +185,8 @@ describe("egress proxy", () => {
       expect(proxy.blocked).toHaveLength(4);
       expect(proxy.blocked[0]).toMatchObject({ host: "127.0.0.1", ip: "127.0.0.1" });
       expect(proxy.blocked[2]).toMatchObject({ host: "localhost", ip: "127.0.0.1" });
-      expect(proxy.blocked[3]).toMatchObject({ host: "169.254.169.254", reason: expect.stringContaining("link-local") });
+      expect(proxy.blocked[3]).toEqual({ host: "169.254.169.254", ip: "169.254.169.254", reason: "169.254.169.254 is a link-local (metadata) address" });
+      expect(proxy.blocked[2]!.reason).toBe("localhost resolves to a non-public address (loopback)");
       expect(proxy.resolvedIp("127.0.0.1")).toBeUndefined();
     } finally {
       await proxy.close();
@@ -200,6 +201,7 @@ describe("egress proxy", () => {
         expect(t.status, authority).toBe(403);
         t.socket.destroy();
       }
+      expect(proxy.blocked.map((b) => b.host)).toEqual(["127.0.0.1", "[::ffff:7f00:1]", "0.0.0.0"]);
     } finally {
       await proxy.close();
     }

@@ -2,7 +2,7 @@ import { lookup } from "node:dns/promises";
 import { type Socket, connect as netConnect, isIP } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { buildConnector } from "undici";
-import { OutboundError } from "./errors.ts";
+import { OutboundError, REFUSED_PREFIX } from "./errors.ts";
 import type { OutboundPolicy } from "./policy.ts";
 
 export interface SafeConnectOptions {
@@ -61,7 +61,7 @@ export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions
     const why = literal
       ? firstRefusal?.reason ?? `${host} is not allowed`
       : `${host} resolves to a non-public address${firstRefusal?.category ? ` (${firstRefusal.category})` : ""}`;
-    throw new OutboundError("blocked_address", `refused by the outbound policy: ${why}`);
+    throw new OutboundError("blocked_address", `${REFUSED_PREFIX}${why}`);
   }
   return allowed;
 }

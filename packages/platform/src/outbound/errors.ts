@@ -9,6 +9,9 @@ export type OutboundErrorCode =
   | "too_many_redirects"
   | "connection";
 
+/** Prefix of every blocked_address message; the rest is the policy's reason. */
+export const REFUSED_PREFIX = "refused by the outbound policy: ";
+
 /** Messages are meant for the client: they name only what the client gave (URL, host), never resolved internals. */
 export class OutboundError extends Error {
   readonly code: OutboundErrorCode;

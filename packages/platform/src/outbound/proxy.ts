@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { pipeline } from "node:stream";
 import { safeConnect } from "./connect.ts";
-import { OutboundError } from "./errors.ts";
+import { OutboundError, REFUSED_PREFIX } from "./errors.ts";
 import type { OutboundPolicy } from "./policy.ts";
 
 export interface EgressProxyOptions {
@@ -20,7 +20,11 @@ export interface EgressProxy {
   port: number;
   /** The address the proxy last connected to for this host ("example.com", "[::1]", "example.com:443"). */
   resolvedIp(host: string): string | undefined;
-  /** Refused connections. `reason` is client-safe; `ip` is what our resolver answered (internal for names). */
+  /**
+   * Refused connections. `host` as in URL.hostname (lower-case, IPv6 in brackets); `reason` is client-safe and, like
+   * OutboundPolicy.check().reason, has no "refused by the outbound policy: " prefix; `ip` is what our resolver
+   * answered (an internal detail when host is a name: log it, do not show it).
+   */
   blocked: Array<{ host: string; ip?: string; reason: string }>;
   /** Bytes received from / sent to upstream servers. */
   readonly bytesIn: number;
@@ -133,7 +137,11 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       return socket;
     } catch (e) {
       if (e instanceof OutboundError && e.code === "blocked_address") {
-        blocked.push({ host, ...(refusedIps[0] ? { ip: refusedIps[0] } : {}), reason: e.message });
+        blocked.push({
+          host: host.includes(":") ? `[${host}]` : host,
+          ...(refusedIps[0] ? { ip: refusedIps[0] } : {}),
+          reason: e.message.startsWith(REFUSED_PREFIX) ? e.message.slice(REFUSED_PREFIX.length) : e.message,
+        });
       }
       throw e;
     }
