@@ -1,5 +1,12 @@
 import { create } from "@bufbuild/protobuf";
-import { TestOutcome, VastCreativeSchema, type ScanResults, type TestResult } from "@cva/contracts";
+import {
+  TagReportSchema,
+  TestOutcome,
+  VastCreativeSchema,
+  VastReportSchema,
+  type ScanResults,
+  type TestResult,
+} from "@cva/contracts";
 import { describe, expect, it } from "vitest";
 import {
   UnknownSpecSetError,
@@ -213,6 +220,20 @@ describe("spec set registry", () => {
       expect.objectContaining({ id: 0, name: "IAB guidelines" }),
       expect.objectContaining({ id: 1, name: "Chrome Heavy Ad Intervention" }),
     ]);
+  });
+});
+
+describe("robustness", () => {
+  it("an empty report never throws: missing measurements become error results", () => {
+    for (const specId of [0, 1]) {
+      const tag = evaluateTag(create(TagReportSchema), specId);
+      expect(tag.passed + tag.failed + tag.tests.filter((t) => t.result === TestOutcome.ERROR).length).toBe(tag.tests.length);
+      const vast = evaluateVast(create(VastReportSchema), specId);
+      expect(vast.tests.every((t) => t.group === "xml")).toBe(true);
+    }
+    const errors = evaluateTag(create(TagReportSchema), 0).tests.filter((t) => t.result === TestOutcome.ERROR);
+    expect(errors.map((t) => t.test)).toContain("heavy_ad_network");
+    for (const e of errors) expect(e.message).toMatch(/^test could not be evaluated: /);
   });
 });
 
