@@ -61,6 +61,8 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
       if (minified.skipped.length > 0) logger.info({ ...log, skipped: minified.skipped }, "minified check skipped files");
 
       const render = clone(TagReportSchema, tag);
+      // The render ran as its own tag job; the report belongs to the zip job.
+      render.jobId = job.jobId;
       render.meta = render.meta ?? create(MetaSchema, {});
       render.meta.creativeType = CreativeType.ZIP;
       if (fields.adSize.found) {

@@ -1,0 +1,31 @@
+import { create } from "@bufbuild/protobuf";
+import { ErrorType, ScanErrorSchema, type ScanJob, type ScanJobResult } from "@cva/contracts";
+import type { ZipAnalyzer } from "./analyzer.ts";
+import { ZipError } from "./errors.ts";
+import type { Logger } from "./logger.ts";
+import { RenderUnavailableError } from "./render-via-dispatcher.ts";
+
+export type JobOutcome = ScanJobResult["outcome"];
+
+/**
+ * One zip job → its outcome. A refused zip is the client's fault (payload_error, message as is); a render that
+ * could not be had is processing_error (not charged, retryable); anything else is thrown for the worker to log
+ * and answer with its generic processing_error, so no internal detail reaches the client.
+ */
+export async function analyzeToOutcome(
+  analyzer: ZipAnalyzer, job: ScanJob, ctx: { signal?: AbortSignal; logger?: Logger } = {},
+): Promise<JobOutcome> {
+  try {
+    return { case: "zip", value: await analyzer.analyze(job, { signal: ctx.signal }) };
+  } catch (err) {
+    if (err instanceof ZipError) {
+      ctx.logger?.info({ job_id: job.jobId, reason: err.message }, "zip refused");
+      return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PAYLOAD, message: err.message }) };
+    }
+    if (err instanceof RenderUnavailableError) {
+      ctx.logger?.warn({ job_id: job.jobId, reason: err.message }, "zip render unavailable");
+      return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: err.clientMessage }) };
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,33 @@
+import { connectNats, createLogger, envInt, envString, loadCommonConfig } from "@cva/platform";
+import { limitsFromEnv } from "./limits.ts";
+import { startZipAnalyzerProcess } from "./server.ts";
+
+// Zip-analyzer process: cva.zipanalyzer.v1.ZipAnalyzerService on ZIP_ANALYZER_PORT and a SCAN_KIND_ZIP worker
+// (ZIP_ANALYZER_SLOTS jobs at a time) whose renders are tag jobs for the tag-scanner workers.
+const logger = createLogger("zip-analyzer");
+const { natsUrl, serverLocation } = loadCommonConfig();
+
+const nc = await connectNats(natsUrl, "zip-analyzer");
+const proc = await startZipAnalyzerProcess({
+  nc,
+  logger,
+  port: envInt("ZIP_ANALYZER_PORT", 9104),
+  metricsPort: envInt("METRICS_PORT", 9204),
+  location: serverLocation,
+  slots: Math.max(1, envInt("ZIP_ANALYZER_SLOTS", 4)),
+  limits: limitsFromEnv(),
+  // Where the tag scanner serves bundles (services/tag-scanner/src/config.ts SYNTHETIC_ORIGIN).
+  bundleOrigin: envString("BUNDLE_ORIGIN", "https://creative.cva.invalid"),
+});
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "zip-analyzer stopping");
+  await proc.close();
+  await nc.drain();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
