@@ -1,0 +1,121 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { TagReportSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
+import { fillImageUrls } from "../src/scan/images.ts";
+import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, tagV2Schema, tagV3Schema, vastV3Schema, zipV2Schema } from "../src/views/index.ts";
+import { fullTagReport, fullVastReport, fullZipReport } from "./fakes.ts";
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+function check(schema: object, doc: unknown) {
+  const validate = ajv.compile(schema);
+  const ok = validate(doc);
+  expect(validate.errors ?? [], JSON.stringify(validate.errors)).toEqual([]);
+  expect(ok).toBe(true);
+}
+const withUrls = <T>(r: T): T => {
+  fillImageUrls(r, (id) => `https://edge.test/artifacts/${id}`);
+  return r;
+};
+
+const TAG_V2_KEYS = [
+  "3pas", "blocked_by_adblock", "console", "cookies", "cpu_usage", "creative_rendered", "dialogs", "dimensions",
+  "dom_content_loaded", "has_border", "has_video", "iframes", "job_id", "local_storage", "memory_usage", "meta",
+  "missing_assets", "mobile_friendly", "network", "screenshot", "ssl", "uses_document_write", "visual_artifacts",
+];
+const V3_ONLY = ["animation_duration", "landing_page", "name", "scan_results", "time_to_visual_start"];
+
+describe("views", () => {
+  it("tag v3: every documented field, exact names, schema-valid", () => {
+    const r = withUrls(fullTagReport());
+    r.name = "Spring";
+    r.scanResults!.reportUrl = "https://edge.test/r/tok";
+    const doc = JSON.parse(renderTagV3(r));
+    check(tagV3Schema, doc);
+    expect(Object.keys(doc).sort()).toEqual([...TAG_V2_KEYS.filter((k) => k !== "visual_artifacts"), ...V3_ONLY].sort());
+    expect(doc["3pas"]).toBe("Google Campaign Manager");
+    expect(doc.cookies[0]).toMatchObject({ httpOnly: true, sameSite: "None", expires: 1767225600.5 });
+    expect("sameSite" in doc.cookies[1]).toBe(false);
+    expect(doc.network.responses[0].ssl_info).toEqual({ protocol: "TLS 1.3", validFrom: 1700000000, validTo: 1800000000 });
+    expect(doc.network.responses[0].timing).toBe(35);
+    expect(doc.network.responses[0].headers).toEqual({ "content-type": "text/html" });
+    expect(doc.dimensions).toEqual({ height: 250, width: 300, text: "300x250" });
+    expect(doc.meta).toMatchObject({ scan_duration: "2.41", creative_type: "ad_tag", api_version: "v3", timestamp: 1763726400 });
+    expect(doc.memory_usage).toBe(1048576);
+    expect(doc.ssl).toEqual({ compliant: false, insecure_urls: ["http://pixel.example/p.gif"] });
+    expect(doc.screenshot.highres).toEqual({ bytes: 4, color: "#ff0000", mime_type: "image/png", url: "https://edge.test/artifacts/shot1" });
+    expect(doc.landing_page.screenshot.url).toBe("https://edge.test/artifacts/lp1");
+    expect(doc.dialogs).toEqual([{ type: "alert", message: "hi" }]);
+    expect(doc.local_storage).toEqual([{ key: "k", value: "v" }]);
+    expect(doc.missing_assets[0]).toEqual({ url: "https://cdn.example.com/x.png", status: 404, resource_type: "image", reason: "HTTP 404" });
+    expect(doc.scan_results.report_url).toBe("https://edge.test/r/tok");
+    expect(doc.scan_results.tests.initial_load_size).toEqual({
+      test: "initial_load_size", name: "Initial load size", data_type: "int", unit: "KB", expected: 150,
+      expected_text: "< 150 KB", actual: 2, operator: "<", result: "passed",
+    });
+    expect(doc.scan_results.tests.dimensions_width).toMatchObject({ expected: "1#300", result: "failed" });
+    expect(doc.scan_results.tests.cpu.result).toBe("error");
+    expect(doc.time_to_visual_start).toBe(250);
+    expect(doc.animation_duration).toBe(1500);
+    expect(doc.name).toBe("Spring");
+  });
+
+  it("tag v2: no v3-only fields, plus visual_artifacts", () => {
+    const doc = JSON.parse(renderTagV2(withUrls(fullTagReport())));
+    check(tagV2Schema, doc);
+    expect(Object.keys(doc).sort()).toEqual([...TAG_V2_KEYS].sort());
+    for (const k of V3_ONLY) expect(doc).not.toHaveProperty(k);
+    expect(doc.visual_artifacts).toBe(true);
+    expect(doc.meta.api_version).toBe("v2");
+  });
+
+  it("zip v2: the v2 tag fields plus the zip fields; creative_type zip", () => {
+    const doc = JSON.parse(renderZipV2(withUrls(fullZipReport())));
+    check(zipV2Schema, doc);
+    expect(Object.keys(doc).sort()).toEqual(
+      [...TAG_V2_KEYS, "click_tag_found", "file_structure", "has_external_assets", "html5_library", "meta_ad_size", "minified"].sort(),
+    );
+    expect(doc.meta.creative_type).toBe("zip");
+    expect(doc.file_structure[0]).toEqual({ bytes: 1200, name: "index.html", type: "html" });
+    expect(doc).toMatchObject({ click_tag_found: true, has_external_assets: false, html5_library: "GSAP", meta_ad_size: true, minified: false });
+  });
+
+  it("vast v3: non_secure_urls, xml.data_base64, grouped tests, mediafile shapes", () => {
+    const r = withUrls(fullVastReport());
+    r.name = "Video";
+    const doc = JSON.parse(renderVastV3(r));
+    check(vastV3Schema, doc);
+    expect(Object.keys(doc).sort()).toEqual(
+      ["ad_system", "ad_title", "cors", "creatives", "job_id", "meta", "name", "pixels", "scan_results", "screenshot", "ssl", "type",
+        "vast_url_base64", "vast_version", "wrapper_redirects", "xml"].sort(),
+    );
+    expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
+    expect(doc.xml).toEqual({ content_type: "application/xml", data_base64: Buffer.from("<VAST/>").toString("base64"), file_size: 7, http_code: 200, load_time: 80 });
+    expect(Buffer.from(doc.vast_url_base64, "base64").toString()).toBe("https://ads.example.com/vast.xml");
+    expect(doc.pixels).toEqual({ impression: ["https://px.example/imp"] });
+    expect(doc.meta.creative_type).toBe("vast");
+    const [c0, c1] = doc.creatives;
+    expect(c0.click_through).toEqual({ url: "https://example.com/click" });
+    expect(c0.skip_offset).toBe(5);
+    expect("skip_offset" in c1).toBe(false);
+    const mf = c0.mediafiles[0];
+    expect(mf.attributes).toEqual({ bitrate: 2000, delivery: "progressive", height: 720, maintainaspectratio: "true", scalable: "true", type: "video/mp4", width: 1280 });
+    expect(mf.file_info.audio).toMatchObject({ bit_rate: 128000, codec: "aac", loudness: { lra: 4.2, lufs: -23.1 }, sample_rate: 48000 });
+    expect(mf.file_info.container).toEqual({ format: "mov,mp4", mime_type: "video/mp4", moov_atom_position: "beginning" });
+    expect(mf.file_info.video).toMatchObject({ dimensions: "1280x720", letterboxing: false, frame_rate: 25 });
+    expect(mf.poster.url).toBe("https://edge.test/artifacts/poster1");
+    expect(mf.film_strip.url).toBe("https://edge.test/artifacts/film1");
+    expect(mf.audio_wave.url).toBe("https://edge.test/artifacts/wave1");
+    expect(mf).toMatchObject({ download_speed: 12.5, file_size: 5000000, http_code: 200, url: "https://cdn.example.com/v.mp4" });
+    expect(doc.scan_results.tests.xml.vast_version).toMatchObject({ expected: "2.0#4.1", result: "passed" });
+    expect(doc.scan_results.tests.xml.vast_version).not.toHaveProperty("test");
+    expect(doc.scan_results.tests.creative_0_mediafile_0.bitrate.actual).toBe(1900);
+  });
+
+  it("empty internal reports still produce schema-valid documents", () => {
+    check(tagV3Schema, JSON.parse(renderTagV3(create(TagReportSchema))));
+    check(tagV2Schema, JSON.parse(renderTagV2(create(TagReportSchema))));
+    check(zipV2Schema, JSON.parse(renderZipV2(create(ZipReportSchema))));
+    check(vastV3Schema, JSON.parse(renderVastV3(create(VastReportSchema))));
+  });
+});
