@@ -1,6 +1,6 @@
 import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import {
   AudioInfoSchema,
@@ -73,7 +73,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
   async function probe(input: MediaInput, signal?: AbortSignal): Promise<MediaProbe> {
     const started = performance.now();
     // One private directory per probe: the download and every ffmpeg output live there and go away together.
-    const dir = await mkdtemp(join(deps.workDir ?? tmpdir(), "cva-media-"));
+    // Absolute, so that ffmpeg can never read the path as "protocol:...".
+    const dir = await mkdtemp(join(resolve(deps.workDir ?? tmpdir()), "cva-media-"));
     try {
       const result = await probeIn(dir, input, signal);
       log?.info(

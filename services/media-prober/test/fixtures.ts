@@ -33,6 +33,8 @@ export async function makeMedia(dir: string): Promise<void> {
   // 0.6 s of black, then picture: the first visible frame is not the first frame.
   await ffmpeg("-f", "lavfi", "-i", "color=black:s=320x240:r=25:d=0.6", "-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=1",
     "-filter_complex", "[0][1]concat=n=2:v=1:a=0", ...x264, join(dir, "black-intro.mp4"));
+  // Entirely black: there is no visible frame, the screenshot falls back to the poster.
+  await ffmpeg("-f", "lavfi", "-i", "color=black:s=320x240:r=25:d=1", ...x264, join(dir, "all-black.mp4"));
   // VP9/Opus WebM, small: container name and mime from the EBML DocType.
   await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=320x180:r=15:d=1", "-f", "lavfi", "-i", "sine=f=440:d=1",
     "-c:v", "libvpx-vp9", "-deadline", "realtime", "-b:v", "200k", "-c:a", "libopus", join(dir, "small.webm"));

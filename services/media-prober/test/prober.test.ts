@@ -153,6 +153,15 @@ describe("media prober: generated media", () => {
     expect(p.fileInfo!.video!.aspectRatio).toBe("4:3");
   });
 
+  it("an all-black video still gets a screenshot and a thumbnail (the poster)", async () => {
+    const p = await probe("/all-black.mp4");
+    expect(p.error).toBe("");
+    expectImage(p.firstFrame, "jpeg");
+    expectImage(p.thumbnail, "jpeg");
+    expect(p.firstFrame!.color).toBe(p.poster!.color);
+    expect(p.fileInfo!.video!.letterboxing).toBe(false);
+  });
+
   it("names WebM from its EBML DocType and measures bit rates WebM does not state", async () => {
     const p = await probe("/small.webm");
     expect(p.error).toBe("");
@@ -212,6 +221,13 @@ describe("media prober: what is not media, or not reachable", () => {
     const p = await probe("/faststart.mp4", small);
     expect(p.error).toMatch(/larger than the limit/);
     expect(p.fileInfo).toBeUndefined();
+  });
+
+  it("ffmpeg running out of time → an error, never a throw", async () => {
+    const slow = createMediaProber({ policy, artifacts, workDir, limits: { ffmpegTimeoutMs: 1 } });
+    const p = await probe("/faststart.mp4", slow);
+    expect(p.httpCode).toBe(200);
+    expect(p.error).toBe("media analysis timed out");
   });
 
   it("an address outside the policy is refused", async () => {
