@@ -7,7 +7,7 @@ import { DEFAULT_MONTHLY_QUOTA, createAuthStore } from "./store.ts";
 const logger = createLogger("auth");
 const { natsUrl } = loadCommonConfig();
 const port = envInt("AUTH_PORT", 9101);
-const metricsPort = envInt("AUTH_METRICS_PORT", 9201);
+const metricsPort = envInt("METRICS_PORT", 9201);
 const defaultMonthlyQuota = envInt("DEFAULT_MONTHLY_QUOTA", DEFAULT_MONTHLY_QUOTA);
 
 const nc = await connectNats(natsUrl, "auth");

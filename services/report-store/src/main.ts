@@ -9,7 +9,7 @@ import { DEFAULT_RETENTION_DAYS, createReportStore } from "./store.ts";
 const logger = createLogger("report-store");
 const { natsUrl } = loadCommonConfig();
 const port = envInt("REPORT_STORE_PORT", 9102);
-const metricsPort = envInt("REPORT_STORE_METRICS_PORT", 9202);
+const metricsPort = envInt("METRICS_PORT", 9202);
 // 0 keeps reports and images forever.
 const retentionMs = envInt("REPORT_RETENTION_DAYS", DEFAULT_RETENTION_DAYS) * DAY_MS;
 

@@ -1,0 +1,123 @@
+import { execFile } from "node:child_process";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createAuthStore, type AuthStore } from "@cva/auth";
+import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+let nats: Awaited<ReturnType<typeof startNatsServer>>;
+let nc: NatsConnection;
+let store: AuthStore;
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  nc = await connect({ servers: nats.url });
+  store = await createAuthStore(nc);
+});
+
+afterAll(async () => {
+  await nc?.close();
+  await nats?.stop();
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+// The CLI as a separate process, pointed at the test's NATS (so it never touches the project's .data/).
+function keys(args: string[], viaNpm = false): Promise<Run> {
+  const [cmd, argv] = viaNpm
+    ? ["npm", ["run", "-s", "keys", "--", ...args]]
+    : [process.execPath, ["--import", "tsx", join(root, "scripts", "keys.ts"), ...args]];
+  return new Promise((resolve) => {
+    execFile(cmd, argv, { cwd: root, env: { ...process.env, NATS_URL: nats.url } }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const lastLine = (s: string) => s.trimEnd().split("\n").at(-1)!;
+
+describe("keys CLI", { timeout: 180_000 }, () => {
+  it("create prints the key alone on the last line of stdout (through npm run -s keys)", async () => {
+    const r = await keys(["create", "--customer", "cli-acme", "--quota", "25"], true);
+    expect(r.code).toBe(0);
+    const key = lastLine(r.stdout);
+    expect(key).toMatch(/^cva_[A-Za-z0-9_-]{43}$/);
+    expect(await store.authenticate(key)).toMatchObject({ customerId: "cli-acme" });
+    expect(await store.getCustomer("cli-acme")).toMatchObject({ monthlyQuota: 25 });
+  });
+
+  it("list shows key ids, customer, quota, used and revocation, never the key", async () => {
+    const created = await keys(["create", "--customer", "cli-list"]);
+    expect(created.code).toBe(0);
+    const key = lastLine(created.stdout);
+    const who = await store.authenticate(key);
+    await store.reserve("cli-list", "job-1");
+
+    const all = await keys(["list"]);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain(who!.keyId);
+    expect(all.stdout).not.toContain(key);
+    expect(all.stdout).not.toContain(key.slice(4));
+
+    const one = await keys(["list", "--customer", "cli-list"]);
+    const row = one.stdout.split("\n").find((l) => l.includes(who!.keyId))!;
+    expect(row).toMatch(/cli-list\s+\S+ \S+\s+no\s+10000\s+1 \(\d{4}-\d{2}\)/);
+    expect(one.stdout).not.toContain("cli-acme");
+  });
+
+  it("revoke by key id and by key; revoked keys stop authenticating", async () => {
+    const a = lastLine((await keys(["create", "--customer", "cli-rev"])).stdout);
+    const b = lastLine((await keys(["create", "--customer", "cli-rev"])).stdout);
+    const aId = (await store.authenticate(a))!.keyId;
+
+    const byId = await keys(["revoke", aId]);
+    expect(byId.code).toBe(0);
+    expect(byId.stdout).toContain(aId);
+    expect(await store.authenticate(a)).toBeUndefined();
+    expect(await store.authenticate(b)).toBeDefined();
+
+    expect((await keys(["revoke", b])).code).toBe(0);
+    expect(await store.authenticate(b)).toBeUndefined();
+
+    const list = await keys(["list", "--customer", "cli-rev"]);
+    expect(list.stdout.split("\n").filter((l) => /\byes\b/.test(l))).toHaveLength(2);
+
+    const missing = await keys(["revoke", "key_000000000000"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no such key/);
+  });
+
+  it("set-quota changes the customer's quota", async () => {
+    await keys(["create", "--customer", "cli-q"]);
+    const r = await keys(["set-quota", "--customer", "cli-q", "--quota", "3"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/quota 3 scans/);
+    expect(await store.getCustomer("cli-q")).toMatchObject({ monthlyQuota: 3 });
+    const unknown = await keys(["set-quota", "--customer", "cli-nobody", "--quota", "3"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no customer/);
+  });
+
+  // Each case is a separate Node process: allow for a loaded machine.
+  it("explains bad usage with exit code 2, and prints help", { timeout: 180_000 }, async () => {
+    const cases = [[], ["frobnicate"], ["create"], ["create", "--customer", "x", "--quota", "abc"], ["set-quota", "--customer", "x"], ["list", "--bogus"]];
+    const runs = await Promise.all(cases.map((args) => keys(args)));
+    for (const [i, r] of runs.entries()) {
+      expect(r.code, cases[i]!.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(/^keys: /);
+      expect(r.stderr).toContain("Usage:");
+      expect(r.stdout).toBe("");
+    }
+    const help = await keys(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("set-quota --customer <id> --quota <n>");
+  });
+});
