@@ -57,8 +57,10 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   const kind = stored.reportKind;
   const title = { tag_v3: "Ad tag report", tag_v2: "Ad tag report (v2)", zip_v2: "HTML5 zip report", vast_v3: "VAST report" }[kind] ?? "Scan report";
   const rows = testRows(report, kind);
-  const passed = rows.filter((r) => r.result === "passed").length;
-  const failed = rows.filter((r) => r.result === "failed").length;
+  // The counts the API returned are authoritative; the rows only add the "could not be evaluated" ones.
+  const count = (v: unknown, fallback: number) => (typeof v === "number" ? v : fallback);
+  const passed = count(report?.scan_results?.passed, rows.filter((r) => r.result === "passed").length);
+  const failed = count(report?.scan_results?.failed, rows.filter((r) => r.result === "failed").length);
   const errored = rows.filter((r) => r.result === "error").length;
   const hasTests = report?.scan_results !== undefined;
   const verdict = !hasTests
