@@ -60,23 +60,25 @@ export interface MediaProberDeps {
 }
 
 export interface MediaProber {
-  /** Never throws for what the remote file is or does (that becomes `error`); only an abort rejects. */
-  probe(input: MediaInput, signal?: AbortSignal): Promise<MediaProbe>;
+  /**
+   * Never throws for what the remote file is or does (that becomes `error`); only an abort rejects. `logger` overrides
+   * the prober's own for this probe (a child logger carrying the job_id).
+   */
+  probe(input: MediaInput, signal?: AbortSignal, logger?: LoggerLike): Promise<MediaProbe>;
 }
 
 type ProbeInit = Parameters<typeof create<typeof MediaProbeSchema>>[1] & object;
 
 export function createMediaProber(deps: MediaProberDeps): MediaProber {
   const limits: MediaProberLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  const log = deps.logger;
-
-  async function probe(input: MediaInput, signal?: AbortSignal): Promise<MediaProbe> {
+  async function probe(input: MediaInput, signal?: AbortSignal, logger?: LoggerLike): Promise<MediaProbe> {
+    const log = logger ?? deps.logger;
     const started = performance.now();
     // One private directory per probe: the download and every ffmpeg output live there and go away together.
     // Absolute, so that ffmpeg can never read the path as "protocol:...".
     const dir = await mkdtemp(join(resolve(deps.workDir ?? tmpdir()), "cva-media-"));
     try {
-      const result = await probeIn(dir, input, signal);
+      const result = await probeIn(dir, input, signal, log);
       log?.info(
         { url: input.url, http_code: result.httpCode, file_size: Number(result.fileSize), error: result.error || undefined, ms: Math.round(performance.now() - started) },
         "media probed",
@@ -87,7 +89,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     }
   }
 
-  async function probeIn(dir: string, input: MediaInput, signal?: AbortSignal): Promise<MediaProbe> {
+  async function probeIn(dir: string, input: MediaInput, signal: AbortSignal | undefined, log: LoggerLike | undefined): Promise<MediaProbe> {
     // A fixed local name: nothing from the URL ever becomes part of a path or an ffmpeg argument.
     const file = join(dir, "media");
     const dl = await downloadMedia(input.url, file, {

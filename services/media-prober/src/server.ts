@@ -40,7 +40,7 @@ export async function startMediaProberProcess(opts: MediaProberProcessOptions): 
     async handle(job, ctx) {
       slots.acquire();
       try {
-        return await probeJob(prober, job, ctx.signal);
+        return await probeJob(prober, job, ctx.signal, ctx.logger);
       } finally {
         slots.release();
       }

@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { mediaprober, type ScanJob, type ScanJobResult } from "@cva/contracts";
-import type { MediaProber, LoggerLike } from "./prober.ts";
+import type { Logger } from "@cva/platform";
+import type { LoggerLike, MediaProber } from "./prober.ts";
 
 export type JobOutcome = ScanJobResult["outcome"];
 
@@ -39,9 +40,9 @@ export class NotAMediaJobError extends Error {}
  * One SCAN_KIND_MEDIA job → its outcome. Whatever the remote file is or does is inside the MediaProbe (`error`);
  * only an abort or a bug throws.
  */
-export async function probeJob(prober: MediaProber, job: ScanJob, signal?: AbortSignal): Promise<JobOutcome> {
+export async function probeJob(prober: MediaProber, job: ScanJob, signal?: AbortSignal, logger?: LoggerLike): Promise<JobOutcome> {
   if (job.input.case !== "media") throw new NotAMediaJobError(`job ${job.jobId} carries no media input`);
-  const probe = await prober.probe(job.input.value, signal);
+  const probe = await prober.probe(job.input.value, signal, logger);
   return { case: "media", value: probe };
 }
 
@@ -49,7 +50,7 @@ export async function probeJob(prober: MediaProber, job: ScanJob, signal?: Abort
 export function createMediaProberService(
   prober: MediaProber,
   slots: Slots,
-  opts: { logger?: LoggerLike } = {},
+  opts: { logger?: Logger } = {},
 ): ServiceImpl<typeof mediaprober.MediaProberService> {
   return {
     async probeMedia(req, context) {
@@ -59,7 +60,7 @@ export function createMediaProberService(
       if (!job.input.value.url) throw new ConnectError("job.media.url is required", Code.InvalidArgument);
       if (!slots.tryAcquire()) throw new ConnectError("no worker resources: the media prober is busy", Code.ResourceExhausted);
       try {
-        const outcome = await probeJob(prober, job, context.signal);
+        const outcome = await probeJob(prober, job, context.signal, opts.logger?.child({ job_id: job.jobId }));
         if (outcome.case !== "media") throw new Error("unexpected outcome");
         return create(mediaprober.ProbeMediaResponseSchema, { probe: outcome.value });
       } catch (err) {
