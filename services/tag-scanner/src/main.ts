@@ -1,0 +1,40 @@
+import { connectNats, createArtifactStore, createLogger, envInt, envString, loadCommonConfig, outboundPolicyFromEnv } from "@cva/platform";
+import { DEFAULT_TIMEOUTS } from "./config.ts";
+import { startTagScannerProcess } from "./server.ts";
+
+// Tag scanner process: serves cva.tagscanner.v1.TagScannerService on TAG_SCANNER_PORT and works SCAN_KIND_TAG jobs
+// of SERVER_LOCATION from the NATS queue with TAG_SCANNER_BROWSERS warm Chromiums x TAG_SCANNER_SLOTS scans each.
+const logger = createLogger("tag-scanner");
+const { natsUrl, serverLocation } = loadCommonConfig();
+const port = envInt("TAG_SCANNER_PORT", 9103);
+const metricsPort = envInt("METRICS_PORT", 9203);
+const pool = {
+  browsers: Math.max(1, envInt("TAG_SCANNER_BROWSERS", 1)),
+  slots: Math.max(1, envInt("TAG_SCANNER_SLOTS", 2)),
+  executablePath: envString("CHROMIUM_PATH", "/usr/bin/chromium"),
+  maxHeapMb: envInt("TAG_SCANNER_MAX_HEAP_MB", 512),
+};
+const timeouts = {
+  renderMs: envInt("TAG_RENDER_TIMEOUT_MS", DEFAULT_TIMEOUTS.renderMs),
+  quietMs: envInt("TAG_ANIMATION_QUIET_MS", DEFAULT_TIMEOUTS.quietMs),
+  stepMs: envInt("TAG_STEP_TIMEOUT_MS", DEFAULT_TIMEOUTS.stepMs),
+  landingMs: envInt("TAG_LANDING_TIMEOUT_MS", DEFAULT_TIMEOUTS.landingMs),
+};
+
+const policy = outboundPolicyFromEnv();
+const nc = await connectNats(natsUrl, "tag-scanner");
+const artifacts = await createArtifactStore(nc);
+const proc = await startTagScannerProcess({ nc, logger, policy, artifacts, port, metricsPort, location: serverLocation, pool, timeouts });
+logger.info({ port: proc.port, metrics_port: proc.metricsPort, pool, timeouts, location: serverLocation, policy: policy.describe() }, "tag-scanner ready");
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "tag-scanner stopping");
+  await proc.close();
+  await nc.drain();
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
