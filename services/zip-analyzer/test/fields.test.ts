@@ -154,3 +154,14 @@ describe("minified", () => {
     expect(r.minified).toBe(false);
   });
 });
+
+describe("hostile markup", () => {
+  it("scans pathological HTML and CSS in linear time (would time out otherwise)", () => {
+    const n = 300_000;
+    const html = "<a ".repeat(n) + "<script>".repeat(n) + "<!--".repeat(n) + '<x "'.repeat(n) + "url(".repeat(n);
+    expect(metaAdSize(html).found).toBe(false);
+    expect(clickTagFound(html)).toBe(false);
+    expect(externalUrlsInHtml(html)).toEqual([]);
+    expect(externalUrlsInCss("url(".repeat(n) + "@import '".repeat(n))).toEqual([]);
+  });
+});

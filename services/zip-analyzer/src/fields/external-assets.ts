@@ -14,7 +14,8 @@ import { findTags, inlineStyles } from "./html.ts";
 const ASSET_ATTRS = ["src", "srcset", "poster", "data", "background", "lowsrc", "dynsrc"];
 const HREF_LOADING_TAGS = new Set(["link", "image", "use", "script", "feimage"]);
 const ABSOLUTE = /^\s*(?:https?:)?\/\//i;
-const CSS_URL = /url\(\s*(["']?)([^"')]*)\1\s*\)|@import\s+(["'])([^"']*)\3/gi;
+// "(" is excluded inside url(...) so that an attempt stops at the next url( — linear on hostile CSS.
+const CSS_URL = /url\(\s*(["']?)([^"'()]*)\1\s*\)|@import\s+(["'])([^"']*)\3/gi;
 
 export function externalUrlsInHtml(html: string): string[] {
   const urls: string[] = [];

@@ -9,20 +9,74 @@ export interface Tag {
   attrs: Map<string, string>;
 }
 
-const TAG = /<([a-zA-Z][\w:-]*)\b((?:[^>"']|"[^"]*"|'[^']*')*)>/g;
+// Attribute values may not contain "<" here and tags may not span one: every match attempt then ends at the next
+// "<", which keeps the scan linear on hostile markup (a browser would differ only on such odd markup).
+const TAG = /<([a-zA-Z][\w:-]*)\b((?:[^<>"']|"[^"<]*"|'[^'<]*')*)>/g;
 const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
-const SCRIPT = /<script\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/script\s*>/gi;
-const STYLE = /<style\b(?:[^>"']|"[^"]*"|'[^']*')*>([\s\S]*?)<\/style\s*>/gi;
-const HTML_COMMENT = /<!--[\s\S]*?-->/g;
 
 export function decodeText(data: Uint8Array): string {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8").replace(/^\uFEFF/, "");
 }
 
-/** Markup outside scripts and styles, without comments: where tags are looked for. */
-function markupOnly(html: string): string {
-  return html.replace(SCRIPT, (_m, attrs: string) => `<script${attrs}></script>`).replace(STYLE, "<style></style>")
-    .replace(HTML_COMMENT, "");
+interface Blocks {
+  /** The markup without comments, with script/style bodies emptied (their open tags kept). */
+  markup: string;
+  scripts: Array<{ attrs: string; body: string }>;
+  styles: string[];
+}
+
+
+/**
+ * Splits HTML into markup, <script> and <style> bodies, dropping <!-- comments -->, with indexOf scanning (no
+ * backtracking regex, so linear on hostile input). Like a browser, a body runs to its closing tag or the end.
+ */
+export function splitHtml(html: string): Blocks {
+  const lower = html.toLowerCase();
+  const blocks: Blocks = { markup: "", scripts: [], styles: [] };
+  const parts: string[] = [];
+  let i = 0;
+  const next = { comment: -2, script: -2, style: -2 };
+  const find = (what: keyof typeof next, needle: string): number => {
+    if (next[what] !== -1 && next[what] < i) next[what] = lower.indexOf(needle, i);
+    return next[what] === -1 ? Infinity : next[what];
+  };
+  while (i < html.length) {
+    const c = find("comment", "<!--");
+    const sc = find("script", "<script");
+    const st = find("style", "<style");
+    const at = Math.min(c, sc, st);
+    if (at === Infinity) break;
+    parts.push(html.slice(i, at));
+    if (at === c) {
+      const close = lower.indexOf("-->", at + 4);
+      i = close === -1 ? html.length : close + 3;
+      continue;
+    }
+    const tag = at === sc ? "script" : "style";
+    const after = lower.charCodeAt(at + tag.length + 1);
+    // "<scripts>" or "<styled-x>" are other elements: keep scanning past the name.
+    if (!(after === 0x3e || after === 0x2f || after <= 0x20 || Number.isNaN(after))) {
+      parts.push(html.slice(at, at + tag.length + 1));
+      i = at + tag.length + 1;
+      continue;
+    }
+    const openEnd = lower.indexOf(">", at);
+    if (openEnd === -1) {
+      i = html.length;
+      break;
+    }
+    const attrs = html.slice(at + tag.length + 1, openEnd);
+    const close = lower.indexOf(`</${tag}`, openEnd + 1);
+    const body = html.slice(openEnd + 1, close === -1 ? html.length : close);
+    parts.push(`<${tag}${attrs}></${tag}>`);
+    if (tag === "script") blocks.scripts.push({ attrs, body });
+    else blocks.styles.push(body);
+    const closeEnd = close === -1 ? -1 : lower.indexOf(">", close);
+    i = closeEnd === -1 ? html.length : closeEnd + 1;
+  }
+  parts.push(html.slice(i));
+  blocks.markup = parts.join("");
+  return blocks;
 }
 
 export function parseAttributes(source: string): Map<string, string> {
@@ -36,7 +90,7 @@ export function parseAttributes(source: string): Map<string, string> {
 
 export function findTags(html: string, name?: string): Tag[] {
   const out: Tag[] = [];
-  for (const m of markupOnly(html).matchAll(TAG)) {
+  for (const m of splitHtml(html).markup.matchAll(TAG)) {
     const tagName = m[1].toLowerCase();
     if (name === undefined || tagName === name) out.push({ name: tagName, attrs: parseAttributes(m[2]) });
   }
@@ -46,17 +100,17 @@ export function findTags(html: string, name?: string): Tag[] {
 /** Bodies of inline classic/module scripts (no src, a JavaScript type or none). */
 export function inlineScripts(html: string): string[] {
   const out: string[] = [];
-  for (const m of html.replace(HTML_COMMENT, (c) => (/<script/i.test(c) ? "" : c)).matchAll(SCRIPT)) {
-    const attrs = parseAttributes(m[1]);
+  for (const { attrs: source, body } of splitHtml(html).scripts) {
+    const attrs = parseAttributes(source);
     const type = (attrs.get("type") ?? "").trim().toLowerCase();
     const isJs = type === "" || type === "module" || /(java|ecma)script/.test(type);
-    if (!attrs.has("src") && isJs && m[2].trim() !== "") out.push(m[2]);
+    if (!attrs.has("src") && isJs && body.trim() !== "") out.push(body);
   }
   return out;
 }
 
 export function inlineStyles(html: string): string[] {
-  return [...html.replace(HTML_COMMENT, "").matchAll(STYLE)].map((m) => m[1]).filter((s) => s.trim() !== "");
+  return splitHtml(html).styles.filter((s) => s.trim() !== "");
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
