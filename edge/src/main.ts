@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const authTransport = createGrpcTransport({ baseUrl: config.authUrl });
   const storeTransport = createGrpcTransport({ baseUrl: config.reportStoreUrl });
   const nc = await connectNats(config.natsUrl, "edge");
-  const dispatcher = await createDispatcher(nc, { logger });
+  const dispatcher = await createDispatcher(nc, { logger, defaultLocation: config.serverLocation });
   const isKnownSpecId = await loadSpecIdCheck();
 
   const healthy = (transport: ReturnType<typeof createGrpcTransport>) => async () => {

@@ -6,7 +6,7 @@ import type { auth, reportstore, ScanJob, ScanJobResult, ScanKind, WorkerHeartbe
 // The slice of @cva/platform's Dispatcher the edge consumes. Declared here so the edge compiles and is tested
 // against in-memory fakes independently of the NATS implementation (structurally compatible with the real one).
 export interface Dispatcher {
-  submit(job: ScanJob, opts: { timeoutMs: number }): Promise<ScanJobResult>;
+  submit(job: ScanJob, opts: { timeoutMs: number; location?: string }): Promise<ScanJobResult>;
   liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[];
 }
 

@@ -104,7 +104,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
 
   async function dispatch(job: ScanJob, req: ScanRequest, location: string, log: EdgeDeps["logger"]): Promise<ScanJobResult> {
     try {
-      return await deps.dispatcher.submit(job, { timeoutMs: config.scanTimeoutMs });
+      return await deps.dispatcher.submit(job, { timeoutMs: config.scanTimeoutMs, location });
     } catch (err) {
       if (isNoWorkerError(err)) {
         const hint = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
