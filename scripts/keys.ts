@@ -4,8 +4,8 @@
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { AuthStoreError, DEFAULT_MONTHLY_QUOTA, createAuthStore, type ApiKeyInfo, type CustomerInfo } from "@cva/auth";
-import { connectNats, envInt, envString, natsAnswers, spawnNatsServer, type NatsServerHandle } from "@cva/platform";
+import { AuthStoreError, DEFAULT_MONTHLY_QUOTA, createAuthStore, defaultMonthlyQuotaFromEnv, type ApiKeyInfo, type CustomerInfo } from "@cva/auth";
+import { connectNats, envString, natsAnswers, spawnNatsServer, type NatsServerHandle } from "@cva/platform";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -141,7 +141,7 @@ async function run(cmd: Exclude<Command, { verb: "help" }>): Promise<number> {
   }
   const nc = await connectNats(server?.url ?? natsUrl, "keys-cli");
   try {
-    const store = await createAuthStore(nc, { defaultMonthlyQuota: envInt("DEFAULT_MONTHLY_QUOTA", DEFAULT_MONTHLY_QUOTA) });
+    const store = await createAuthStore(nc, { defaultMonthlyQuota: defaultMonthlyQuotaFromEnv() });
     switch (cmd.verb) {
       case "create": {
         const r = await store.createKey(cmd.customer, cmd.quota);

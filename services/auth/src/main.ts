@@ -1,14 +1,14 @@
 import { auth } from "@cva/contracts";
 import { connectNats, createLogger, envInt, loadCommonConfig, startServiceHost } from "@cva/platform";
 import { registerAuthRoutes } from "./routes.ts";
-import { DEFAULT_MONTHLY_QUOTA, createAuthStore } from "./store.ts";
+import { createAuthStore, defaultMonthlyQuotaFromEnv } from "./store.ts";
 
 // Auth service process: API keys, customers and monthly quotas in NATS KV, served on AUTH_PORT (Connect + gRPC).
 const logger = createLogger("auth");
 const { natsUrl } = loadCommonConfig();
 const port = envInt("AUTH_PORT", 9101);
 const metricsPort = envInt("METRICS_PORT", 9201);
-const defaultMonthlyQuota = envInt("DEFAULT_MONTHLY_QUOTA", DEFAULT_MONTHLY_QUOTA);
+const defaultMonthlyQuota = defaultMonthlyQuotaFromEnv();
 
 const nc = await connectNats(natsUrl, "auth");
 const store = await createAuthStore(nc, { defaultMonthlyQuota });

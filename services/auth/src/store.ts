@@ -18,6 +18,17 @@ import type {
 // Scans per UTC calendar month for a customer created without an explicit quota (README: DEFAULT_MONTHLY_QUOTA).
 export const DEFAULT_MONTHLY_QUOTA = 10_000;
 
+// DEFAULT_MONTHLY_QUOTA from the environment (validated), for every process that creates keys: the auth service,
+// the keys CLI and `npm start`'s development key should all agree on it.
+export function defaultMonthlyQuotaFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.DEFAULT_MONTHLY_QUOTA;
+  if (v === undefined || v === "") return DEFAULT_MONTHLY_QUOTA;
+  if (!/^\d+$/.test(v) || Number(v) === 0 || !Number.isSafeInteger(Number(v))) {
+    throw new Error(`DEFAULT_MONTHLY_QUOTA must be a positive integer (got ${JSON.stringify(v)})`);
+  }
+  return Number(v);
+}
+
 export const BUCKET_KEYS = "cva_keys";
 export const BUCKET_CUSTOMERS = "cva_customers";
 export const BUCKET_QUOTA = "cva_quota";

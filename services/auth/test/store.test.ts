@@ -166,3 +166,13 @@ describe("monthly quota", () => {
     expect(st.ttl).toBeGreaterThan(62 * 24 * 3600 * 1000);
   });
 });
+
+describe("configuration", () => {
+  it("reads DEFAULT_MONTHLY_QUOTA (10 000 when unset) and refuses nonsense", async () => {
+    const { defaultMonthlyQuotaFromEnv } = await import("../src/store.ts");
+    expect(defaultMonthlyQuotaFromEnv({})).toBe(10_000);
+    expect(defaultMonthlyQuotaFromEnv({ DEFAULT_MONTHLY_QUOTA: "250" })).toBe(250);
+    expect(() => defaultMonthlyQuotaFromEnv({ DEFAULT_MONTHLY_QUOTA: "lots" })).toThrow(/DEFAULT_MONTHLY_QUOTA/);
+    expect(() => defaultMonthlyQuotaFromEnv({ DEFAULT_MONTHLY_QUOTA: "0" })).toThrow(/DEFAULT_MONTHLY_QUOTA/);
+  });
+});
