@@ -39,6 +39,14 @@ async function stillWorks() {
 }
 
 describe("hostile tags", () => {
+  it("a crashed browser is replaced", async () => {
+    const lease = await pool.acquire();
+    lease.browser.process()?.kill("SIGKILL");
+    lease.release();
+    await new Promise((r) => setTimeout(r, 300));
+    await stillWorks();
+  }, 90_000);
+
   it("an endless loop times out with a report, and the next scan works", async () => {
     const t = Date.now();
     const r = await scanner.scan(tagJob(`${box}<script>while (true) {}</script>`));
@@ -62,6 +70,8 @@ setInterval(() => window.open("${fixture.origin}/ok.gif", "_blank"), 20);
 const hog = []; setTimeout(function grow() { for (let i = 0; i < 50; i++) hog.push(new Array(1e6).fill(Math.random())); setTimeout(grow, 0); }, 100);
 </script>`));
     expect(r.jobId).not.toBe("");
+    // With a 256 MB heap cap the renderer dies alone; the report says so.
+    expect(r.timedOut || r.console!.errors.some((e) => e.includes("crashed"))).toBe(true);
     await stillWorks();
   }, 90_000);
 

@@ -1,0 +1,103 @@
+// Report fields are pure functions of artifacts: checked here without a browser.
+import { describe, expect, it } from "vitest";
+import { blockedByAdblock } from "../src/fields/adblock.ts";
+import { declaredSize, hasVisualArtifacts, mobileFriendly, paintedSize } from "../src/fields/dimensions.ts";
+import { dominantColor, hasBorder, type Raster } from "../src/fields/image.ts";
+import { isPixel } from "../src/fields/is-pixel.ts";
+import { loadSize } from "../src/fields/load-size.ts";
+import { missingAssets } from "../src/fields/missing-assets.ts";
+import { sslCompliance } from "../src/fields/ssl.ts";
+import { thirdPartyAdServer } from "../src/fields/third-party-ad-server.ts";
+import { animationDuration, timeToVisualStart } from "../src/fields/timing.ts";
+import { imageSizeFromBytes, type RequestRecord } from "../src/gatherers/network.ts";
+import { PIXEL_GIF } from "./helpers.ts";
+
+const req = (over: Partial<RequestRecord>): RequestRecord => ({
+  requestId: "1", url: "https://x.test/a", method: "GET", resourceType: "script", frameId: "f", startTs: 10, headers: {},
+  encodedBytes: 100, bodyBytes: 80, finished: true, status: 200, ...over,
+});
+
+function raster(w: number, h: number, paint: (x: number, y: number) => [number, number, number]): Raster {
+  const data = new Uint8Array(w * h * 4);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set([...paint(x, y), 255], (y * w + x) * 4);
+  return { width: w, height: h, data };
+}
+
+describe("fields", () => {
+  it("declared size from attributes, inline style, ad.size meta", () => {
+    expect(declaredSize(`<script>var a=1</script><iframe src="x" width="300" height="250"></iframe>`)).toEqual({ width: 300, height: 250 });
+    expect(declaredSize(`<ins class='dcmads' style='display:inline-block;width:160px;height:600px'></ins>`)).toEqual({ width: 160, height: 600 });
+    expect(declaredSize(`<meta name="ad.size" content="width=728,height=90"><div style="width:1px;height:1px">`)).toEqual({ width: 728, height: 90 });
+    expect(declaredSize(`<p>hello</p>`)).toEqual({ width: 0, height: 0 });
+  });
+
+  it("visual artifacts and mobile friendliness", () => {
+    expect(hasVisualArtifacts({ width: 300, height: 250 }, { width: 301, height: 251 })).toBe(true);
+    expect(hasVisualArtifacts({ width: 300, height: 250 }, { width: 300, height: 250 })).toBe(false);
+    expect(hasVisualArtifacts({ width: 0, height: 0 }, { width: 300, height: 250 })).toBe(false);
+    expect(paintedSize({ x: 8, y: 8, width: 299.6, height: 250.2 })).toEqual({ width: 300, height: 250 });
+    expect(mobileFriendly({ width: 250, height: 250 }, null)).toBe(true);
+    expect(mobileFriendly({ width: 728, height: 90 }, { viewportWidth: 320, width: 728 })).toBe(false);
+    expect(mobileFriendly({ width: 1366, height: 90 }, { viewportWidth: 320, width: 320 })).toBe(true);
+  });
+
+  it("pixels: 1x1 images by their header, tiny images, 204 answers", () => {
+    expect(imageSizeFromBytes(PIXEL_GIF)).toEqual({ width: 1, height: 1 });
+    expect(isPixel(req({ resourceType: "image", imageSize: { width: 1, height: 1 } }))).toBe(true);
+    expect(isPixel(req({ resourceType: "image", imageSize: { width: 300, height: 250 }, bodyBytes: 90 }))).toBe(false);
+    expect(isPixel(req({ resourceType: "image", status: 204, bodyBytes: 0 }))).toBe(true);
+    expect(isPixel(req({ resourceType: "image", bodyBytes: 43, mimeType: "image/gif" }))).toBe(true);
+    expect(isPixel(req({ resourceType: "script", bodyBytes: 10 }))).toBe(false);
+    expect(isPixel(req({ resourceType: "image", status: 404, bodyBytes: 10, mimeType: "image/gif" }))).toBe(false);
+  });
+
+  it("load phases split at the load event", () => {
+    const rs = [req({ startTs: 1, encodedBytes: 100 }), req({ startTs: 2, encodedBytes: 50 }), req({ startTs: 5, encodedBytes: 7 })];
+    expect(loadSize(rs, 3, 10)).toEqual({ initialLoad: 160, hostInitiatedSubload: 7, total: 167 });
+    expect(loadSize(rs, undefined)).toEqual({ initialLoad: 157, hostInitiatedSubload: 0, total: 157 });
+  });
+
+  it("missing assets and ssl", () => {
+    const rs = [
+      req({ url: "http://a.test/x.js" }), req({ url: "https://b.test/404.png", status: 404, statusText: "Not Found", resourceType: "image" }),
+      req({ url: "https://c.test/dns.js", status: undefined, failure: "net::ERR_TUNNEL_CONNECTION_FAILED" }),
+      req({ url: "https://d.test/cancel", status: undefined, failure: "net::ERR_ABORTED", canceled: true }),
+    ];
+    expect(missingAssets(rs)).toEqual([
+      { url: "https://b.test/404.png", status: 404, resourceType: "image", reason: "Not Found" },
+      { url: "https://c.test/dns.js", status: 0, resourceType: "script", reason: "net::ERR_TUNNEL_CONNECTION_FAILED" },
+    ]);
+    expect(sslCompliance(rs)).toEqual({ compliant: false, insecureUrls: ["http://a.test/x.js"] });
+  });
+
+  it("third-party ad servers and ad-block", () => {
+    expect(thirdPartyAdServer(["https://cdn.test/a.js", "https://bs.serving-sys.com/Serving/adServer.bs"], "")).toBe("Sizmek");
+    expect(thirdPartyAdServer([], `<ins class='dcmads' data-dcm-placement='N1.2/B3'></ins>`)).toBe("Google Campaign Manager 360");
+    expect(thirdPartyAdServer(["https://ib.adnxs.com/ut/v3"], "")).toBe("Xandr (AppNexus)");
+    expect(thirdPartyAdServer(["https://cdn.test/a.js"], "<div></div>")).toBe("");
+    expect(blockedByAdblock([{ url: "https://secure-gl.imrworldwide.com/x.js", resourceType: "script" }], "", "https://creative.cva.invalid/")).toBe(false);
+    expect(blockedByAdblock([{ url: "https://securepubads.g.doubleclick.net/tag/js/gpt.js", resourceType: "script" }], "", "https://p.test/")).toBe(true);
+    expect(blockedByAdblock([], `<script src="https://ad.doubleclick.net/ddm/adj/N1/B2"></script>`, "https://p.test/")).toBe(true);
+  });
+
+  it("border and dominant colour from pixels", () => {
+    const framed = raster(300, 250, (x, y) => (x === 0 || y === 0 || x === 299 || y === 249 ? [0, 0, 0] : [255, 255, 255]));
+    expect(hasBorder(framed)).toBe(true);
+    const solid = raster(300, 250, () => [200, 0, 0]);
+    expect(hasBorder(solid)).toBe(false);
+    const gradient = raster(300, 250, (x, y) => [x % 256, y % 256, 128]);
+    expect(hasBorder(gradient)).toBe(false);
+    const framed3x = raster(900, 750, (x, y) => (x < 3 || y < 3 || x >= 897 || y >= 747 ? [0, 0, 255] : [255, 255, 0]));
+    expect(hasBorder(framed3x, 3)).toBe(true);
+    expect(dominantColor(solid)).toBe("#c80000");
+  });
+
+  it("time to visual start and animation duration", () => {
+    expect(timeToVisualStart(1000, [1200, 1150], 1300, true)).toBe(150);
+    expect(timeToVisualStart(1000, [], 1300, true)).toBe(300);
+    expect(timeToVisualStart(1000, [], undefined, false)).toBe(-1);
+    expect(animationDuration(1000, [900, 1000, 2000, 3000], false)).toBe(2000);
+    expect(animationDuration(1000, [1000, 2000], true)).toBe(-1);
+    expect(animationDuration(1000, [], false)).toBe(0);
+  });
+});
