@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { createAuthStore } from "@cva/auth";
 import { connectNats, type NatsConnection } from "@cva/platform";
 import { freePort, startNatsServer } from "@cva/platform/testing/index.ts";
-import { stackProcesses, type StackPorts } from "../../scripts/lib/stack.ts";
+import { stackProcesses, type ProcessSpec, type StackPorts } from "../../scripts/lib/stack.ts";
 import { supervise } from "../../scripts/lib/supervisor.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -27,7 +27,7 @@ export interface TestStack {
 
 export type ProcessName = "auth" | "report-store" | "tag-scanner" | "zip-analyzer" | "vast-analyzer" | "media-prober" | "edge";
 
-export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[] } = {}): Promise<TestStack> {
+export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: Array<Omit<ProcessSpec, "env"> & { env?: Record<string, string> }> } = {}): Promise<TestStack> {
   const nats = await startNatsServer();
   const ports: StackPorts = {
     edge: await freePort(),
@@ -41,7 +41,10 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
     metricsBase: 0,
   };
   const baseUrl = `http://127.0.0.1:${ports.edge}`;
-  const specs = stackProcesses(repoRoot, ports, nats.url).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName));
+  const specs = [
+    ...stackProcesses(repoRoot, ports, nats.url).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
+    ...(opts.extra ?? []).map((e) => ({ ...e, env: { NATS_URL: nats.url, ...e.env } })),
+  ];
   const logs: string[] = [];
   const stack = supervise(specs, {
     restart: false,
