@@ -131,6 +131,21 @@ describe("error/status matrix", () => {
     expectError(res, 400, "processing_error");
   });
 
+  it("a hung report store → processing_error, quota refunded", async () => {
+    const { app, authFake, store } = await setup();
+    store.hangPut = true;
+    const res = await app.inject({ method: "POST", url: "/v3/scanTag", headers: { "x-apikey": "key-a" }, payload: { data: TAG } });
+    expect(expectError(res, 400, "processing_error")).toBe("the report store is unavailable; retry later");
+    expect(authFake.refunds).toHaveLength(1);
+  });
+
+  it("spec ids come from @cva/spec-sets when it is installed", async () => {
+    const { loadSpecIdCheck } = await import("../src/validation/spec-ids.ts");
+    const check = await loadSpecIdCheck();
+    expect(check(0)).toBe(true);
+    expect(check(-1)).toBe(false);
+  });
+
   it("the job carries targeting, location and inputs", async () => {
     const { app, dispatcher } = await setup();
     await app.inject({

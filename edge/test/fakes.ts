@@ -82,11 +82,17 @@ export class FakeAuth {
 export class FakeReportStore {
   reports: reportstore.StoredReport[] = [];
   artifacts = new Map<string, { data: Uint8Array; mimeType: string }>();
+  /** When set, putReport never answers (only the caller's time-out ends it). */
+  hangPut = false;
 
   client(): Client<typeof reportstore.ReportStoreService> {
     const self = this;
     return {
-      async putReport(req: { report: reportstore.StoredReport }) {
+      async putReport(req: { report: reportstore.StoredReport }, opts?: { timeoutMs?: number }) {
+        if (self.hangPut) {
+          await new Promise((r) => setTimeout(r, opts?.timeoutMs ?? 60_000));
+          throw new ConnectError("deadline exceeded", Code.DeadlineExceeded);
+        }
         self.reports.push(create(reportstore.StoredReportSchema, req.report));
         return create(reportstore.PutReportResponseSchema);
       },
