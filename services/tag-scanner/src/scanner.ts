@@ -23,7 +23,7 @@ import { LAYOUT_SCRIPT, type LayoutArtifact } from "./gatherers/layout.ts";
 import { gatherNetwork, type RequestRecord } from "./gatherers/network.ts";
 import { gatherScreencast } from "./gatherers/screencast.ts";
 import { buildSyntheticSite, type SyntheticSite } from "./synthetic-origin.ts";
-import { bounded, sleep, truncate } from "./util.ts";
+import { TIMED_OUT, bounded, sleep, truncate, within } from "./util.ts";
 
 export interface ScanLogger {
   info(obj: object, msg?: string): void;
@@ -97,17 +97,17 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     try {
       proxy = await startProxy(deps.policy);
       // `<-loopback>` removes Chromium's implicit proxy bypass for localhost/127.0.0.1: loopback must obey the policy too.
-      context = await lease.browser.createBrowserContext({
+      context = await setup(lease.browser.createBrowserContext({
         proxyServer: proxy.url,
         proxyBypassList: ["<-loopback>"],
         downloadBehavior: { policy: "deny" },
-      });
+      }));
       const art = await gather(job, context, proxy, lease.chromeMajor, t0, signal, log);
       const report = await buildReport(job, art, proxy, t0);
       log?.info({ ms: Date.now() - t0, timed_out: art.timedOut, requests: art.requests.length }, "tag scanned");
       return report;
     } catch (err) {
-      if (!lease.browser.connected) broken = true;
+      if (!lease.browser.connected || err instanceof BrowserWedgedError) broken = true;
       log?.error({ err: String(err) }, "tag scan failed");
       throw err;
     } finally {
@@ -153,8 +153,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     };
     context.on("targetcreated", onTarget);
 
-    const page = await context.newPage();
-    const client = await page.createCDPSession();
+    // A browser that cannot even open a tab is wedged: fail fast and let the pool replace it.
+    const page = await setup(context.newPage());
+    const client = await setup(page.createCDPSession());
     const binding = `__cva_${randomBytes(6).toString("hex")}`;
 
     const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
@@ -162,7 +163,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const screencast = gatherScreencast(client, { width: profile.width, height: profile.height });
 
     client.on("Runtime.bindingCalled", (e: Protocol.Runtime.BindingCalledEvent) => {
-      if (e.name !== binding) return;
+      if (e.name !== binding || phase !== "render") return;
       let msg: PageSignal;
       try {
         msg = JSON.parse(e.payload) as PageSignal;
@@ -174,7 +175,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       else if (msg.t === "paint" && typeof msg.at === "number" && art.paints.length < 100) art.paints.push(msg.at);
     });
     client.on("Page.frameAttached", (e: Protocol.Page.FrameAttachedEvent) => {
-      if (e.parentFrameId) art.frames++;
+      if (e.parentFrameId && phase === "render") art.frames++;
     });
     let mainFrameId = "";
     client.on("Page.domContentEventFired", (e: Protocol.Page.DomContentEventFiredEvent) => {
@@ -188,17 +189,19 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       }
     });
     client.on("Page.javascriptDialogOpening", (e: Protocol.Page.JavascriptDialogOpeningEvent) => {
-      if (art.dialogs.length < MAX_DIALOGS) art.dialogs.push({ type: e.type, message: truncate(e.message, 1000) });
+      if (phase === "render" && art.dialogs.length < MAX_DIALOGS) art.dialogs.push({ type: e.type, message: truncate(e.message, 1000) });
       // Dismiss (cancel) dialogs; a beforeunload is accepted so that the page can always be closed.
       client.send("Page.handleJavaScriptDialog", { accept: e.type === "beforeunload" }).catch(() => {});
     });
     client.on("Runtime.consoleAPICalled", (e: Protocol.Runtime.ConsoleAPICalledEvent) => {
-      if (e.type !== "error" && e.type !== "warning" && e.type !== "assert") return;
+      // Only the creative's messages: the landing page's, after the click, are not.
+      if (phase !== "render" || (e.type !== "error" && e.type !== "warning" && e.type !== "assert")) return;
       const text = truncate(e.args.map(remoteText).join(" "));
       const list = e.type === "warning" ? art.consoleWarnings : art.consoleErrors;
       if (list.length < MAX_CONSOLE) list.push(text);
     });
     client.on("Runtime.exceptionThrown", (e: Protocol.Runtime.ExceptionThrownEvent) => {
+      if (phase !== "render") return;
       const d = e.exceptionDetails;
       const text = d.exception?.description ?? (d.exception ? remoteText(d.exception) : d.text);
       if (art.consoleErrors.length < MAX_CONSOLE) art.consoleErrors.push(truncate(text.startsWith("Uncaught") ? text : `Uncaught ${text}`));
@@ -300,8 +303,11 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     art.pixelChanges = screencast.artifact.changes;
 
     // ---- measuring phase: each step bounded; a page whose main thread is stuck gets its script terminated once.
+    // Each measuring step is bounded by stepMs, and all of them together by a few steps' worth.
+    const measureDeadline = Date.now() + timeouts.stepMs * 4;
+    const budget = () => Math.max(500, Math.min(timeouts.stepMs, measureDeadline - Date.now()));
     const step = timeouts.stepMs;
-    let responsive = !crashed && (await bounded(evaluate(client, "1"), Math.min(step, 2_000), undefined)) !== undefined;
+    let responsive = !crashed && (await bounded(evaluate(client, "1"), 2_000, undefined)) !== undefined;
     if (!responsive && !crashed) {
       await bounded(client.send("Runtime.terminateExecution"), 2_000, undefined);
       responsive = (await bounded(evaluate(client, "1"), 2_000, undefined)) !== undefined;
@@ -309,14 +315,14 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     }
     if (responsive) {
       await sampleMetrics();
-      art.layout = await bounded(evaluate<LayoutArtifact>(client, LAYOUT_SCRIPT), step, undefined);
+      art.layout = await bounded(evaluate<LayoutArtifact>(client, LAYOUT_SCRIPT), budget(), undefined);
       const box = art.layout?.box;
       const clip = box
         ? { x: box.x, y: box.y, width: Math.max(1, box.width), height: Math.max(1, box.height), scale: 1 }
         : { x: 0, y: 0, width: Math.min(300, profile.width), height: Math.min(250, profile.height), scale: 1 };
       const shot = await bounded(
         client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }),
-        step, undefined,
+        budget(), undefined,
       );
       if (shot) art.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
       const painted = paintedSize(box ?? null);
@@ -325,20 +331,20 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         const narrow = 320;
         const ok = await bounded(client.send("Emulation.setDeviceMetricsOverride", {
           width: narrow, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
-        }).then(() => true), step, false);
+        }).then(() => true), budget(), false);
         if (ok) {
           await sleep(300);
-          const l2 = await bounded(evaluate<LayoutArtifact>(client, LAYOUT_SCRIPT), step, undefined);
+          const l2 = await bounded(evaluate<LayoutArtifact>(client, LAYOUT_SCRIPT), budget(), undefined);
           if (l2) art.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
           await bounded(client.send("Emulation.setDeviceMetricsOverride", {
             width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
-          }), step, undefined);
+          }), budget(), undefined);
           await sleep(100);
         }
       }
-      art.localStorage = await readLocalStorage(page, step);
+      art.localStorage = await readLocalStorage(page, budget());
     }
-    const cookies = await bounded(client.send("Network.getAllCookies"), step, undefined);
+    const cookies = await bounded(client.send("Network.getAllCookies"), budget(), undefined);
     art.cookies = cookies?.cookies ?? [];
 
     if (captureLanding && responsive && art.layout?.click) {
@@ -500,6 +506,14 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   }
 
   return { scan };
+}
+
+class BrowserWedgedError extends Error {}
+
+async function setup<T>(p: Promise<T>, ms = 15_000): Promise<T> {
+  const r = await within(p, ms);
+  if (r === TIMED_OUT) throw new BrowserWedgedError("the browser did not answer while setting up the scan");
+  return r;
 }
 
 function languageList(acceptLanguage: string): string {
