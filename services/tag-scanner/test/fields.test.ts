@@ -62,18 +62,21 @@ describe("fields", () => {
       req({ url: "http://a.test/x.js" }), req({ url: "https://b.test/404.png", status: 404, statusText: "Not Found", resourceType: "image" }),
       req({ url: "https://c.test/dns.js", status: undefined, failure: "net::ERR_TUNNEL_CONNECTION_FAILED" }),
       req({ url: "https://d.test/cancel", status: undefined, failure: "net::ERR_ABORTED", canceled: true }),
+      req({ url: "https://e.test/404.js", status: 404, statusText: "", failure: "net::ERR_ABORTED", canceled: true }),
     ];
     expect(missingAssets(rs)).toEqual([
       { url: "https://b.test/404.png", status: 404, resourceType: "image", reason: "Not Found" },
       { url: "https://c.test/dns.js", status: 0, resourceType: "script", reason: "net::ERR_TUNNEL_CONNECTION_FAILED" },
+      { url: "https://e.test/404.js", status: 404, resourceType: "script", reason: "HTTP 404" },
     ]);
-    expect(sslCompliance(rs)).toEqual({ compliant: false, insecureUrls: ["http://a.test/x.js"] });
+    expect(sslCompliance(rs.slice(0, 3))).toEqual({ compliant: false, insecureUrls: ["http://a.test/x.js"] });
   });
 
   it("third-party ad servers and ad-block", () => {
     expect(thirdPartyAdServer(["https://cdn.test/a.js", "https://bs.serving-sys.com/Serving/adServer.bs"], "")).toBe("Sizmek");
     expect(thirdPartyAdServer([], `<ins class='dcmads' data-dcm-placement='N1.2/B3'></ins>`)).toBe("Google Campaign Manager 360");
     expect(thirdPartyAdServer(["https://ib.adnxs.com/ut/v3"], "")).toBe("Xandr (AppNexus)");
+    expect(thirdPartyAdServer(["https://www.googletagservices.com/dcm/dcmads.js"], "")).toBe("Google Campaign Manager 360");
     expect(thirdPartyAdServer(["https://cdn.test/a.js"], "<div></div>")).toBe("");
     expect(blockedByAdblock([{ url: "https://secure-gl.imrworldwide.com/x.js", resourceType: "script" }], "", "https://creative.cva.invalid/")).toBe(false);
     expect(blockedByAdblock([{ url: "https://securepubads.g.doubleclick.net/tag/js/gpt.js", resourceType: "script" }], "", "https://p.test/")).toBe(true);

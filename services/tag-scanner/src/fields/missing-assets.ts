@@ -6,10 +6,10 @@ export interface MissingAssetValue { url: string; status: number; resourceType: 
 export function missingAssets(requests: RequestRecord[]): MissingAssetValue[] {
   const out: MissingAssetValue[] = [];
   for (const r of requests) {
-    if (r.canceled) continue;
+    // An error status counts even when Blink then aborted the body (it does so for a 404 script).
     if (r.status !== undefined && r.status >= 400)
       out.push({ url: r.url, status: r.status, resourceType: r.resourceType, reason: r.statusText || `HTTP ${r.status}` });
-    else if (r.status === undefined && r.failure)
+    else if (r.status === undefined && r.failure && !r.canceled)
       out.push({ url: r.url, status: 0, resourceType: r.resourceType, reason: r.failure });
   }
   return out;

@@ -2,8 +2,11 @@
  * Third-party ad servers recognised by request host (or by a marker in the tag's markup, e.g. CM360's
  * `<ins class="dcmads">`). Ordered: the first request (in request order) that matches names the ad server.
  */
-const AD_SERVERS: Array<{ name: string; host?: RegExp; markup?: RegExp }> = [
-  { name: "Google Campaign Manager 360", host: /(^|\.)(doubleclick\.net|2mdn\.net|dcmads\.com)$/, markup: /class\s*=\s*["']?dcmads/i },
+const AD_SERVERS: Array<{ name: string; host?: RegExp; url?: RegExp; markup?: RegExp }> = [
+  {
+    name: "Google Campaign Manager 360", host: /(^|\.)(doubleclick\.net|2mdn\.net|dcmads\.com)$/,
+    url: /^https?:\/\/(www\.)?googletagservices\.com\/dcm\//i, markup: /class\s*=\s*["']?dcmads/i,
+  },
   { name: "Google Ad Manager", host: /(^|\.)(googlesyndication\.com|googletagservices\.com|googleadservices\.com|admanager\.google\.com)$/ },
   { name: "Sizmek", host: /(^|\.)(serving-sys\.com|sizmek\.com)$/ },
   { name: "Flashtalking", host: /(^|\.)(flashtalking\.com|flashtalking\.net)$/ },
@@ -47,7 +50,7 @@ export function thirdPartyAdServer(requestUrls: string[], markup: string): strin
   for (const url of [...requestUrls, ...markupUrls(markup)]) {
     const h = host(url);
     if (!h) continue;
-    for (const s of AD_SERVERS) if (s.host?.test(h)) return s.name;
+    for (const s of AD_SERVERS) if (s.url?.test(url) || s.host?.test(h)) return s.name;
   }
   for (const s of AD_SERVERS) if (s.markup?.test(markup)) return s.name;
   return "";
