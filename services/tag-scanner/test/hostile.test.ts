@@ -55,6 +55,16 @@ describe("hostile tags", () => {
     await stillWorks();
   }, 90_000);
 
+  it("an aborted scan ends early with what it measured", async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 1_500);
+    const t = Date.now();
+    const r = await scanner.scan(tagJob(`<style>@keyframes s{to{transform:rotate(360deg)}}</style><div style="width:90px;height:90px;background:#09c;animation:s 1s linear infinite"></div>`), ac.signal);
+    expect(r.timedOut).toBe(true);
+    expect(r.creativeRendered).toBe(true);
+    expect(Date.now() - t).toBeLessThan(RENDER_MS);
+  }, 60_000);
+
   it("a popup storm leaves no popup open", async () => {
     const r = await scanner.scan(tagJob(`${box}<script>
 for (let i = 0; i < 50; i++) window.open("about:blank#" + i, "_blank");

@@ -223,6 +223,20 @@ confirm("sure?");
     expect(none.landingPage?.tab).toBe("none");
   });
 
+  it("concurrent scans share nothing: cookies and storage of one are invisible to the other and the next", async () => {
+    const writer = `<div style="width:300px;height:250px;background:#111"></div><script>document.cookie = "mine=secret; max-age=3600; path=/"; localStorage.setItem("mine", "secret");</script>`;
+    const reader = `<div style="width:300px;height:250px;background:#222"></div><script>new Image().src = "${fixture.origin}/beacon?seen=" + encodeURIComponent(document.cookie + "|" + (localStorage.getItem("mine") || ""));</script>`;
+    const [a, b] = await Promise.all([scanner.scan(tagJob(writer)), scanner.scan(tagJob(reader))]);
+    expect(a.cookies.map((c) => c.name)).toContain("mine");
+    expect(b.cookies.map((c) => c.name)).not.toContain("mine");
+    expect(b.localStorage).toEqual([]);
+    const next = await scanner.scan(tagJob(reader));
+    expect(next.cookies).toEqual([]);
+    const seen = fixture.seen.filter((x) => x.url.startsWith("/beacon?seen="));
+    expect(seen.length).toBe(2);
+    for (const x of seen) expect(decodeURIComponent(x.url)).not.toContain("secret");
+  });
+
   it("renders an HTML5 bundle from the synthetic origin", async () => {
     const enc = new TextEncoder();
     const job = bundleJob({
