@@ -327,8 +327,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       if (shot) art.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
       const painted = paintedSize(box ?? null);
       if (painted.width >= 300) {
-        // Responsiveness: lay the page out at a phone-narrow viewport and see whether the creative follows.
-        const narrow = 320;
+        // Responsiveness: lay the page out at a viewport narrower than the creative (phone width at most) and see
+        // whether the creative follows.
+        const narrow = Math.max(200, Math.min(320, painted.width - 20));
         const ok = await bounded(client.send("Emulation.setDeviceMetricsOverride", {
           width: narrow, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
         }).then(() => true), budget(), false);
