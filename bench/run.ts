@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { b64, postJson, startStack, type TestStack } from "../test/harness/stack.ts";
-import { buildZip } from "./zip.ts";
+import { buildZip } from "../test/harness/zip.ts";
 
 const run = promisify(execFile);
 const rows: Array<[string, string, string]> = [];

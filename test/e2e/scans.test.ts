@@ -1,0 +1,179 @@
+// Every scan kind through the real edge, queue and scanners (Chromium, ffmpeg), against local fixture servers:
+// the reports carry measured values, their images are served with the byte counts the report states, stored
+// reports come back identical, and the report page renders in a browser.
+import { execFile } from "node:child_process";
+import { createReadStream, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import puppeteer from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
+import { buildZip } from "../harness/zip.ts";
+
+const run = promisify(execFile);
+
+describe("scans end to end", () => {
+  let stack: TestStack;
+  let key: string;
+  let fixture: http.Server;
+  let origin: string;
+  let dir: string;
+  const seen: Array<{ url: string; headers: http.IncomingHttpHeaders }> = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "cva-e2e-"));
+    const media = join(dir, "ad.mp4");
+    await run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=25:duration=2", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", "-shortest", media]);
+    fixture = http.createServer((req, res) => {
+      seen.push({ url: req.url!, headers: req.headers });
+      if (req.url === "/ad.mp4") {
+        res.writeHead(200, { "content-type": "video/mp4" });
+        return void createReadStream(media).pipe(res);
+      }
+      if (req.url === "/vast.xml") {
+        res.writeHead(200, { "content-type": "application/xml", "access-control-allow-origin": req.headers.origin ?? "*", "access-control-allow-credentials": "true" });
+        return void res.end(`<?xml version="1.0"?><VAST version="4.1"><Ad id="1"><InLine><AdSystem>e2e</AdSystem><AdTitle>E2E ad</AdTitle>
+<Impression><![CDATA[${origin}/imp]]></Impression><Creatives><Creative><Linear><Duration>00:00:02</Duration><MediaFiles>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360" bitrate="800"><![CDATA[${origin}/ad.mp4]]></MediaFile>
+</MediaFiles><VideoClicks><ClickThrough><![CDATA[https://advertiser.example/]]></ClickThrough></VideoClicks></Linear></Creative></Creatives></InLine></Ad></VAST>`);
+      }
+      if (req.url === "/pixel.gif") {
+        res.writeHead(200, { "content-type": "image/gif", "set-cookie": "uid=42; Path=/; HttpOnly" });
+        return void res.end(Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"));
+      }
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    });
+    await new Promise<void>((r) => fixture.listen(0, "127.0.0.1", r));
+    origin = `http://127.0.0.1:${(fixture.address() as AddressInfo).port}`;
+    stack = await startStack({ waitForWorkers: ["tag", "zip", "vast", "media"] });
+    key = await stack.createKey("e2e", 1000);
+  }, 180_000);
+  afterAll(async () => {
+    await stack?.stop();
+    fixture?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function expectImage(img: { url: string; bytes: number; mime_type: string }) {
+    const r = await fetch(img.url);
+    expect(r.status).toBe(200);
+    expect(r.headers.get("content-type")).toBe(img.mime_type);
+    expect((await r.arrayBuffer()).byteLength).toBe(img.bytes);
+  }
+
+  it("scans a v3 ad tag: measured fields, images, stored report, report page", async () => {
+    const tag = `<div id="ad" style="width:300px;height:250px;background:#1a5;color:#fff">Hello<img src="${origin}/pixel.gif" width="1" height="1"></div>
+<script>document.cookie = "js_cookie=1; path=/"; localStorage.setItem("k", "v"); console.error("boom");</script>`;
+    const r = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64(tag), name: "e2e tag", workspace_id: 3 }, key);
+    expect(r.status, r.text).toBe(200);
+    const rep = r.json;
+    expect(rep.dimensions).toEqual({ width: 300, height: 250, text: "300x250" });
+    expect(rep.creative_rendered).toBe(true);
+    expect(rep.time_to_visual_start).toBeGreaterThanOrEqual(0);
+    expect(rep.meta.creative_type).toBe("ad_tag");
+    expect(rep.console.errors.join(" ")).toContain("boom");
+    // The pixel's cookie is cross-site here (creative origin vs the fixture host) and has no SameSite=None, so a real
+    // browser refuses it; the v2 test below sets it first-party through page_url.
+    expect(rep.cookies.map((c: { name: string }) => c.name)).toContain("js_cookie");
+    expect(rep.local_storage).toEqual(expect.arrayContaining([expect.objectContaining({ key: "k", value: "v" })]));
+    const pixel = rep.network.responses.find((x: { url: string }) => x.url.endsWith("/pixel.gif"));
+    expect(pixel).toMatchObject({ status: 200, is_pixel: true, ssl: false, server_ip: "127.0.0.1" });
+    expect(rep.ssl.compliant).toBe(false);
+    expect(rep.ssl.insecure_urls).toContain(`${origin}/pixel.gif`);
+    expect(rep.scan_results.passed + rep.scan_results.failed).toBeGreaterThan(0);
+    await expectImage(rep.screenshot.highres);
+    await expectImage(rep.screenshot.thumbnail);
+    expect(rep.screenshot.highres.color).toBe("#11aa55");
+
+    const stored = await fetch(`${stack.baseUrl}/v3/reports/${rep.job_id}`, { headers: { "x-apikey": key } });
+    expect(await stored.text()).toBe(r.text);
+
+    const browser = await puppeteer.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless=new", "--disable-gpu"] });
+    try {
+      const page = await browser.newPage();
+      const resp = await page.goto(rep.scan_results.report_url, { waitUntil: "load" });
+      expect(resp?.status()).toBe(200);
+      const text = await page.evaluate(() => document.body.innerText);
+      expect(text).toContain("e2e tag");
+      expect(text).toContain("300x250");
+      const imgLoaded = await page.evaluate(() => Array.from(document.images).some((i) => i.naturalWidth > 0));
+      expect(imgLoaded).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("scans a v2 ad tag with targeting observed by the creative's server", async () => {
+    const tag = `<div style="width:320px;height:50px;background:#222"><img src="${origin}/pixel.gif" width="1" height="1"></div><script>fetch("${origin}/lang?" + navigator.language)</script>`;
+    const pageUrl = `${origin}/article?id=1`;
+    const r = await postJson(`${stack.baseUrl}/v2/scanTag`, { data: b64(tag), targeting: { device: "mobile", language: "nl-NL", country: "usa", page_url: pageUrl } }, key);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.meta.device).toMatch(/mobile/i);
+    expect(r.json.meta.language).toBe("nl-NL");
+    expect(r.json).toHaveProperty("visual_artifacts");
+    expect(r.json).not.toHaveProperty("scan_results");
+    const hit = seen.find((s) => s.url.startsWith("/lang?"));
+    expect(hit?.url).toBe("/lang?nl-NL");
+    expect(hit?.headers["accept-language"]).toMatch(/^nl-NL/);
+    expect(hit?.headers["user-agent"]).toMatch(/Mobile/);
+    // The tag runs inside a host page whose URL is page_url: same-origin requests carry it as referrer, and the
+    // pixel's HttpOnly cookie is first-party there.
+    expect(hit?.headers.referer).toBe(pageUrl);
+    const uid = r.json.cookies.find((c: { name: string }) => c.name === "uid");
+    expect(uid).toMatchObject({ httpOnly: true, value: "42", domain: "127.0.0.1" });
+  });
+
+  it("scans a zip: zip fields plus the render of its index.html", async () => {
+    const zip = buildZip({
+      "banner/index.html": `<!doctype html><html><head><meta name="ad.size" content="width=300,height=250"><link rel="stylesheet" href="style.css">
+<script>var clickTag = "https://advertiser.example/";</script></head><body><div id="ad"></div><script src="main.js"></script></body></html>`,
+      "banner/style.css": "body {\n  margin: 0;\n}\n\n#ad {\n  width: 300px;\n  height: 250px;\n  background: #c30;\n}\n",
+      "banner/main.js": "// a readable script\nfunction greet(name) {\n  var message = 'Hello ' + name;\n  return message;\n}\ngreet('world');\n",
+    });
+    const r = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: zip.toString("base64") }, key);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ click_tag_found: true, meta_ad_size: true, minified: false, has_external_assets: false });
+    expect(r.json.meta.creative_type).toBe("zip");
+    expect(r.json.dimensions.text).toBe("300x250");
+    expect(r.json.file_structure).toEqual(expect.arrayContaining([expect.objectContaining({ name: "banner/main.js", type: "script" })]));
+    await expectImage(r.json.screenshot.highres);
+
+    const evil = buildZip({ "../escape.html": "<p>x</p>", "index.html": "<p>x</p>" });
+    const bad = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: evil.toString("base64") }, key);
+    expect(bad.status).toBe(400);
+    expect(bad.json.error_type).toBe("payload_error");
+    expect(bad.json.message).toMatch(/traversal|escapes/);
+  });
+
+  it("scans a VAST tag: XML, impressions, and the media file probed", async () => {
+    const r = await postJson(`${stack.baseUrl}/v3/scanVAST`, { data: b64(`${origin}/vast.xml`), name: "e2e vast" }, key);
+    expect(r.status, r.text).toBe(200);
+    const rep = r.json;
+    expect(rep).toMatchObject({ type: "inline", vast_version: "4.1", ad_system: "e2e", ad_title: "E2E ad", wrapper_redirects: 0, cors: true, name: "e2e vast" });
+    expect(rep.xml.http_code).toBe(200);
+    expect(Buffer.from(rep.xml.data_base64, "base64").toString()).toContain("<VAST");
+    expect(rep.pixels.impression).toEqual([`${origin}/imp`]);
+    expect(seen.some((s) => s.url === "/imp")).toBe(true);
+    const mf = rep.creatives[0].mediafiles[0];
+    expect(mf).toMatchObject({ http_code: 200, url: `${origin}/ad.mp4` });
+    expect(mf.file_info.video).toMatchObject({ width: 640, height: 360, codec: "h264", dimensions: "640x360" });
+    expect(mf.file_info.container.moov_atom_position).toBe("beginning");
+    expect(mf.file_info.audio.loudness.lufs).toBeLessThan(0);
+    for (const img of [mf.poster, mf.film_strip, rep.screenshot.highres]) await expectImage(img);
+    expect(rep.ssl.non_secure_urls.length).toBeGreaterThan(0);
+    expect(Object.keys(rep.scan_results.tests)).toEqual(expect.arrayContaining(["xml", "creative_0_mediafile_0"]));
+  });
+
+  it("refuses a VAST URL pointing at the metadata address with a payload_error, and stays healthy", async () => {
+    const r = await postJson(`${stack.baseUrl}/v3/scanVAST`, { data: b64("http://169.254.169.254/latest/meta-data/") }, key);
+    expect(r.status).toBe(400);
+    expect(r.json.error_type).toBe("payload_error");
+    expect(r.text).not.toMatch(/at .*\.ts:\d+/);
+    const again = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64("<p>still here</p>") }, key);
+    expect(again.status).toBe(200);
+  });
+});
