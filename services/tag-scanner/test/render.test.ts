@@ -181,6 +181,18 @@ confirm("sure?");
     expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
   });
 
+  it("a creative fading in from opacity 0 starts painting at once and animates for about 1500 ms", async () => {
+    // Chromium holds first-contentful-paint back until an opacity-0 fade finishes; the screencast sees it begin.
+    const html = `<style>@keyframes fade { from { opacity: 0 } to { opacity: 1 } }
+#f { width: 300px; height: 250px; background: #c00; animation: fade 1.5s linear forwards; }</style><div id="f"></div>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(r.creativeRendered).toBe(true);
+    expect(Number(r.timeToVisualStartMs)).toBeGreaterThanOrEqual(0);
+    expect(Number(r.timeToVisualStartMs)).toBeLessThan(1000);
+    expect(Number(r.animationDurationMs)).toBeGreaterThanOrEqual(1200);
+    expect(Number(r.animationDurationMs)).toBeLessThanOrEqual(1800);
+  });
+
   it("an endless animation reports -1", async () => {
     const html = `<style>@keyframes spin { to { transform: rotate(360deg) } } #s { width: 80px; height: 80px; background: #f80; animation: spin 1s linear infinite; }</style><div id="s"></div>`;
     const r = await scanner.scan(tagJob(html));

@@ -1,12 +1,15 @@
 /**
- * Time to visual start: the earliest first-paint / first-contentful-paint of any frame (PerformanceObserver, epoch
- * ms), falling back to the first screencast frame that differed from the blank page; -1 when nothing was painted.
+ * Time to visual start: the earliest evidence of painted pixels — first-paint / first-contentful-paint of any frame
+ * (PerformanceObserver, epoch ms) or the first screencast frame that differed from the blank page, whichever came
+ * first. Both are needed: Chromium withholds FCP for content that fades in from opacity 0 until the fade ends, while
+ * the screencast sees the first translucent frame; -1 when nothing was painted.
  */
 export function timeToVisualStart(navWallMs: number | undefined, paints: number[], firstPixelChange: number | undefined, rendered: boolean): number {
   if (!rendered || navWallMs === undefined) return -1;
   const candidates = paints.filter((p) => p >= navWallMs - 1000);
-  const first = candidates.length ? Math.min(...candidates) : firstPixelChange;
-  if (first === undefined) return -1;
+  if (firstPixelChange !== undefined) candidates.push(firstPixelChange);
+  if (candidates.length === 0) return -1;
+  const first = Math.min(...candidates);
   return Math.max(0, Math.round(first - navWallMs));
 }
 
