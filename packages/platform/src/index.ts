@@ -10,5 +10,6 @@ export * from "./dispatch/settings.ts";
 export * from "./dispatch/errors.ts";
 export * from "./dispatch/worker.ts";
 export * from "./dispatch/dispatcher.ts";
+export * from "./dispatch/scanner-process.ts";
 export * from "./artifacts/store.ts";
 export * from "./outbound/index.ts";

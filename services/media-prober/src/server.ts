@@ -1,27 +1,18 @@
 import { mediaprober, ScanKind } from "@cva/contracts";
-import { startServiceHost, startWorker, type ArtifactSink, type Logger, type NatsConnection, type OutboundPolicy } from "@cva/platform";
+import { startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
 import { createMediaProber, type MediaProberLimits } from "./prober.ts";
 import { registerMediaProberRoutes } from "./routes.ts";
-import { createSlots, probeJob } from "./service.ts";
+import { probeJob } from "./service.ts";
 
-export interface MediaProberProcessOptions {
-  nc: NatsConnection;
-  logger: Logger;
+export interface MediaProberProcessOptions extends ScannerProcessBase {
   policy: OutboundPolicy;
   artifacts: ArtifactSink;
-  port: number;
-  metricsPort: number;
-  location: string;
   slots: number;
   limits?: Partial<MediaProberLimits>;
   workDir?: string;
 }
 
-export interface MediaProberProcess {
-  port: number;
-  metricsPort: number;
-  close(): Promise<void>;
-}
+export type MediaProberProcess = ScannerProcess;
 
 /**
  * The service as a process minus environment parsing (main.ts does that): a SCAN_KIND_MEDIA queue worker and the
@@ -31,36 +22,20 @@ export async function startMediaProberProcess(opts: MediaProberProcessOptions): 
   const prober = createMediaProber({
     policy: opts.policy, artifacts: opts.artifacts, logger: opts.logger, limits: opts.limits, workDir: opts.workDir,
   });
-  const slots = createSlots(opts.slots);
-  const worker = await startWorker(opts.nc, {
+  return startScannerProcess({
+    name: "media-prober",
+    nc: opts.nc,
+    logger: opts.logger,
     kind: ScanKind.MEDIA,
     location: opts.location,
     slots: opts.slots,
-    logger: opts.logger,
-    async handle(job, ctx) {
-      slots.acquire();
-      try {
-        return await probeJob(prober, job, ctx.signal, ctx.logger);
-      } finally {
-        slots.release();
-      }
-    },
-  });
-  const host = await startServiceHost({
-    name: "media-prober",
     port: opts.port,
     metricsPort: opts.metricsPort,
-    logger: opts.logger,
-    serviceNames: [mediaprober.MediaProberService.typeName],
-    register: (router) => registerMediaProberRoutes(router, prober, slots, { logger: opts.logger }),
-    ready: async () => !opts.nc.isClosed(),
+    serviceName: mediaprober.MediaProberService.typeName,
+    run: (job, ctx) => probeJob(prober, job, ctx.signal, ctx.logger),
+    failureMessage: "the media file could not be probed",
+    // A failed queue job's message reaches VAST reports as the media file's probe error; it stays the generic one.
+    jobFailureMessage: "the scan could not be completed",
+    register: registerMediaProberRoutes,
   });
-  return {
-    port: host.port,
-    metricsPort: host.metricsPort,
-    async close() {
-      await worker.stop();
-      await host.close();
-    },
-  };
 }

@@ -1,37 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
-import { mediaprober, type ScanJob, type ScanJobResult } from "@cva/contracts";
-import type { Logger } from "@cva/platform";
+import { mediaprober, type ScanJob } from "@cva/contracts";
+import type { DirectRunner, JobOutcome } from "@cva/platform";
 import type { LoggerLike, MediaProber } from "./prober.ts";
 
-export type JobOutcome = ScanJobResult["outcome"];
-
-/** Probes in progress across the queue worker and direct RPCs, so that both respect MEDIA_PROBER_SLOTS. */
-export interface Slots {
-  tryAcquire(): boolean;
-  /** For the queue worker, which only pulls as many jobs as it has slots and so is never refused. */
-  acquire(): void;
-  release(): void;
-  busy(): number;
-}
-
-export function createSlots(size: number): Slots {
-  let busy = 0;
-  return {
-    tryAcquire() {
-      if (busy >= size) return false;
-      busy++;
-      return true;
-    },
-    acquire() {
-      busy++;
-    },
-    release() {
-      busy = Math.max(0, busy - 1);
-    },
-    busy: () => busy,
-  };
-}
+// The slot count is @cva/platform's; re-exported because this package's index has always offered it.
+export { createSlots, type Slots } from "@cva/platform";
 
 /** Thrown for a job that is not a media job; the worker answers it with a generic processing error. */
 export class NotAMediaJobError extends Error {}
@@ -47,29 +21,13 @@ export async function probeJob(prober: MediaProber, job: ScanJob, signal?: Abort
 }
 
 /** Direct ProbeMedia for internal callers; RESOURCE_EXHAUSTED when every slot is busy. */
-export function createMediaProberService(
-  prober: MediaProber,
-  slots: Slots,
-  opts: { logger?: Logger } = {},
-): ServiceImpl<typeof mediaprober.MediaProberService> {
+export function createMediaProberService(direct: DirectRunner): ServiceImpl<typeof mediaprober.MediaProberService> {
   return {
     async probeMedia(req, context) {
       const job = req.job;
-      if (!job) throw new ConnectError("job is required", Code.InvalidArgument);
-      if (job.input.case !== "media") throw new ConnectError("job.media is required", Code.InvalidArgument);
-      if (!job.input.value.url) throw new ConnectError("job.media.url is required", Code.InvalidArgument);
-      if (!slots.tryAcquire()) throw new ConnectError("no worker resources: the media prober is busy", Code.ResourceExhausted);
-      try {
-        const outcome = await probeJob(prober, job, context.signal, opts.logger?.child({ job_id: job.jobId }));
-        if (outcome.case !== "media") throw new Error("unexpected outcome");
-        return create(mediaprober.ProbeMediaResponseSchema, { probe: outcome.value });
-      } catch (err) {
-        if (context.signal.aborted) throw new ConnectError("cancelled", Code.Canceled);
-        opts.logger?.warn({ job_id: job.jobId, err: err instanceof Error ? err.message : String(err) }, "media probe failed");
-        throw new ConnectError("the media file could not be probed", Code.Internal);
-      } finally {
-        slots.release();
-      }
+      // Checked before a slot is taken, like the runner's own "job is required" / "job.media is required".
+      if (job?.input.case === "media" && !job.input.value.url) throw new ConnectError("job.media.url is required", Code.InvalidArgument);
+      return create(mediaprober.ProbeMediaResponseSchema, { probe: await direct(job, context.signal, { report: "media", expect: "media" }) });
     },
   };
 }

@@ -1,10 +1,8 @@
 import { create } from "@bufbuild/protobuf";
-import { ErrorType, ScanErrorSchema, type ScanJob, type ScanJobResult, type ScanResults, type VastReport } from "@cva/contracts";
-import type { Logger } from "@cva/platform";
+import { ErrorType, ScanErrorSchema, type ScanJob, type ScanResults, type VastReport } from "@cva/contracts";
+import type { JobOutcome, Logger } from "@cva/platform";
 import type { VastAnalyzer } from "./analyzer.ts";
 import { VastInputError } from "./errors.ts";
-
-export type JobOutcome = ScanJobResult["outcome"];
 
 /** scan_results for a report (packages/spec-sets evaluateVast), when that package is available. */
 export type Evaluate = (report: VastReport, specId: number) => ScanResults;

@@ -6,15 +6,13 @@ import {
   envInt,
   loadCommonConfig,
   outboundPolicyFromEnv,
-  startServiceHost,
-  startWorker,
+  startScannerProcess,
 } from "@cva/platform";
 import { createVastAnalyzer } from "./analyzer.ts";
 import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
 import { probeViaDispatcher } from "./probe-via-dispatcher.ts";
 import { registerVastAnalyzerRoutes } from "./routes.ts";
-import { createSlots } from "./service.ts";
 
 // VAST analyzer process: serves cva.vastanalyzer.v1.VastAnalyzerService on VAST_ANALYZER_PORT and works
 // SCAN_KIND_VAST jobs from the NATS queue; media files are probed by media-prober workers via SCAN_KIND_MEDIA jobs.
@@ -55,42 +53,31 @@ const analyzer = createVastAnalyzer({
   limits,
   location: serverLocation,
 });
-const slots = createSlots(slotCount);
 
-const worker = await startWorker(nc, {
+const proc = await startScannerProcess({
+  name: "vast-analyzer",
+  label: "VAST analyzer",
+  nc,
+  logger,
   kind: ScanKind.VAST,
   location: serverLocation,
   slots: slotCount,
-  logger,
-  async handle(job, ctx) {
-    slots.acquire();
-    try {
-      return await analyzeToOutcome(analyzer, job, { signal: ctx.signal, logger: ctx.logger, evaluate });
-    } finally {
-      slots.release();
-    }
-  },
-});
-
-const host = await startServiceHost({
-  name: "vast-analyzer",
   port,
   metricsPort,
-  logger,
-  serviceNames: [vastanalyzer.VastAnalyzerService.typeName],
-  register: (router) => registerVastAnalyzerRoutes(router, analyzer, slots, { logger, evaluate }),
-  ready: async () => !nc.isClosed(),
+  serviceName: vastanalyzer.VastAnalyzerService.typeName,
+  run: (job, ctx) => analyzeToOutcome(analyzer, job, { ...ctx, evaluate }),
+  failureMessage: "the scan could not be completed",
+  register: registerVastAnalyzerRoutes,
+  onClose: () => dispatcher.close(),
 });
-logger.info({ port: host.port, metrics_port: host.metricsPort, slots: slotCount, location: serverLocation, policy: policy.describe() }, "vast-analyzer ready");
+logger.info({ port: proc.port, metrics_port: proc.metricsPort, slots: slotCount, location: serverLocation, policy: policy.describe() }, "vast-analyzer ready");
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "vast-analyzer stopping");
-  await worker.stop();
-  await host.close();
-  await dispatcher.close();
+  await proc.close();
   await nc.drain();
   process.exit(0);
 }

@@ -3,19 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorType, ImageSchema, MediaProbeSchema, ScanKind, vastanalyzer, type MediaInput } from "@cva/contracts";
 import {
   connectNats,
+  createDirectRunner,
   createDispatcher,
   createOutboundPolicy,
+  createSlots,
   silentLogger,
   startWorker,
   type Dispatcher,
   type NatsConnection,
+  type RunJob,
   type Worker,
 } from "@cva/platform";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
 import { createVastAnalyzer } from "../src/index.ts";
 import { analyzeToOutcome } from "../src/job-outcome.ts";
 import { probeViaDispatcher } from "../src/probe-via-dispatcher.ts";
-import { createSlots, createVastAnalyzerService } from "../src/service.ts";
+import { createVastAnalyzerService } from "../src/service.ts";
 import { inlineVast, startFixtureServer, vastJob, type FixtureServer } from "./fixtures.ts";
 
 // The production wiring of main.ts, minus the process: a VAST worker whose probe submits SCAN_KIND_MEDIA jobs, and a
@@ -108,7 +111,8 @@ describe("VAST worker with media probes through the dispatcher", () => {
   it("serves AnalyzeVast directly and refuses when every slot is busy", async () => {
     const analyzer = createVastAnalyzer({ policy, probe: async (i) => create(MediaProbeSchema, { url: i.url }), location: "usa" });
     const slots = createSlots(1);
-    const svc = createVastAnalyzerService(analyzer, slots, { logger });
+    const run: RunJob = (job, ctx) => analyzeToOutcome(analyzer, job, ctx);
+    const svc = createVastAnalyzerService(createDirectRunner({ label: "VAST analyzer", slots, run, logger, failureMessage: "the scan could not be completed" }));
     const ctx = { signal: new AbortController().signal } as Parameters<NonNullable<typeof svc.analyzeVast>>[1];
     const req = create(vastanalyzer.AnalyzeVastRequestSchema, { job: vastJob(srv.url("/vast.xml")) });
     const res = await svc.analyzeVast!(req, ctx);

@@ -1,11 +1,10 @@
 import { create } from "@bufbuild/protobuf";
-import { ErrorType, ScanErrorSchema, type ScanJob, type ScanJobResult } from "@cva/contracts";
+import { ErrorType, ScanErrorSchema, type ScanJob } from "@cva/contracts";
+import type { JobOutcome } from "@cva/platform";
 import type { ZipAnalyzer } from "./analyzer.ts";
 import { ZipError } from "./errors.ts";
 import type { Logger } from "./logger.ts";
 import { RenderUnavailableError } from "./render-via-dispatcher.ts";
-
-export type JobOutcome = ScanJobResult["outcome"];
 
 /**
  * One zip job → its outcome. A refused zip is the client's fault (payload_error, message as is); a render that
