@@ -6,13 +6,18 @@ export interface ScanTimeouts {
   renderMs: number;
   /** How long the pixels must stay unchanged before the animation counts as finished. */
   quietMs: number;
+  /**
+   * The shorter stillness that suffices when every frame reports that nothing is scheduled to move (no pending
+   * timers or intervals, no running or pending animations, no rAF/timer activity for as long).
+   */
+  settleMs: number;
   /** Bound of each measuring call into the page after the render phase (screenshots, DOM reads, metrics). */
   stepMs: number;
   /** How long to wait for a click-through to open and load its landing page. */
   landingMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, quietMs: 2_500, stepMs: 5_000, landingMs: 10_000 };
+export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, quietMs: 2_500, settleMs: 500, stepMs: 5_000, landingMs: 10_000 };
 
 /** The reserved `.invalid` TLD (RFC 2606) can never resolve, so only our interception can ever answer it. */
 export const SYNTHETIC_ORIGIN = "https://creative.cva.invalid";

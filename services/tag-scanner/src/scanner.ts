@@ -17,6 +17,7 @@ import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
+import { createMotionTracker } from "./gatherers/motion.ts";
 import { instrumentSource, type PageSignal } from "./gatherers/instrument.ts";
 import { captureLandingPage, type LandingArtifact } from "./gatherers/landing-page.ts";
 import { LAYOUT_SCRIPT, type LayoutArtifact } from "./gatherers/layout.ts";
@@ -161,6 +162,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
     art.requests = net.artifact.requests;
     const screencast = gatherScreencast(client, { width: profile.width, height: profile.height });
+    const motion = createMotionTracker();
 
     client.on("Runtime.bindingCalled", (e: Protocol.Runtime.BindingCalledEvent) => {
       if (e.name !== binding || phase !== "render") return;
@@ -170,7 +172,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       } catch {
         return;
       }
-      if (msg.t === "dw") art.usesDocumentWrite = true;
+      if (msg.t === "motion") motion.note(msg);
+      else if (msg.t === "dw") art.usesDocumentWrite = true;
       else if (msg.t === "video") art.videoPlayed = true;
       else if (msg.t === "paint" && typeof msg.at === "number" && art.paints.length < 100) art.paints.push(msg.at);
     });
@@ -280,6 +283,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     await bounded(navigation, Math.max(0, renderDeadline - Date.now()), undefined);
     let idleSince = 0;
     let lastSample = 0;
+    let settled = false;
     for (;;) {
       const now = Date.now();
       if (signal?.aborted || crashed || now >= renderDeadline) break;
@@ -291,13 +295,21 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       if (loaded && net.inflight() === 0) idleSince ||= now;
       else idleSince = 0;
       const lastChange = Math.max(screencast.lastChange(), loadLocal);
-      if (loaded && idleSince && now - idleSince >= 500 && now - lastChange >= timeouts.quietMs) break;
+      const still = now - lastChange;
+      if (loaded && idleSince && now - idleSince >= 500) {
+        if (still >= timeouts.quietMs) break;
+        if (still >= timeouts.settleMs && motion.calm(now, timeouts.settleMs)) {
+          settled = true;
+          break;
+        }
+      }
       await sleep(100, signal);
     }
     const endedAt = Date.now();
     art.timedOut = art.loadTs === undefined || crashed || !!signal?.aborted;
-    // Pixels that changed within the quiet window before the end mean the animation was still running.
-    art.stillMoving = endedAt - Math.max(screencast.lastChange(), 1) < timeouts.quietMs && art.loadTs !== undefined;
+    // Pixels that changed within the quiet window before the end mean the animation was still running — unless the
+    // page proved nothing more was scheduled to move.
+    art.stillMoving = !settled && endedAt - Math.max(screencast.lastChange(), 1) < timeouts.quietMs && art.loadTs !== undefined;
     if (art.loadTs === undefined) art.stillMoving = screencast.lastChange() > 0 && endedAt - screencast.lastChange() < timeouts.quietMs;
     await screencast.stop();
     art.pixelChanges = screencast.artifact.changes;

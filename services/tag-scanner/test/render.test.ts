@@ -193,6 +193,18 @@ confirm("sure?");
     expect(Number(r.animationDurationMs)).toBeLessThanOrEqual(1800);
   });
 
+  it("a timeline that pauses and resumes is measured to its real end", async () => {
+    // 400 ms of motion, a 1.2 s hold scheduled with setTimeout, then 400 ms more: ≈ 2000 ms in all. The hold is
+    // longer than the settle time, so only the pending timer keeps the watch going.
+    const html = `<style>@keyframes a { to { transform: translateX(100px) } } @keyframes b { from { transform: translateX(100px) } to { transform: translateX(0) } }
+#m { width: 50px; height: 50px; background: #00f; } .go { animation: a 0.4s linear forwards; } .back { animation: b 0.4s linear forwards; }</style>
+<div style="width:300px;height:250px;background:#eee"><div id="m" class="go"></div></div>
+<script>setTimeout(() => { const m = document.getElementById("m"); m.className = "back"; }, 1600);</script>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(Number(r.animationDurationMs)).toBeGreaterThanOrEqual(1700);
+    expect(Number(r.animationDurationMs)).toBeLessThanOrEqual(2300);
+  });
+
   it("an endless animation reports -1", async () => {
     const html = `<style>@keyframes spin { to { transform: rotate(360deg) } } #s { width: 80px; height: 80px; background: #f80; animation: spin 1s linear infinite; }</style><div id="s"></div>`;
     const r = await scanner.scan(tagJob(html));

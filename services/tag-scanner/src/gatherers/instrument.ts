@@ -11,7 +11,11 @@
 export type PageSignal =
   | { t: "dw" }
   | { t: "paint"; name: string; at: number }
-  | { t: "video" };
+  | { t: "video" }
+  // Whether anything in this realm can still move pixels: pending timeouts, live intervals, running or pending
+  // CSS/Web animations, and the last rAF/timer activity (epoch ms). Lets the scan end as soon as motion is provably
+  // over instead of always waiting out the quiet window.
+  | { t: "motion"; realm: string; pending: number; intervals: number; anims: number; last: number };
 
 export function instrumentSource(bindingName: string): string {
   return `(() => {
@@ -45,6 +49,40 @@ export function instrumentSource(bindingName: string): string {
     } catch (e) {}
     try {
       w.document.addEventListener("playing", () => send(w, { t: "video" }, "video:" + realm), true);
+    } catch (e) {}
+    try {
+      const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval, raf = w.requestAnimationFrame;
+      const timeouts = new Set(), intervals = new Set();
+      let last = 0, queued = false, ticks = 0;
+      const report = () => {
+        let anims = 0;
+        try {
+          if (w.document.getAnimations) for (const a of w.document.getAnimations()) if (a.playState === "running" || a.playState === "pending") anims++;
+        } catch (e) {}
+        send(w, { t: "motion", realm, pending: timeouts.size, intervals: intervals.size, anims, last: last ? w.performance.timeOrigin + last : 0 });
+      };
+      const soon = () => { if (!queued) { queued = true; st.call(w, () => { queued = false; report(); }, 200); } };
+      const active = () => { last = w.performance.now(); soon(); };
+      w.setTimeout = function (fn, delay, ...rest) {
+        // Timers due after the render window cannot move pixels we measure.
+        if (typeof fn !== "function" || Number(delay) > 30000) return st.call(w, fn, delay, ...rest);
+        let id;
+        id = st.call(w, function (...a) { timeouts.delete(id); active(); return fn.apply(this, a); }, delay, ...rest);
+        timeouts.add(id); soon();
+        return id;
+      };
+      w.clearTimeout = function (id) { if (timeouts.delete(id)) soon(); return ct.call(w, id); };
+      w.setInterval = function (fn, delay, ...rest) {
+        if (typeof fn !== "function") return si.call(w, fn, delay, ...rest);
+        const id = si.call(w, function (...a) { active(); return fn.apply(this, a); }, delay, ...rest);
+        intervals.add(id); soon();
+        return id;
+      };
+      w.clearInterval = function (id) { if (intervals.delete(id)) soon(); return ci.call(w, id); };
+      if (raf) w.requestAnimationFrame = function (cb) { active(); return raf.call(w, cb); };
+      // Our own heartbeat (not counted): keeps anims fresh, since CSS animations need no script to run.
+      const beat = () => { report(); if (++ticks < 150) st.call(w, beat, 300); };
+      st.call(w, beat, 0);
     } catch (e) {}
     try {
       const p = w.HTMLIFrameElement.prototype;
