@@ -369,6 +369,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
           viewport: { width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor },
           waitMs: timeouts.landingMs, stepMs: step,
           nextTopNavigation: () => new Promise<string>((resolve) => topNavWaiters.push(resolve)),
+          requestCount: () => art.requests.length,
         }),
         timeouts.landingMs + step * 3,
         { tab: "none", url: "", title: "", working: false },

@@ -46,6 +46,10 @@ export async function captureLandingPage(opts: {
   stepMs: number;
   /** Resolves with the URL of the next top-frame document request (set up by the scanner's interception). */
   nextTopNavigation: () => Promise<string>;
+  /** Requests the creative has made so far: activity after the click means a click-through may still be coming. */
+  requestCount: () => number;
+  /** How long a click that caused no request at all may take to open something. */
+  quietClickMs?: number;
 }): Promise<LandingArtifact> {
   const { page, context } = opts;
   const until = Date.now() + opts.waitMs;
@@ -59,11 +63,24 @@ export async function captureLandingPage(opts: {
   });
   const sameTab = opts.nextTopNavigation();
   try {
+    const before = opts.requestCount();
+    const clickedAt = Date.now();
     await bounded(page.mouse.click(opts.point.x, opts.point.y), opts.stepMs, undefined);
+    // Popup blockers only let a click open a window inside its own handler, and location changes are just as
+    // immediate, so a click that opened nothing and requested nothing within quietClickMs has no click-through.
+    // A click that made requests (a click tracker before the redirect) gets the full wait.
+    const quietMs = opts.quietClickMs ?? 600;
+    const nothing = (async () => {
+      for (;;) {
+        await sleep(100);
+        const waited = Date.now() - clickedAt;
+        if (waited >= Math.min(4_000, opts.waitMs) || (waited >= quietMs && opts.requestCount() === before)) return undefined;
+      }
+    })();
     const first = await Promise.race([
       popup.then((p) => (p ? { kind: "new" as const, p } : undefined)),
       sameTab.then((url) => ({ kind: "same" as const, url })),
-      sleep(Math.min(4_000, opts.waitMs)).then(() => undefined),
+      nothing,
     ]);
     if (!first) return { tab: "none", url: "", title: "", working: false };
     if (first.kind === "new") {
