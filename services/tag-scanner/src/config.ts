@@ -17,7 +17,7 @@ export interface ScanTimeouts {
   landingMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, quietMs: 2_500, settleMs: 500, stepMs: 5_000, landingMs: 10_000 };
+export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, quietMs: 2_500, settleMs: 300, stepMs: 5_000, landingMs: 10_000 };
 
 /** The reserved `.invalid` TLD (RFC 2606) can never resolve, so only our interception can ever answer it. */
 export const SYNTHETIC_ORIGIN = "https://creative.cva.invalid";

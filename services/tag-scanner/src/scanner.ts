@@ -80,6 +80,8 @@ interface Artifacts {
   landing?: LandingArtifact;
   timedOut: boolean;
   blockedNavigations: Set<string>;
+  /** Milliseconds spent per phase, for the scan log (where an operator looks first when scans get slow). */
+  phaseMs: { setup: number; render: number; measure: number; landing: number };
   /** Number of requests before the click-through: later ones belong to the landing page, not the creative. */
   creativeRequestCount?: number;
 }
@@ -105,7 +107,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       }));
       const art = await gather(job, context, proxy, lease.chromeMajor, t0, signal, log);
       const report = await buildReport(job, art, proxy, t0);
-      log?.info({ ms: Date.now() - t0, timed_out: art.timedOut, requests: art.requests.length }, "tag scanned");
+      log?.info({ ms: Date.now() - t0, phase_ms: art.phaseMs, timed_out: art.timedOut, requests: art.requests.length }, "tag scanned");
       return report;
     } catch (err) {
       if (!lease.browser.connected || err instanceof BrowserWedgedError) broken = true;
@@ -141,6 +143,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       profile, site, requests: [], paints: [], pixelChanges: [], stillMoving: false, usesDocumentWrite: false,
       videoPlayed: false, frames: 0, dialogs: [], consoleErrors: [], consoleWarnings: [], cookies: [], localStorage: [],
       cpuMs: 0, heapBytes: 0, timedOut: false, blockedNavigations: new Set(),
+      phaseMs: { setup: 0, render: 0, measure: 0, landing: 0 },
     };
     let phase: "render" | "click" | "done" = "render";
     let crashed = false;
@@ -277,6 +280,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       art.cpuMs = Math.max(art.cpuMs, Math.round(get("TaskDuration") * 1000));
       art.heapBytes = Math.max(art.heapBytes, Math.round(get("JSHeapUsedSize")));
     };
+    const renderStart = Date.now();
+    art.phaseMs.setup = renderStart - t0;
     const navigation = client.send("Page.navigate", { url: site.entryUrl }).catch((err: unknown) => {
       log?.warn({ err: String(err) }, "navigation failed");
     });
@@ -296,16 +301,19 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       else idleSince = 0;
       const lastChange = Math.max(screencast.lastChange(), loadLocal);
       const still = now - lastChange;
-      if (loaded && idleSince && now - idleSince >= 500) {
-        if (still >= timeouts.quietMs) break;
-        if (still >= timeouts.settleMs && motion.calm(now, timeouts.settleMs)) {
-          settled = true;
-          break;
-        }
+      // Network idle for 500 ms and pixels still for the quiet window — or, when every frame proves nothing is
+      // scheduled (no timers, intervals, animations or rAF), both for just the settle time: nothing can start a
+      // request or move a pixel then, short of an event from outside, and none comes in a scan.
+      const idleFor = loaded && idleSince ? now - idleSince : -1;
+      if (idleFor >= 500 && still >= timeouts.quietMs) break;
+      if (idleFor >= timeouts.settleMs && still >= timeouts.settleMs && motion.calm(now, timeouts.settleMs)) {
+        settled = true;
+        break;
       }
       await sleep(100, signal);
     }
     const endedAt = Date.now();
+    art.phaseMs.render = endedAt - renderStart;
     art.timedOut = art.loadTs === undefined || crashed || !!signal?.aborted;
     // Pixels that changed within the quiet window before the end mean the animation was still running — unless the
     // page proved nothing more was scheduled to move.
@@ -346,13 +354,14 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
           width: narrow, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
         }).then(() => true), budget(), false);
         if (ok) {
-          await sleep(300);
+          // Two frames let resize listeners and media queries re-lay the creative out before it is measured.
+          await bounded(evaluate(client, TWO_FRAMES, true), budget(), undefined);
           const l2 = await bounded(evaluate<LayoutArtifact>(client, LAYOUT_SCRIPT), budget(), undefined);
           if (l2) art.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
           await bounded(client.send("Emulation.setDeviceMetricsOverride", {
             width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
           }), budget(), undefined);
-          await sleep(100);
+          await bounded(evaluate(client, TWO_FRAMES, true), budget(), undefined);
         }
       }
       art.localStorage = await readLocalStorage(page, budget());
@@ -360,6 +369,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const cookies = await bounded(client.send("Network.getAllCookies"), budget(), undefined);
     art.cookies = cookies?.cookies ?? [];
 
+    art.phaseMs.measure = Date.now() - endedAt;
+    const landingStart = Date.now();
     if (captureLanding && responsive && art.layout?.click) {
       art.creativeRequestCount = art.requests.length;
       phase = "click";
@@ -378,6 +389,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       art.landing = { tab: "none", url: "", title: "", working: false };
     }
     phase = "done";
+    art.phaseMs.landing = Date.now() - landingStart;
     context.off("targetcreated", onTarget);
     await bounded(net.settle(), 2_000, undefined);
     art.navTs = net.artifact.navTs;
@@ -541,8 +553,11 @@ function remoteText(o: Protocol.Runtime.RemoteObject): string {
   return o.description ?? o.unserializableValue ?? o.type;
 }
 
-async function evaluate<T>(client: CDPSession, expression: string): Promise<T> {
-  const r = await client.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: false });
+// Resolves after two rendered frames; the 500 ms fallback covers a creative that replaced or starves rAF.
+const TWO_FRAMES = `new Promise((r) => { const raf = window.requestAnimationFrame.bind(window); raf(() => raf(() => r(true))); setTimeout(() => r(false), 500); })`;
+
+async function evaluate<T>(client: CDPSession, expression: string, awaitPromise = false): Promise<T> {
+  const r = await client.send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise });
   if (r.exceptionDetails) throw new Error(r.exceptionDetails.text);
   return r.result.value as T;
 }

@@ -69,7 +69,7 @@ export async function captureLandingPage(opts: {
     // Popup blockers only let a click open a window inside its own handler, and location changes are just as
     // immediate, so a click that opened nothing and requested nothing within quietClickMs has no click-through.
     // A click that made requests (a click tracker before the redirect) gets the full wait.
-    const quietMs = opts.quietClickMs ?? 600;
+    const quietMs = opts.quietClickMs ?? 400;
     const nothing = (async () => {
       for (;;) {
         await sleep(100);
