@@ -71,14 +71,15 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   try {
     await waitFor(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.ok === true, 60_000, "edge /healthz", logs);
     if (opts.waitForWorkers?.length) {
+      let lastReady = "";
       await waitFor(
         async () => {
           const r = await fetch(`${baseUrl}/readyz`).catch(() => undefined);
-          const body = r ? await r.text() : "";
-          return opts.waitForWorkers!.every((k) => new RegExp(`"${k}"\\s*:\\s*(true|\\d*[1-9])`).test(body)) || r?.status === 200;
+          lastReady = r ? await r.text() : "(no answer)";
+          return opts.waitForWorkers!.every((k) => new RegExp(`"${k}"\\s*:\\s*(true|\\d*[1-9])`).test(lastReady)) || r?.status === 200;
         },
         90_000,
-        `workers ${opts.waitForWorkers.join(", ")}`,
+        () => `workers ${opts.waitForWorkers!.join(", ")} (last /readyz: ${lastReady})`,
         logs,
       );
     }
@@ -100,10 +101,10 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   };
 }
 
-async function waitFor(cond: () => Promise<boolean>, ms: number, what: string, logs: string[]): Promise<void> {
+async function waitFor(cond: () => Promise<boolean>, ms: number, what: string | (() => string), logs: string[]): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last logs:\n${logs.slice(-30).join("\n")}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}; last logs:\n${logs.slice(-30).join("\n")}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
