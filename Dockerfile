@@ -11,7 +11,7 @@ COPY edge ./edge
 COPY proto ./proto
 COPY buf.yaml buf.gen.yaml tsconfig.json ./
 COPY scripts ./scripts
-RUN npm ci --no-audit --no-fund && npx buf generate
+RUN npm install --no-audit --no-fund && npx buf generate
 ENV NODE_ENV=production
 USER node
 CMD ["node", "--import", "tsx", "edge/src/main.ts"]

@@ -46,11 +46,14 @@ if (missing.length) {
   run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...missing], { env });
 }
 
-// npm dependencies: reinstall when the lockfile changed since the last install.
+// npm dependencies: (re)install when the lockfile changed since the last install. `npm install` rather than
+// `npm ci`: with a lockfile in sync it installs exactly the locked versions, and unlike `npm ci` it tolerates
+// optional per-platform packages a registry mirror does not carry (e.g. @bufbuild/buf's darwin/win32 builds, which
+// then never enter the lockfile and make `npm ci` refuse it as out of sync).
 const lock = join(root, "package-lock.json");
 const installed = join(root, "node_modules", ".package-lock.json");
 if (!existsSync(installed) || statSync(lock).mtimeMs > statSync(installed).mtimeMs) {
-  run("npm", [existsSync(join(root, "node_modules")) ? "install" : "ci", "--no-audit", "--no-fund"]);
+  run("npm", ["install", "--no-audit", "--no-fund"]);
 }
 
 // Code generation: regenerate when any .proto or buf config is newer than the last generation.

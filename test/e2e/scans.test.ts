@@ -134,10 +134,14 @@ describe("scans end to end", () => {
       "banner/style.css": "body {\n  margin: 0;\n}\n\n#ad {\n  width: 300px;\n  height: 250px;\n  background: #c30;\n}\n",
       "banner/main.js": "// a readable script\nfunction greet(name) {\n  var message = 'Hello ' + name;\n  return message;\n}\ngreet('world');\n",
     });
-    const r = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: zip.toString("base64") }, key);
+    const r = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: zip.toString("base64"), targeting: { device: "mobile", language: "de-DE" } }, key);
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ click_tag_found: true, meta_ad_size: true, minified: false, has_external_assets: false });
     expect(r.json.meta.creative_type).toBe("zip");
+    // The render honours the zip's targeting.
+    expect(r.json.meta.device).toMatch(/mobile/i);
+    expect(r.json.meta.language).toBe("de-DE");
+    expect(r.json.meta.ua).toMatch(/Mobile/);
     expect(r.json.dimensions.text).toBe("300x250");
     expect(r.json.file_structure).toEqual(expect.arrayContaining([expect.objectContaining({ name: "banner/main.js", type: "script" })]));
     await expectImage(r.json.screenshot.highres);

@@ -15,6 +15,7 @@ const artifacts = createMemoryArtifactSink();
 const RENDER_MS = 8_000;
 
 const box = `<div style="width:300px;height:250px;background:#393"></div>`;
+const DOWNLOAD_NAME = `cva-download-probe-${process.pid}.bin`;
 
 beforeAll(async () => {
   pool = createBrowserPool({ browsers: 1, slots: 2, maxHeapMb: 256 });
@@ -23,7 +24,14 @@ beforeAll(async () => {
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
     timeouts: { renderMs: RENDER_MS, quietMs: 1_000, stepMs: 3_000, landingMs: 5_000 },
   });
-  fixture = await startFixtureServer({ "/leak": send("image/gif", PIXEL_GIF), "/ok.gif": send("image/gif", PIXEL_GIF) });
+  fixture = await startFixtureServer({
+    "/leak": send("image/gif", PIXEL_GIF),
+    "/ok.gif": send("image/gif", PIXEL_GIF),
+    "/payload.bin": (_req, res) => {
+      res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": `attachment; filename="${DOWNLOAD_NAME}"` });
+      res.end(Buffer.alloc(4096, 7));
+    },
+  });
 });
 afterAll(async () => {
   await fixture?.close();
@@ -104,6 +112,18 @@ setTimeout(() => { top.location.href = "http://169.254.169.254/latest/meta-data/
     // The top frame stayed on the creative.
     expect(r.creativeRendered).toBe(true);
     expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    await stillWorks();
+  }, 90_000);
+
+  it("downloads are refused: nothing reaches the disk", async () => {
+    const r = await scanner.scan(tagJob(`${box}<a id="d" href="${fixture.origin}/payload.bin" download="${DOWNLOAD_NAME}">get</a>
+<script>document.getElementById("d").click(); setTimeout(() => { location.href = "${fixture.origin}/payload.bin"; }, 300);</script>`));
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    // Where Chromium would have saved it: the user's Downloads folder, the working directory, the temp directory.
+    const home = process.env.HOME ?? "/root";
+    for (const dir of [path.join(home, "Downloads"), process.cwd(), "/tmp"]) {
+      expect(existsSync(path.join(dir, DOWNLOAD_NAME)), dir).toBe(false);
+    }
     await stillWorks();
   }, 90_000);
 
