@@ -116,7 +116,7 @@ setTimeout(() => { top.location.href = "http://169.254.169.254/latest/meta-data/
   }, 90_000);
 
   it("downloads are refused: nothing reaches the disk", async () => {
-    const r = await scanner.scan(tagJob(`${box}<a id="d" href="${fixture.origin}/payload.bin" download="${DOWNLOAD_NAME}">get</a>
+    const r = await scanner.scan(tagJob(`${box}<a id="d" href="${fixture.origin}/payload.bin" download="${DOWNLOAD_NAME}" style="display:none">get</a>
 <script>document.getElementById("d").click(); setTimeout(() => { location.href = "${fixture.origin}/payload.bin"; }, 300);</script>`));
     expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
     // Where Chromium would have saved it: the user's Downloads folder, the working directory, the temp directory.
