@@ -2,7 +2,7 @@
 // the reports carry measured values, their images are served with the byte counts the report states, stored
 // reports come back identical, and the report page renders in a browser.
 import { execFile } from "node:child_process";
-import { createReadStream, mkdtempSync, rmSync } from "node:fs";
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,10 +10,26 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
+import { b64, postJson, repoRoot, startStack, type TestStack } from "../harness/stack.ts";
 import { buildZip } from "../harness/zip.ts";
 
 const run = promisify(execFile);
+const html5Corpus = join(repoRoot, "..", "shared", "corpus", "html5");
+
+// Every creative folder of the corpus (source/creative), as zip entries with the folder's contents at the root.
+function corpusBanners(): Array<{ name: string; files: Record<string, Buffer> }> {
+  if (!existsSync(html5Corpus)) return [];
+  const walk = (dir: string, prefix = ""): Record<string, Buffer> =>
+    Object.assign({}, ...readdirSync(dir).map((n) => {
+      const p = join(dir, n);
+      return statSync(p).isDirectory() ? walk(p, `${prefix}${n}/`) : { [`${prefix}${n}`]: readFileSync(p) };
+    }));
+  return readdirSync(html5Corpus).flatMap((source) =>
+    statSync(join(html5Corpus, source)).isDirectory()
+      ? readdirSync(join(html5Corpus, source)).filter((c) => statSync(join(html5Corpus, source, c)).isDirectory()).map((c) => ({ name: `${source}/${c}`, files: walk(join(html5Corpus, source, c)) }))
+      : [],
+  );
+}
 
 describe("scans end to end", () => {
   let stack: TestStack;
@@ -152,6 +168,26 @@ describe("scans end to end", () => {
     expect(bad.json.error_type).toBe("payload_error");
     expect(bad.json.message).toMatch(/traversal|escapes/);
   });
+
+  it.skipIf(!existsSync(html5Corpus))("scans every HTML5 banner of the corpus: missing files and unreachable CDNs are reported, not fatal", async () => {
+    const banners = corpusBanners();
+    expect(banners.length).toBeGreaterThan(5);
+    for (const { name, files } of banners) {
+      const r = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: buildZip(files).toString("base64") }, key);
+      if (!("index.html" in files)) {
+        expect(r.status, name).toBe(400);
+        expect(r.json.message, name).toMatch(/index\.html/);
+        continue;
+      }
+      expect(r.status, `${name}: ${r.text.slice(0, 300)}`).toBe(200);
+      expect(r.json.file_structure.length, name).toBe(Object.keys(files).filter((f) => !/(^|\/)\.DS_Store$/.test(f)).length);
+      // Every corpus banner loads something from the internet, which this machine cannot reach: the report says so.
+      expect(r.json.has_external_assets, name).toBe(true);
+      if (name.includes("missing-asset")) {
+        expect(r.json.missing_assets.map((m: { url: string }) => m.url).join(" "), name).toMatch(/bg\.jpg/);
+      }
+    }
+  }, 300_000);
 
   it("scans a VAST tag: XML, impressions, and the media file probed", async () => {
     const r = await postJson(`${stack.baseUrl}/v3/scanVAST`, { data: b64(`${origin}/vast.xml`), name: "e2e vast" }, key);

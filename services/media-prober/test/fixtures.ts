@@ -63,6 +63,18 @@ export async function startFixtureServer(dir: string, corpusDir?: string): Promi
       res.end(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\n${base}/segment0.ts\n#EXT-X-ENDLIST\n`);
       return;
     }
+    if (path === "/huge.mp4" || path === "/huge-chunked.mp4") {
+      // A "2 GB" file: declared honestly, or streamed without a length (a lying server); zeros until cut off.
+      res.writeHead(200, path === "/huge.mp4" ? { "content-type": "video/mp4", "content-length": String(2 * 1024 ** 3) } : { "content-type": "video/mp4" });
+      const chunk = Buffer.alloc(64 * 1024);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      res.on("close", () => res.removeAllListeners("drain"));
+      pump();
+      return;
+    }
     if (path === "/page.mp4") {
       res.writeHead(200, { "content-type": "video/mp4" });
       res.end("<!DOCTYPE html><html><head><title>Not found</title></head><body>sorry</body></html>");

@@ -223,6 +223,19 @@ describe("media prober: what is not media, or not reachable", () => {
     expect(p.fileInfo).toBeUndefined();
   });
 
+  it("a 2 GB media file is refused by its declared size with the default limits, before any byte is stored", async () => {
+    const p = await probe("/huge.mp4");
+    expect(p.error).toMatch(/larger than the limit/);
+    expect(p.fileInfo).toBeUndefined();
+  });
+
+  it("a media file streamed without a length is cut off at the size cap while downloading", async () => {
+    const capped = createMediaProber({ policy, artifacts, workDir, limits: { maxBytes: 5_000_000 } });
+    const p = await probe("/huge-chunked.mp4", capped);
+    expect(p.error).toMatch(/larger than the limit/);
+    expect(p.fileInfo).toBeUndefined();
+  });
+
   it("ffmpeg running out of time → an error, never a throw", async () => {
     const slow = createMediaProber({ policy, artifacts, workDir, limits: { ffmpegTimeoutMs: 1 } });
     const p = await probe("/faststart.mp4", slow);
