@@ -1,7 +1,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { auth, health, reportstore } from "@cva/contracts";
-import { connectNats, createDispatcher, createLogger, metricsRegistry } from "@cva/platform";
+import { connectNats, createDispatcher, createLogger, exitOnSignals, metricsRegistry } from "@cva/platform";
 import { buildEdge } from "./app.ts";
 import { loadEdgeConfig } from "./config.ts";
 import { startGrpcServer } from "./grpc/service.ts";
@@ -45,19 +45,12 @@ async function main(): Promise<void> {
   });
   logger.info({ http_port: config.port, grpc_port: grpc.port, public_base_url: config.publicBaseUrl }, "edge listening");
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, "edge shutting down");
+  exitOnSignals(logger, "edge", async () => {
     // Stop taking requests, let in-flight scans finish (Fastify waits for them), then drop NATS.
     await Promise.allSettled([app.close(), grpc.close()]);
     await dispatcher.close().catch(() => undefined);
     await nc.drain().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
-  process.once("SIGINT", () => void shutdown("SIGINT"));
+  });
 }
 
 main().catch((err: unknown) => {

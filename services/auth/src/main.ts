@@ -1,5 +1,5 @@
 import { auth } from "@cva/contracts";
-import { connectNats, createLogger, envInt, loadCommonConfig, startServiceHost } from "@cva/platform";
+import { connectNats, createLogger, envInt, exitOnSignals, loadCommonConfig, startServiceHost } from "@cva/platform";
 import { registerAuthRoutes } from "./routes.ts";
 import { createAuthStore, defaultMonthlyQuotaFromEnv } from "./store.ts";
 
@@ -22,14 +22,7 @@ const host = await startServiceHost({
   ready: async () => !nc.isClosed(),
 });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "auth stopping");
+exitOnSignals(logger, "auth", async () => {
   await host.close();
   await nc.drain();
-  process.exit(0);
-}
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+});

@@ -1,12 +1,4 @@
-import {
-  connectNats,
-  createArtifactStore,
-  createLogger,
-  envInt,
-  envString,
-  loadCommonConfig,
-  outboundPolicyFromEnv,
-} from "@cva/platform";
+import { connectNats, createArtifactStore, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv } from "@cva/platform";
 import { DEFAULT_LIMITS } from "./prober.ts";
 import { startMediaProberProcess } from "./server.ts";
 
@@ -35,14 +27,7 @@ logger.info(
   "media-prober ready",
 );
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "media-prober stopping");
+exitOnSignals(logger, "media-prober", async () => {
   await proc.close();
   await nc.drain();
-  process.exit(0);
-}
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+});

@@ -1,5 +1,5 @@
 import { reportstore } from "@cva/contracts";
-import { connectNats, createLogger, envInt, loadCommonConfig, startServiceHost } from "@cva/platform";
+import { connectNats, createLogger, envInt, exitOnSignals, loadCommonConfig, startServiceHost } from "@cva/platform";
 import { openArtifacts } from "./artifacts.ts";
 import { DAY_MS } from "./retention.ts";
 import { registerReportStoreRoutes } from "./routes.ts";
@@ -26,14 +26,7 @@ const host = await startServiceHost({
   ready: async () => !nc.isClosed(),
 });
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "report-store stopping");
+exitOnSignals(logger, "report-store", async () => {
   await host.close();
   await nc.drain();
-  process.exit(0);
-}
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+});

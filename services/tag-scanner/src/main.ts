@@ -1,4 +1,4 @@
-import { connectNats, createArtifactStore, createLogger, envInt, envString, loadCommonConfig, outboundPolicyFromEnv } from "@cva/platform";
+import { connectNats, createArtifactStore, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv } from "@cva/platform";
 import { DEFAULT_TIMEOUTS } from "./config.ts";
 import { startTagScannerProcess } from "./server.ts";
 
@@ -27,14 +27,7 @@ const artifacts = await createArtifactStore(nc);
 const proc = await startTagScannerProcess({ nc, logger, policy, artifacts, port, metricsPort, location: serverLocation, pool, timeouts });
 logger.info({ port: proc.port, metrics_port: proc.metricsPort, pool, timeouts, location: serverLocation, policy: policy.describe() }, "tag-scanner ready");
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "tag-scanner stopping");
+exitOnSignals(logger, "tag-scanner", async () => {
   await proc.close();
   await nc.drain();
-  process.exit(0);
-}
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+});

@@ -1,13 +1,5 @@
 import { vastanalyzer, ScanKind } from "@cva/contracts";
-import {
-  connectNats,
-  createDispatcher,
-  createLogger,
-  envInt,
-  loadCommonConfig,
-  outboundPolicyFromEnv,
-  startScannerProcess,
-} from "@cva/platform";
+import { connectNats, createDispatcher, createLogger, envInt, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, startScannerProcess } from "@cva/platform";
 import { createVastAnalyzer } from "./analyzer.ts";
 import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
@@ -72,14 +64,7 @@ const proc = await startScannerProcess({
 });
 logger.info({ port: proc.port, metrics_port: proc.metricsPort, slots: slotCount, location: serverLocation, policy: policy.describe() }, "vast-analyzer ready");
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "vast-analyzer stopping");
+exitOnSignals(logger, "vast-analyzer", async () => {
   await proc.close();
   await nc.drain();
-  process.exit(0);
-}
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+});

@@ -1,4 +1,4 @@
-import { connectNats, createLogger, envInt, envString, loadCommonConfig } from "@cva/platform";
+import { connectNats, createLogger, envInt, envString, exitOnSignals, loadCommonConfig } from "@cva/platform";
 import { limitsFromEnv } from "./limits.ts";
 import { startZipAnalyzerProcess } from "./server.ts";
 
@@ -20,14 +20,7 @@ const proc = await startZipAnalyzerProcess({
   bundleOrigin: envString("BUNDLE_ORIGIN", "https://creative.cva.invalid"),
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, "zip-analyzer stopping");
+exitOnSignals(logger, "zip-analyzer", async () => {
   await proc.close();
   await nc.drain();
-  process.exit(0);
-}
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+});
