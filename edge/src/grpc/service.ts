@@ -61,17 +61,17 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
     }
   }
   const run = async (p: Principal, req: ScanRequest) => useCase.scan(p, req);
+  // The fields every v3 scan request shares, checked the same way as on the JSON API.
+  const v3Fields = (req: { specId: number; workspaceId: bigint; name: string }) => ({
+    specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
+    workspaceId: workspaceNumber(req.workspaceId),
+    name: checkName(req.name, "name", limits),
+  });
 
   router.service(scan.ScanService, {
     scanTagV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, {
-          kind: "tag_v3",
-          specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
-          workspaceId: workspaceNumber(req.workspaceId),
-          name: checkName(req.name, "name", limits),
-          html: checkTagBytes(req.data, "data", limits),
-        });
+        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits) });
         return create(scan.ScanTagV3ResponseSchema, { report: r.report as never });
       }),
     scanTagV2: (req, ctx) =>
@@ -88,13 +88,7 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       }),
     scanVast: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, {
-          kind: "vast_v3",
-          specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
-          workspaceId: workspaceNumber(req.workspaceId),
-          name: checkName(req.name, "name", limits),
-          url: checkVastUrl(req.url, "url", limits),
-        });
+        const r = await run(p, { kind: "vast_v3", ...v3Fields(req), url: checkVastUrl(req.url, "url", limits) });
         return create(scan.ScanVastResponseSchema, { report: r.report as never });
       }),
     getReport: (req, ctx) =>
