@@ -40,7 +40,9 @@ export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions
     candidates = [host];
   } else {
     try {
-      candidates = (await lookup(host, { all: true })).map((a) => a.address);
+      candidates = opts.policy.resolve
+        ? await opts.policy.resolve(host)
+        : (await lookup(host, { all: true })).map((a) => a.address);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? "error";
       throw new OutboundError("dns", `could not resolve host ${host} (${code})`);

@@ -9,9 +9,28 @@ export interface PolicyDecision {
   category?: string;
 }
 
+/** Turns a host name into candidate addresses; every candidate is then checked by the policy. */
+export type HostResolver = (host: string) => Promise<string[]>;
+
 export interface OutboundPolicy {
   check(ip: string): PolicyDecision;
   describe(): string;
+  /**
+   * Where names resolve. Absent: the system resolver. Tests map named hosts (ads.example, …) to loopback here, so
+   * fixtures are reached under real-looking names (Chromium treats 127.0.0.1 as a secure origin and would hide mixed
+   * content); the policy still checks the address the name maps to.
+   */
+  resolve?: HostResolver;
+}
+
+/** A resolver for tests: the listed names map to fixed addresses; every other name fails as an unknown host. */
+export function staticHostResolver(hosts: Record<string, string | string[]>): HostResolver {
+  const table = new Map(Object.entries(hosts).map(([h, a]) => [h.toLowerCase(), Array.isArray(a) ? a : [a]]));
+  return async (host) => {
+    const a = table.get(host.toLowerCase());
+    if (!a) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+    return a;
+  };
 }
 
 const MAPPED_V6 = parseCidr("::ffff:0:0/96");
@@ -53,7 +72,7 @@ function withArticle(label: string): string {
  * Default: public unicast only. Allowlist entries unlock private/loopback/... ranges; link-local and cloud-metadata
  * ranges only yield to an entry lying inside them, so a broad entry cannot expose the metadata service by accident.
  */
-export function createOutboundPolicy(allowlistCidrs: string[]): OutboundPolicy {
+export function createOutboundPolicy(allowlistCidrs: string[], opts: { resolve?: HostResolver } = {}): OutboundPolicy {
   const entries = allowlistCidrs
     .map((c) => c.trim())
     .filter((c) => c !== "")
@@ -81,6 +100,7 @@ export function createOutboundPolicy(allowlistCidrs: string[]): OutboundPolicy {
   const listed = entries.map((e) => e.text).join(", ");
   return {
     check,
+    ...(opts.resolve ? { resolve: opts.resolve } : {}),
     describe: () => `public unicast addresses${listed ? `, plus allowlist ${listed}` : " only"}`,
   };
 }
