@@ -4,7 +4,7 @@ import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, tes
 
 export const landingPageSchema = obj(
   { screenshot: imageSchema, tab: str("new_tab, same_tab or none"), title: str(), url: str(), working: bool() },
-  { optional: ["screenshot"], description: "the page opened on click-through" },
+  { description: "the page opened on click-through; screenshot is an empty image object when nothing opened" },
 );
 
 export const tagScanResultsSchema = obj({
@@ -34,12 +34,13 @@ export function tagScanResultsView(r: TagReport["scanResults"]) {
 
 export function tagV3View(r: TagReport) {
   const lp = r.landingPage;
-  const shot = imageView(lp?.screenshot);
+  // Always present, like every documented key: typed clients break on a missing one.
+  const shot = imageView(lp?.screenshot) ?? { bytes: 0, mime_type: "", url: "" };
   return {
     ...tagBaseView(r, "ad_tag", "v3"),
     animation_duration: Number(r.animationDurationMs),
     landing_page: {
-      ...(shot ? { screenshot: shot } : {}),
+      screenshot: shot,
       tab: lp?.tab || "none",
       title: lp?.title ?? "",
       url: lp?.url ?? "",

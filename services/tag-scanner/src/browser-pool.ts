@@ -1,4 +1,8 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { installNewTabProfiles, type NewTabProfiles } from "./new-tab-profile.ts";
 import { bounded, sleep } from "./util.ts";
 
 export interface BrowserPoolOptions {
@@ -16,6 +20,8 @@ export interface BrowserPoolOptions {
 
 export interface BrowserLease {
   browser: Browser;
+  /** Gives the pages a scan context opens (its landing tab) the scan's device, UA and language from the start. */
+  tabProfiles: NewTabProfiles;
   /** Chromium major version, for the user agent. */
   chromeMajor: string;
   /** Give the slot back; `broken` kills and replaces the browser (hung, crashed). */
@@ -42,6 +48,8 @@ export const CHROMIUM_ARGS = [
   "--mute-audio",
   "--disable-quic",
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  // navigator.webdriver stays false, as in a user's browser.
+  "--disable-blink-features=AutomationControlled",
   // One renderer per scan context rather than per site: all frames of a creative share one CDP target, so the page
   // session sees every frame's requests, interception, console and paints (no OOPIF bookkeeping). Each incognito
   // context still gets its own renderer, so scans never share a process.
@@ -52,8 +60,21 @@ export const CHROMIUM_ARGS = [
   "--password-store=basic",
 ];
 
+/**
+ * A fresh profile directory whose preferences are those of a default desktop Chrome: third-party cookies allowed
+ * (cookie_controls_mode 0). Contexts made with createBrowserContext are off-the-record, and Chromium blocks
+ * third-party cookies in those by default — an ad server's cookies set from its own domain would never show.
+ */
+function profileDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "cva-chromium-"));
+  mkdirSync(path.join(dir, "Default"));
+  writeFileSync(path.join(dir, "Default", "Preferences"), JSON.stringify({ profile: { cookie_controls_mode: 0, block_third_party_cookies: false } }));
+  return dir;
+}
+
 interface Slot {
   browser: Browser | undefined;
+  tabProfiles: NewTabProfiles | undefined;
   starting: Promise<Browser> | undefined;
   chromeMajor: string;
   busy: number;
@@ -62,19 +83,26 @@ interface Slot {
 export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? 1));
   const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? 2));
-  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
+  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
   const waiters: Array<() => void> = [];
   let closed = false;
 
   async function launch(slot: Slot): Promise<Browser> {
     if (slot.browser?.connected) return slot.browser;
     slot.starting ??= (async () => {
+      const userDataDir = profileDir();
       const browser = await puppeteer.launch({
+        userDataDir,
+        // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
+        defaultViewport: null,
+        // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
+        pipe: true,
         executablePath: opts.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
         headless: true,
         args: [...CHROMIUM_ARGS, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
         // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
-        ignoreDefaultArgs: ["--disable-popup-blocking"],
+        // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
+        ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
         protocolTimeout: 20_000,
         handleSIGINT: false,
         handleSIGTERM: false,
@@ -82,7 +110,9 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
       });
       const version = await browser.version(); // "Chrome/156.0.8078.79" or "HeadlessChrome/…"
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
+      slot.tabProfiles = installNewTabProfiles(browser);
       browser.on("disconnected", () => {
+        rmSync(userDataDir, { recursive: true, force: true });
         if (slot.browser === browser) slot.browser = undefined;
         opts.logger?.warn({}, "chromium disconnected; it will be relaunched on next use");
       });
@@ -132,6 +162,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
           let released = false;
           return {
             browser,
+            tabProfiles: slot.tabProfiles!,
             chromeMajor: slot.chromeMajor,
             release(broken) {
               if (released) return;

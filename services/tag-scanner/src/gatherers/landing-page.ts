@@ -1,5 +1,6 @@
-import type { BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
+import type { BrowserContext, CDPSession, Page, Protocol, Target } from "puppeteer-core";
 import { bounded, sleep } from "../util.ts";
+import type { ProbeWorlds } from "./probe-world.ts";
 
 export interface LandingArtifact {
   tab: "new_tab" | "same_tab" | "none";
@@ -7,6 +8,8 @@ export interface LandingArtifact {
   title: string;
   working: boolean;
   screenshotJpeg?: Uint8Array;
+  /** What ended the wait (for the scan log). */
+  evidence: string;
 }
 
 const PAGE_STATE = `(() => {
@@ -19,94 +22,134 @@ const PAGE_STATE = `(() => {
 
 interface PageState { ready: string; href: string; title: string; status: number; rendered: boolean }
 
-/** Waits until the page finished loading (or the bound passed) and reads what it shows. */
+/** One round trip through the frame's task queue: whatever the click queued for "the next task" has run after it. */
+const NEXT_TASK = `new Promise((r) => setTimeout(r, 0))`;
+
+/** Waits until the landing document finished loading (or the bound passed) and reads what it shows. */
 async function settle(page: Page, untilMs: number, stepMs: number): Promise<PageState | undefined> {
   let last: PageState | undefined;
   while (Date.now() < untilMs) {
     last = await bounded(page.evaluate(PAGE_STATE) as Promise<PageState>, stepMs, last);
     if (last && last.ready === "complete" && last.href !== "about:blank") break;
-    await sleep(200);
+    await sleep(100);
   }
   return last;
 }
 
-/**
- * Clicks the creative where a user would (the centre of its largest link/clickable element, else of its box) with a
- * trusted mouse event, then follows what opens: a new tab (a target whose opener is our page) or a same-tab
- * navigation of the top frame. The landing page loads through the same context, hence the same egress proxy.
- * "working" = the landing document answered 2xx and rendered something. The tab is closed afterwards.
- */
-export async function captureLandingPage(opts: {
+export interface LandingOptions {
   page: Page;
   client: CDPSession;
   context: BrowserContext;
+  worlds: ProbeWorlds;
+  mainFrameId: string;
   point: { x: number; y: number };
-  viewport: { width: number; height: number; deviceScaleFactor: number };
   waitMs: number;
   stepMs: number;
-  /** Resolves with the URL of the next top-frame document request (set up by the scanner's interception). */
+  /** Resolves with the URL of the next top-frame document request (from the scanner's interception). */
   nextTopNavigation: () => Promise<string>;
-  /** Requests the creative has made so far: activity after the click means a click-through may still be coming. */
+  /** Requests started after the click that have not finished yet (a click tracker on its way). */
+  inflightSince: (index: number) => number;
   requestCount: () => number;
-  /** How long a click that caused no request at all may take to open something. */
-  quietClickMs?: number;
-}): Promise<LandingArtifact> {
-  const { page, context } = opts;
+  /** Timeouts scheduled by the click's handlers that have not run yet, over every realm of the creative. */
+  clickTimers: () => number;
+}
+
+/**
+ * Clicks the creative where a user would (the centre of its largest link/clickable element, else of its box) with a
+ * trusted mouse event and follows what the click does, known from events rather than from a wait:
+ *  - a new tab: Page.windowOpen (window.open, target=_blank links with or without noopener, forms) or any new page
+ *    target in the scan's context;
+ *  - the same tab: a navigation requested for the top frame (anchor, form, location change from any frame);
+ *  - nothing: once the click's handlers have provably finished — no timer they scheduled is still pending, no
+ *    request they started is in flight, and two round trips through the page's task queue brought nothing.
+ * The landing page loads in the scan's context (same egress proxy, same cookies) with the scan's device, UA and
+ * language (see new-tab-profile.ts). "working" = the final document (after redirects) answered 2xx and rendered.
+ */
+export async function captureLandingPage(opts: LandingOptions): Promise<LandingArtifact> {
+  const { page, client, context } = opts;
   const until = Date.now() + opts.waitMs;
-  let onTarget: ((t: Target) => void) | undefined;
-  const popup = new Promise<Page | null>((resolve) => {
-    onTarget = (t: Target) => {
-      if (t.type() !== "page" || t.opener() !== page.target()) return;
-      void t.page().then(resolve, () => resolve(null));
-    };
-    context.on("targetcreated", onTarget);
+  let popup: Target | undefined;
+  let popupRequested = "";
+  let sameTab = "";
+  let wake: (() => void) | undefined;
+  const poke = () => wake?.();
+  const onTarget = (t: Target) => {
+    if (t.type() !== "page" || t === page.target()) return;
+    popup ??= t;
+    poke();
+  };
+  const onWindowOpen = (e: Protocol.Page.WindowOpenEvent) => {
+    popupRequested ||= e.url || "about:blank";
+    poke();
+  };
+  const onNavigation = (e: Protocol.Page.FrameRequestedNavigationEvent) => {
+    if (e.frameId !== opts.mainFrameId) return;
+    if (e.disposition === "currentTab") sameTab ||= e.url;
+    else popupRequested ||= e.url;
+    poke();
+  };
+  context.on("targetcreated", onTarget);
+  client.on("Page.windowOpen", onWindowOpen);
+  client.on("Page.frameRequestedNavigation", onNavigation);
+  void opts.nextTopNavigation().then((url) => {
+    sameTab ||= url;
+    poke();
   });
-  const sameTab = opts.nextTopNavigation();
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      setTimeout(resolve, ms);
+    });
+  const roundTrip = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_TASK, opts.stepMs, true);
   try {
-    const before = opts.requestCount();
-    const clickedAt = Date.now();
+    const startIndex = opts.requestCount();
     await bounded(page.mouse.click(opts.point.x, opts.point.y), opts.stepMs, undefined);
-    // Popup blockers only let a click open a window inside its own handler, and location changes are just as
-    // immediate, so a click that opened nothing and requested nothing within quietClickMs has no click-through.
-    // A click that made requests (a click tracker before the redirect) gets the full wait.
-    const quietMs = opts.quietClickMs ?? 400;
-    const nothing = (async () => {
-      for (;;) {
-        await sleep(100);
-        const waited = Date.now() - clickedAt;
-        if (waited >= Math.min(4_000, opts.waitMs) || (waited >= quietMs && opts.requestCount() === before)) return undefined;
-      }
-    })();
-    const first = await Promise.race([
-      popup.then((p) => (p ? { kind: "new" as const, p } : undefined)),
-      sameTab.then((url) => ({ kind: "same" as const, url })),
-      nothing,
-    ]);
-    if (!first) return { tab: "none", url: "", title: "", working: false };
-    if (first.kind === "new") {
-      const p = first.p;
+    let quietChecks = 0;
+    let evidence = "";
+    while (Date.now() < until) {
+      if (popup || popupRequested) { evidence = "new tab"; break; }
+      if (sameTab) { evidence = "top-frame navigation"; break; }
+      const busy = opts.clickTimers() > 0 || opts.inflightSince(startIndex) > 0;
+      if (busy) quietChecks = 0;
+      else if (++quietChecks >= 2) { evidence = "click handlers finished"; break; }
+      await roundTrip();
+      await wait(busy ? 100 : 20);
+    }
+    if (!evidence) evidence = "time-out";
+    if (!popup && popupRequested) {
+      // The window was asked for; its target follows within the browser's own bookkeeping.
+      while (!popup && Date.now() < until) await wait(50);
+    }
+    if (popup) {
+      const p = await bounded(popup.page(), opts.stepMs, null);
+      if (!p) return { tab: "new_tab", url: popupRequested || popup.url(), title: "", working: false, evidence };
       try {
-        await bounded(p.setViewport({ width: opts.viewport.width, height: opts.viewport.height, deviceScaleFactor: opts.viewport.deviceScaleFactor }), opts.stepMs, undefined);
         const st = await settle(p, until, opts.stepMs);
         const shot = await bounded(p.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
+        const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : p.url() || popupRequested;
         return {
-          tab: "new_tab", url: st?.href && !st.href.startsWith("chrome-error:") ? st.href : p.url(), title: st?.title ?? "",
-          working: !!st && st.status >= 200 && st.status < 300 && st.rendered,
+          tab: "new_tab", url: href, title: st?.title ?? "",
+          working: !!st && !st.href.startsWith("chrome-error:") && st.status >= 200 && st.status < 300 && st.rendered,
           ...(shot ? { screenshotJpeg: new Uint8Array(shot) } : {}),
+          evidence,
         };
       } finally {
         await bounded(p.close(), opts.stepMs, undefined);
       }
     }
+    if (!sameTab) return { tab: "none", url: "", title: "", working: false, evidence };
     const st = await settle(page, until, opts.stepMs);
     const shot = await bounded(page.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
-    const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : first.url;
+    const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : sameTab;
     return {
       tab: "same_tab", url: href, title: st?.title ?? "",
       working: !!st && !st.href.startsWith("chrome-error:") && st.status >= 200 && st.status < 300 && st.rendered,
       ...(shot ? { screenshotJpeg: new Uint8Array(shot) } : {}),
+      evidence,
     };
   } finally {
-    if (onTarget) context.off("targetcreated", onTarget);
+    context.off("targetcreated", onTarget);
+    client.off("Page.windowOpen", onWindowOpen);
+    client.off("Page.frameRequestedNavigation", onNavigation);
   }
 }

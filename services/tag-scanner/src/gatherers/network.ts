@@ -1,4 +1,5 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
+import { type GifAnimation, gifAnimation } from "./gif-animation.ts";
 
 /** One request as CDP saw it; plain data (the network artifact). */
 export interface RequestRecord {
@@ -26,16 +27,33 @@ export interface RequestRecord {
   imageSize?: { width: number; height: number };
   synthetic?: boolean;
   finished: boolean;
+  /** Local Date.now() when the response finished loading. */
+  finishedLocal?: number;
+  /** Frame timing of an animated GIF, read from its bytes. */
+  gif?: GifAnimation;
+  /**
+   * The URL as the creative wrote it when Chromium changed it before sending: an http:// subresource of an https page
+   * is upgraded to https:// (mixed-content autoupgrade), and the request then shows only the upgraded URL.
+   */
+  writtenUrl?: string;
 }
 
 export interface NetworkArtifact {
   requests: RequestRecord[];
+  /**
+   * Every URL the creative asked for over plain http:// (or ws://) that Chromium blocked or upgraded as mixed content
+   * (from the Audits domain), as written: the network entries alone would show the upgraded https:// URL or nothing.
+   */
+  mixedContent: string[];
   /** Monotonic timestamp (s) of the top document's request (navigation start), and its wall time (epoch s). */
   navTs?: number;
   navWallTime?: number;
 }
 
 const SMALL_IMAGE = 4096;
+/** GIFs up to this size are read for their frame timing (the render watch needs it); larger ones are not. */
+const MAX_GIF_READ = 4 * 1024 * 1024;
+const MAX_MIXED = 500;
 
 /** Width/height from the first bytes of an image, or undefined. */
 export function imageSizeFromBytes(b: Buffer): { width: number; height: number } | undefined {
@@ -73,7 +91,8 @@ const LONG_LIVED = new Set(["websocket", "eventsource", "media"]);
 export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: string): boolean }) {
   const byId = new Map<string, RequestRecord>();
   const list: RequestRecord[] = [];
-  const artifact: NetworkArtifact = { requests: list };
+  const artifact: NetworkArtifact = { requests: list, mixedContent: [] };
+  const upgradedFrom = new Map<string, string>();
   const pendingBodies = new Set<Promise<void>>();
   const extraHeaders = new Map<string, Record<string, string>>();
 
@@ -112,6 +131,8 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
       resourceType: (e.type ?? "Other").toLowerCase(), frameId: e.frameId ?? "", startTs: e.timestamp,
       headers: {}, encodedBytes: 0, bodyBytes: 0, finished: false, synthetic: opts.isSynthetic(e.request.url),
     };
+    const written = upgradedFrom.get(e.requestId);
+    if (written && written !== rec.url) rec.writtenUrl = written;
     byId.set(e.requestId, rec);
     list.push(rec);
   });
@@ -139,13 +160,17 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     rec.endTs = e.timestamp;
     rec.encodedBytes = e.encodedDataLength;
     rec.finished = true;
+    rec.finishedLocal = Date.now();
     if (rec.synthetic && rec.encodedBytes === 0) rec.encodedBytes = rec.bodyBytes;
-    if (rec.resourceType === "image" && rec.bodyBytes <= SMALL_IMAGE) {
+    const isGif = rec.mimeType === "image/gif" || rec.headers["content-type"]?.startsWith("image/gif") === true;
+    const small = rec.resourceType === "image" && rec.bodyBytes <= SMALL_IMAGE;
+    if (small || (isGif && rec.bodyBytes <= MAX_GIF_READ)) {
       const p = client
         .send("Network.getResponseBody", { requestId: e.requestId })
         .then((b) => {
           const buf = Buffer.from(b.body, b.base64Encoded ? "base64" : "utf8");
-          rec.imageSize = imageSizeFromBytes(buf);
+          if (small) rec.imageSize = imageSizeFromBytes(buf);
+          if (isGif) rec.gif = gifAnimation(buf);
         })
         .catch(() => {})
         .finally(() => pendingBodies.delete(p));
@@ -160,6 +185,18 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     rec.canceled = e.canceled;
     rec.finished = true;
     if (e.type) rec.resourceType = e.type.toLowerCase();
+  });
+
+  client.on("Audits.issueAdded", (e: Protocol.Audits.IssueAddedEvent) => {
+    const d = e.issue.details.mixedContentIssueDetails;
+    if (e.issue.code !== "MixedContentIssue" || !d || artifact.mixedContent.length >= MAX_MIXED) return;
+    const written = d.insecureURL.slice(0, 4096);
+    if (!artifact.mixedContent.includes(written)) artifact.mixedContent.push(written);
+    const id = d.request?.requestId;
+    if (!id) return;
+    const rec = byId.get(id);
+    if (rec && rec.url !== written) rec.writtenUrl = written;
+    else upgradedFrom.set(id, written);
   });
 
   // WebSockets are not Network.requestWillBeSent requests; record them as entries of their own.
@@ -207,11 +244,37 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
 
   return {
     artifact,
+    async start(): Promise<void> {
+      await Promise.all([
+        client.send("Network.enable", { maxTotalBufferSize: 50_000_000, maxResourceBufferSize: 5_000_000 }),
+        client.send("Network.setCacheDisabled", { cacheDisabled: true }),
+        // Mixed-content issues name the URL the creative wrote before Chromium upgraded or blocked it.
+        client.send("Audits.enable").catch(() => {}),
+      ]);
+    },
+    /** Requests started at or after list index `index` that have not finished (a click tracker on its way). */
+    inflightSince(index: number): number {
+      let n = 0;
+      for (let i = index; i < list.length; i++) if (!list[i]!.finished && !LONG_LIVED.has(list[i]!.resourceType)) n++;
+      return n;
+    },
     /** Requests still waiting for an answer (network idle detection). */
     inflight(): number {
       let n = 0;
       for (const r of list) if (!r.finished && !LONG_LIVED.has(r.resourceType)) n++;
       return n;
+    },
+    /** Requests in flight, or response bodies still being read (a GIF whose timing is not known yet). */
+    busy(): boolean {
+      return pendingBodies.size > 0 || this.inflight() > 0;
+    },
+    /** Animated GIFs loaded so far, with when they started playing. */
+    animatedImages(): Array<{ url: string; loadedAt: number; durationMs: number; plays: number }> {
+      const out = [];
+      for (const r of list) {
+        if (r.gif && r.gif.frames > 1 && r.finishedLocal) out.push({ url: r.url, loadedAt: r.finishedLocal, durationMs: r.gif.durationMs, plays: r.gif.plays });
+      }
+      return out;
     },
     /** Lets pending small-image body reads finish (bounded by the caller). */
     async settle(): Promise<void> {

@@ -15,6 +15,7 @@ export function gatherScreencast(client: CDPSession, size: { width: number; heig
   const artifact: ScreencastArtifact = { changes: [], frames: 0 };
   let prev = "";
   let lastChangeLocal = 0;
+  const localChanges: number[] = [];
   const onFrame = (e: Protocol.Page.ScreencastFrameEvent) => {
     client.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
     artifact.frames++;
@@ -23,6 +24,7 @@ export function gatherScreencast(client: CDPSession, size: { width: number; heig
       const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
       if (artifact.changes.length < 10_000) artifact.changes.push(at);
       lastChangeLocal = Date.now();
+      if (localChanges.length < 10_000) localChanges.push(lastChangeLocal);
     }
   };
   client.on("Page.screencastFrame", onFrame);
@@ -35,6 +37,8 @@ export function gatherScreencast(client: CDPSession, size: { width: number; heig
         maxWidth: Math.ceil(size.width / 2), maxHeight: Math.ceil(size.height / 2),
       });
     },
+    /** Local Date.now() of every pixel change. */
+    localChanges: () => localChanges,
     /** Local Date.now() of the last pixel change (0 if none yet). */
     lastChange: () => lastChangeLocal,
     async stop() {

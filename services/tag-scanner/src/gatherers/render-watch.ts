@@ -1,0 +1,217 @@
+import type { RealmReport } from "./instrument.ts";
+import type { ProbeWorlds } from "./probe-world.ts";
+
+/**
+ * The render watch: decides when the creative has finished moving, from evidence rather than from one fixed quiet
+ * window. Evidence comes from three places no single one of which is enough:
+ *  - the pixels (screencast change times): what actually moved, and when it last did;
+ *  - the creative's own world (instrument.ts): timeouts still pending, setTimeout chains, intervals, rAF loops;
+ *  - the DOM, read from an isolated world per frame: CSS/Web animations with their remaining time (delays
+ *    included), playing videos, and which images are visible; plus animated GIF timing read from their bytes.
+ *
+ * The watch ends early only on proof: nothing one-shot is still scheduled (no pending timeout, no finite animation or
+ * video or GIF with time left, nothing loading), and the pixels have been still for the settle time — or, when a
+ * repeating source is alive (a rAF ticker, an interval, a timer chain: GSAP and Adobe Animate keep theirs running
+ * through holds and after the end), for the hold window, which also grows with the source's period. A creative
+ * provably endless (a visible infinite animation, a looping video or GIF) that is moving ends at once with -1.
+ * Otherwise the render time-out ends it, and it counts as still moving if its pixels changed within the hold window
+ * (or within 1.5x the longest gap seen between its changes).
+ */
+
+export interface ProbedMotion {
+  /** remaining ms; -1 = infinite. period = one iteration, ms. */
+  anims: Array<{ remaining: number; period: number; visible: boolean }>;
+  videos: Array<{ remaining: number; period: number; visible: boolean }>;
+  /** currentSrc of visible <img> elements (to tell whether a looping GIF is on screen). */
+  images: string[];
+}
+
+export interface AnimatedImage {
+  url: string;
+  /** Local ms when the image finished loading (it starts playing then). */
+  loadedAt: number;
+  durationMs: number;
+  /** 0 = forever. */
+  plays: number;
+}
+
+export interface MotionEvidence {
+  now: number;
+  renderStart: number;
+  loaded: boolean;
+  /** Requests in flight or response bodies still being read. */
+  networkBusy: boolean;
+  /** Local ms since when nothing is in flight (0 = busy now). */
+  networkIdleSince: number;
+  /** Local ms of the last pixel change, or of the load event if later (0 = none yet). */
+  lastChange: number;
+  /** Local ms of every pixel change, oldest first. */
+  changes: number[];
+  realms: RealmReport[];
+  /** Latest isolated-world probe of every frame merged; undefined until the first probe answered. */
+  probe?: ProbedMotion;
+  images: AnimatedImage[];
+}
+
+export interface WatchConfig {
+  /** Pixels still this long suffice when nothing repeating is alive. */
+  settleMs: number;
+  /** Pixels still this long end the watch while only repeating sources are alive. */
+  holdMs: number;
+}
+
+export type WatchVerdict = { done: false } | { done: true; stillMoving: boolean; reason: string };
+
+const RAF_LIVE_MS = 300;
+const NETWORK_IDLE_MS = 300;
+
+function repeatingPeriod(ev: MotionEvidence): number | undefined {
+  let repeating = ev.realms.length === 0; // no word from the creative's world at all: assume the worst
+  let period = 0;
+  const take = (p: number) => {
+    repeating = true;
+    period = Math.max(period, p);
+  };
+  for (const r of ev.realms) {
+    if (r.chainPeriod > 0) take(r.chainPeriod);
+    if (r.intervals > 0) take(r.intervalPeriod);
+    if (r.raf > 0 && ev.now - r.raf < RAF_LIVE_MS) take(17);
+  }
+  for (const a of ev.probe?.anims ?? []) if (a.remaining < 0) take(a.period);
+  for (const v of ev.probe?.videos ?? []) if (v.remaining < 0) take(v.period);
+  for (const g of ev.images) if (g.plays === 0) take(g.durationMs);
+  return repeating ? period : undefined;
+}
+
+function scheduled(ev: MotionEvidence): string | undefined {
+  if (!ev.loaded) return "loading";
+  if (ev.networkBusy) return "network";
+  if (!ev.probe) return "not probed yet";
+  if (ev.realms.some((r) => r.pending > 0)) return "pending timeout";
+  if (ev.probe.anims.some((a) => a.remaining > 0)) return "animation";
+  if (ev.probe.videos.some((v) => v.remaining > 0)) return "video";
+  if (ev.images.some((g) => g.plays > 0 && g.loadedAt + g.durationMs * g.plays > ev.now)) return "animated image";
+  return undefined;
+}
+
+function endless(ev: MotionEvidence): boolean {
+  const p = ev.probe;
+  if (!p) return false;
+  if (p.anims.some((a) => a.remaining < 0 && a.visible)) return true;
+  if (p.videos.some((v) => v.remaining < 0 && v.visible)) return true;
+  const shown = new Set(p.images);
+  return ev.images.some((g) => g.plays === 0 && shown.has(g.url));
+}
+
+/** Longest gap between two bursts of pixel changes: a slideshow's cadence. */
+function longestGap(changes: number[]): number {
+  let gap = 0;
+  for (let i = 1; i < changes.length; i++) gap = Math.max(gap, changes[i]! - changes[i - 1]!);
+  return gap;
+}
+
+export function holdWindow(ev: MotionEvidence, cfg: WatchConfig): number {
+  const period = repeatingPeriod(ev);
+  return period === undefined ? cfg.settleMs : Math.max(cfg.holdMs, 1.5 * period + 200);
+}
+
+/** Whether the watch may end now, and if so whether the creative was still moving. */
+export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdict {
+  const still = ev.lastChange > 0 ? ev.now - ev.lastChange : ev.now - ev.renderStart;
+  if (endless(ev) && ev.lastChange > 0 && still < 1_000 && ev.now - ev.renderStart >= 2_000) {
+    return { done: true, stillMoving: true, reason: "endless" };
+  }
+  const busy = scheduled(ev);
+  if (busy) return { done: false };
+  if (!ev.networkIdleSince || ev.now - ev.networkIdleSince < NETWORK_IDLE_MS) return { done: false };
+  if (still < holdWindow(ev, cfg)) return { done: false };
+  return { done: true, stillMoving: false, reason: "calm" };
+}
+
+/** At the render time-out: still moving when provably endless, or when the pixels moved within the hold window. */
+export function movingAtDeadline(ev: MotionEvidence, cfg: WatchConfig): boolean {
+  if (endless(ev)) return ev.lastChange > 0;
+  if (ev.changes.length < 2 || ev.lastChange <= 0) return false;
+  const window = Math.max(holdWindow(ev, cfg), cfg.holdMs, 1.5 * longestGap(ev.changes));
+  return ev.now - ev.changes[ev.changes.length - 1]! < window;
+}
+
+/** Read in each frame's isolated world: animations with their remaining time, playing videos, visible images. */
+export const MOTION_PROBE = `(() => {
+  const vis = (el) => {
+    try {
+      if (!el || !el.isConnected || !el.getBoundingClientRect) return false;
+      const r = el.getBoundingClientRect();
+      if (r.width <= 2 || r.height <= 2) return false;
+      return el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true;
+    } catch (e) { return false; }
+  };
+  const anims = [], videos = [], images = [];
+  try {
+    for (const a of document.getAnimations()) {
+      if (anims.length >= 200) break;
+      if (a.playState !== "running" && !a.pending) continue;
+      const e = a.effect;
+      if (!e) continue;
+      const t = e.getComputedTiming();
+      const rate = Math.abs(a.playbackRate) || 1;
+      const cur = Number(a.currentTime) || 0;
+      const infinite = !isFinite(t.endTime) || !isFinite(t.activeDuration);
+      const iter = Number(t.duration) || 0;
+      anims.push({ remaining: infinite ? -1 : Math.max(0, (t.endTime - cur) / rate), period: isFinite(iter) ? iter / rate : 0, visible: e.target ? vis(e.target) : true });
+    }
+  } catch (e) {}
+  try {
+    for (const v of document.querySelectorAll("video")) {
+      if (videos.length >= 50) break;
+      if (v.paused || v.ended) continue;
+      const d = v.duration, rate = Math.abs(v.playbackRate) || 1;
+      // Unknown length (metadata not loaded yet, a live stream): keep watching, but it is no proof of endlessness.
+      const remaining = v.loop ? -1 : isFinite(d) ? Math.max(0, ((d - v.currentTime) * 1000) / rate) : 30000;
+      videos.push({ remaining, period: isFinite(d) ? (d * 1000) / rate : 0, visible: vis(v) });
+    }
+  } catch (e) {}
+  try {
+    for (const img of document.images) {
+      if (images.length >= 100) break;
+      if (img.currentSrc && vis(img)) images.push(img.currentSrc);
+    }
+  } catch (e) {}
+  return { anims, videos, images };
+})()`;
+
+/** Probes every frame's isolated world and merges the answers; frames that do not answer in time are left out. */
+export async function probeMotion(worlds: ProbeWorlds, ms: number): Promise<ProbedMotion> {
+  const frames = await worlds.frames();
+  const answers = await Promise.all(frames.map((f) => worlds.evaluate<ProbedMotion>(f.id, MOTION_PROBE, ms)));
+  const out: ProbedMotion = { anims: [], videos: [], images: [] };
+  for (const a of answers) {
+    if (!a) continue;
+    out.anims.push(...(a.anims ?? []).slice(0, 200));
+    out.videos.push(...(a.videos ?? []).slice(0, 50));
+    out.images.push(...(a.images ?? []).slice(0, 100));
+  }
+  return out;
+}
+
+/** Latest report per realm, validated: a creative that found a way to talk on the channel can only send numbers. */
+export function createRealmTracker() {
+  const realms = new Map<string, RealmReport>();
+  const num = (v: unknown) => {
+    const n = Number(v);
+    return Number.isFinite(n) && n >= 0 ? Math.min(n, 1e13) : 0;
+  };
+  return {
+    note(msg: Partial<RealmReport>): void {
+      if (typeof msg.realm !== "string" || msg.realm.length > 32) return;
+      if (!realms.has(msg.realm) && realms.size >= 200) return;
+      realms.set(msg.realm, {
+        t: "motion", realm: msg.realm, pending: num(msg.pending), chainPeriod: num(msg.chainPeriod),
+        intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick),
+      });
+    },
+    all: (): RealmReport[] => [...realms.values()],
+    /** Timeouts a click handler scheduled that have not run yet, over every realm. */
+    afterClick: (): number => [...realms.values()].reduce((n, r) => n + r.afterClick, 0),
+  };
+}

@@ -1,0 +1,189 @@
+import { create } from "@bufbuild/protobuf";
+import { CreativeType, TagReportSchema, type ScanJob, type TagReport } from "@cva/contracts";
+import type { DeviceProfile } from "./config.ts";
+import { blockedByAdblock } from "./fields/adblock.ts";
+import { declaredSize, hasVisualArtifacts, mobileFriendly, paintedSize } from "./fields/dimensions.ts";
+import { isPixel } from "./fields/is-pixel.ts";
+import { loadSize } from "./fields/load-size.ts";
+import { missingAssets } from "./fields/missing-assets.ts";
+import { sslCompliance } from "./fields/ssl.ts";
+import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
+import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
+import type { LandingArtifact } from "./gatherers/landing-page.ts";
+import type { LayoutArtifact } from "./gatherers/layout.ts";
+import type { RequestRecord } from "./gatherers/network.ts";
+import type { PageEventsArtifact } from "./gatherers/page-events.ts";
+import type { SyntheticSite } from "./synthetic-origin.ts";
+
+/** Everything gathered during one scan: plain data, from which the report is a pure function. */
+export interface TagArtifacts {
+  profile: DeviceProfile;
+  site: SyntheticSite;
+  requests: RequestRecord[];
+  /** URLs the creative wrote as http:// that Chromium blocked or upgraded (creative phase only). */
+  mixedContent: string[];
+  navTs?: number;
+  navWallMs?: number;
+  events: PageEventsArtifact;
+  paints: number[];
+  pixelChanges: number[];
+  stillMoving: boolean;
+  usesDocumentWrite: boolean;
+  videoPlayed: boolean;
+  cookies: Array<{
+    domain: string; expires: number; httpOnly: boolean; name: string; path: string; priority: string; sameSite?: string;
+    secure: boolean; session: boolean; size: number; value: string;
+  }>;
+  localStorage: Array<{ key: string; value: string }>;
+  layout?: LayoutArtifact;
+  resized?: { viewportWidth: number; width: number };
+  cpuMs: number;
+  heapBytes: number;
+  landing?: LandingArtifact;
+  timedOut: boolean;
+  blockedNavigations: Set<string>;
+  /** Egress proxy: hosts it refused and the addresses it connected to. */
+  blockedHosts: Map<string, string>;
+  resolvedIp(host: string): string | undefined;
+  /** Number of requests before the click-through: later ones belong to the landing page, not the creative. */
+  creativeRequestCount?: number;
+}
+
+/** What the upload step made of the images: measured in Node, stored by the artifact sink. */
+export interface StoredImages {
+  screenshot?: { highres: { id: string; bytes: number; color: string }; thumbnail: { id: string; bytes: number; color: string } };
+  hasBorder: boolean;
+  landingShot?: { id: string; bytes: number };
+}
+
+export interface ReportContext {
+  job: ScanJob;
+  location: string;
+  cpu: string;
+  ram: string;
+  startedMs: number;
+  endedMs: number;
+}
+
+/** The creative's own requests: not our wrapper page, not the browser's favicon fetch, not the landing page's. */
+export function creativeRequests(art: TagArtifacts): RequestRecord[] {
+  const { site } = art;
+  const favicon = new URL("/favicon.ico", site.entryUrl).href;
+  return art.requests.slice(0, art.creativeRequestCount ?? art.requests.length).filter(
+    (r) =>
+      !(site.hostPageIsWrapper && r.resourceType === "document" && r.synthetic && r.url === site.entryUrl) &&
+      !(r.url === favicon && r.resourceType === "other"),
+  );
+}
+
+export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: StoredImages): TagReport {
+  const { site, profile, job } = { ...art, job: ctx.job };
+  const requests = creativeRequests(art);
+  const responses = requests.map((r) => {
+    let hostname = "";
+    try {
+      hostname = new URL(r.url).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+    } catch { /* keep empty */ }
+    let failure = r.failure ?? "";
+    if (art.blockedNavigations.has(r.url)) failure = "top-frame navigation refused (the creative tried to navigate the page away)";
+    else if (art.blockedHosts.has(hostname)) failure = `refused by the outbound policy: ${art.blockedHosts.get(hostname)}`;
+    if (r.writtenUrl && r.writtenUrl !== r.url) failure = failure ? `${failure}; written as ${r.writtenUrl}` : `upgraded by the browser from ${r.writtenUrl}`;
+    const started = art.navTs !== undefined ? Math.max(0, Math.round((r.startTs - art.navTs) * 1000)) : 0;
+    return {
+      bytes: BigInt(r.encodedBytes),
+      headers: r.headers,
+      isPixel: isPixel(r),
+      method: r.method,
+      resourceType: r.resourceType,
+      serverIp: r.synthetic ? "" : (art.resolvedIp(hostname) ?? ""),
+      ssl: /^(https|wss):/i.test(r.url),
+      ...(r.security ? { sslInfo: { protocol: r.security.protocol, validFrom: BigInt(Math.round(r.security.validFrom)), validTo: BigInt(Math.round(r.security.validTo)) } } : {}),
+      status: r.status ?? 0,
+      statusText: r.statusText ?? "",
+      timingMs: BigInt(r.endTs !== undefined ? Math.max(0, Math.round((r.endTs - r.startTs) * 1000)) : 0),
+      url: r.url,
+      startedMs: BigInt(started),
+      failure,
+    };
+  });
+  const markupBytes = site.hostPageIsWrapper ? Buffer.byteLength(site.markup) : 0;
+  const sizes = loadSize(requests, art.events.loadTs, markupBytes);
+  const ssl = sslCompliance(requests, art.mixedContent);
+  const painted = paintedSize(art.layout?.box ?? null);
+  const declared = declaredSize(site.markup, art.layout?.adSizeMeta);
+  const rendered = painted.width > 0 && painted.height > 0 && (art.paints.length > 0 || art.pixelChanges.length > 1);
+  const ttvs = timeToVisualStart(art.navWallMs, art.paints, art.pixelChanges[1], rendered);
+  const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
+  const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
+  const hasVideo = art.videoPlayed || requests.some(
+    (r) => r.resourceType === "media" && r.status !== undefined && r.status < 400 && /^video\//.test(r.mimeType ?? r.headers["content-type"] ?? ""),
+  );
+  const landing = art.landing;
+  const shot = images.screenshot;
+
+  return create(TagReportSchema, {
+    jobId: job.jobId,
+    thirdPartyAdServer: thirdPartyAdServer(requests.map((r) => r.url), site.markup),
+    animationDurationMs: BigInt(rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving) : 0),
+    blockedByAdblock: blockedByAdblock(requests.filter((r) => !r.synthetic || !site.hostPageIsWrapper), site.markup, site.entryUrl),
+    console: { errors: art.events.consoleErrors, warnings: art.events.consoleWarnings },
+    cookies: art.cookies.map((c) => ({
+      domain: c.domain, expires: c.session ? -1 : c.expires, httpOnly: c.httpOnly, name: c.name, path: c.path,
+      priority: c.priority, ...(c.sameSite ? { sameSite: c.sameSite } : {}), secure: c.secure, session: c.session,
+      size: c.size, value: c.value,
+    })),
+    cpuUsageMs: BigInt(art.cpuMs),
+    creativeRendered: rendered,
+    dialogs: art.events.dialogs,
+    dimensions: painted,
+    declaredDimensions: declared,
+    domContentLoadedMs: BigInt(sinceNav(art.navTs, art.events.dclTs)),
+    hasBorder: rendered && images.hasBorder,
+    hasVideo,
+    iframes: art.events.frames,
+    ...(landing
+      ? {
+          landingPage: {
+            tab: landing.tab, title: landing.title, url: landing.url, working: landing.working,
+            screenshot: images.landingShot
+              ? { id: images.landingShot.id, bytes: BigInt(images.landingShot.bytes), mimeType: "image/jpeg", color: "" }
+              : { id: "", bytes: 0n, mimeType: "", color: "" },
+          },
+        }
+      : {}),
+    localStorage: art.localStorage,
+    memoryUsageBytes: BigInt(art.heapBytes),
+    meta: {
+      apiVersion: job.apiVersion,
+      cpu: ctx.cpu,
+      creativeType: CreativeType.AD_TAG,
+      device: profile.device,
+      language: profile.language,
+      ram: ctx.ram,
+      scanDurationSeconds: Math.round((ctx.endedMs - ctx.startedMs) / 10) / 100,
+      serverLocation: ctx.location,
+      timestamp: BigInt(Math.floor(ctx.startedMs / 1000)),
+      ua: profile.userAgent,
+    },
+    missingAssets: missing,
+    mobileFriendly: mobileFriendly(painted, art.resized ?? null),
+    network: {
+      loadSize: { initialLoad: BigInt(sizes.initialLoad), hostInitiatedSubload: BigInt(sizes.hostInitiatedSubload), total: BigInt(sizes.total) },
+      measurementPixels: responses.filter((r) => r.isPixel).length,
+      responses,
+    },
+    ...(shot
+      ? {
+          screenshot: {
+            highres: { id: shot.highres.id, bytes: BigInt(shot.highres.bytes), mimeType: "image/png", color: shot.highres.color },
+            thumbnail: { id: shot.thumbnail.id, bytes: BigInt(shot.thumbnail.bytes), mimeType: "image/jpeg", color: shot.thumbnail.color },
+          },
+        }
+      : {}),
+    ssl,
+    timeToVisualStartMs: BigInt(ttvs),
+    usesDocumentWrite: art.usesDocumentWrite,
+    visualArtifacts: hasVisualArtifacts(declared, painted),
+    timedOut: art.timedOut,
+  } as Parameters<typeof create<typeof TagReportSchema>>[1]);
+}
