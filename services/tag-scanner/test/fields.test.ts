@@ -70,6 +70,10 @@ describe("fields", () => {
       { url: "https://e.test/404.js", status: 404, resourceType: "script", reason: "HTTP 404" },
     ]);
     expect(sslCompliance(rs.slice(0, 3))).toEqual({ compliant: false, insecureUrls: ["http://a.test/x.js"] });
+    // Chromium upgraded the creative's http:// pixel and blocked its ws://: insecure as written.
+    const upgraded = req({ url: "https://px.test/p.gif", writtenUrl: "http://px.test/p.gif" });
+    expect(sslCompliance([upgraded], ["ws://live.test/feed"])).toEqual({ compliant: false, insecureUrls: ["http://px.test/p.gif", "ws://live.test/feed"] });
+    expect(sslCompliance([req({ url: "https://ok.test/a.js" })], [])).toEqual({ compliant: true, insecureUrls: [] });
   });
 
   it("third-party ad servers and ad-block", () => {

@@ -52,17 +52,20 @@ export function instrumentSource(bindingName: string): string {
   const BINDING = ${JSON.stringify(bindingName)};
   const HORIZON = ${HORIZON_MS};
   const apply = Reflect.apply, stringify = JSON.stringify, defineProperty = Object.defineProperty;
-  const getDesc = Object.getOwnPropertyDescriptor, hasOwn = Object.prototype.hasOwnProperty;
+  const getDesc = Object.getOwnPropertyDescriptor;
   let bind;
   try { bind = self[BINDING]; delete self[BINDING]; } catch (e) {}
   if (typeof bind !== "function") return;
   const send = (msg) => { try { apply(bind, undefined, [apply(stringify, JSON, [msg])]); } catch (e) {} };
   const once = Object.create(null);
   const sendOnce = (key, msg) => { if (once[key]) return; once[key] = true; send(msg); };
+  // A realm is instrumented once, whoever gets there first (its own new-document script, or a parent that reached
+  // into it): our setTimeout wrapper carries a mark named after the per-scan secret. No marker on the window itself,
+  // where the creative would look first; the mark reveals nothing it could use (the binding is already gone).
+  const MARK = BINDING + "_w";
   const install = (w) => {
     try {
-      if (apply(hasOwn, w, ["__cvaInstrumented"])) return;
-      defineProperty(w, "__cvaInstrumented", { value: true, enumerable: false });
+      if (w.setTimeout[MARK]) return;
       try { delete w[BINDING]; } catch (e) {}
     } catch (e) { return; }
     const realm = Math.random().toString(36).slice(2, 12);
@@ -128,6 +131,7 @@ export function instrumentSource(bindingName: string): string {
         if (d <= HORIZON) { timeouts[id] = rec; if (rec.afterClick) report(); else changed(); }
         return id;
       };
+      defineProperty(w.setTimeout, MARK, { value: true });
       w.clearTimeout = function (id) { if (timeouts[id]) { delete timeouts[id]; changed(); } return apply(ct, w, arguments); };
       w.setInterval = function (fn, delay) {
         const args = arguments;

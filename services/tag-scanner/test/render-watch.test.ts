@@ -1,0 +1,104 @@
+// The render watch's decisions are pure functions of evidence: each rule checked here without a browser.
+import { describe, expect, it } from "vitest";
+import { gifAnimation } from "../src/gatherers/gif-animation.ts";
+import type { RealmReport } from "../src/gatherers/instrument.ts";
+import { createRealmTracker, motionVerdict, movingAtDeadline, type MotionEvidence } from "../src/gatherers/render-watch.ts";
+import { PIXEL_GIF } from "./helpers.ts";
+
+const cfg = { settleMs: 300, holdMs: 4_500 };
+const realm = (o: Partial<RealmReport> = {}): RealmReport =>
+  ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, ...o });
+const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
+  now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
+  realms: [realm()], probe: { anims: [], videos: [], images: [] }, images: [], ...o,
+});
+
+describe("render watch verdict", () => {
+  it("a calm page ends after the settle time", () => {
+    expect(motionVerdict(ev({ now: 5_200 }), cfg)).toEqual({ done: false });
+    expect(motionVerdict(ev({ now: 5_400 }), cfg)).toMatchObject({ done: true, stillMoving: false });
+  });
+
+  it("anything one-shot still scheduled keeps the watch, however still the pixels", () => {
+    const still = { now: 60_000 };
+    expect(motionVerdict(ev({ ...still, loaded: false }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, networkBusy: true, networkIdleSince: 0 }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, probe: undefined }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, realms: [realm({ pending: 1 })] }), cfg).done).toBe(false);
+    // A CSS animation waiting out its 3 s animation-delay is "running" with time left.
+    expect(motionVerdict(ev({ ...still, probe: { anims: [{ remaining: 1_000, period: 1_000, visible: true }], videos: [], images: [] } }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, probe: { anims: [], videos: [{ remaining: 2_000, period: 5_000, visible: true }], images: [] } }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, images: [{ url: "a.gif", loadedAt: 59_000, durationMs: 3_000, plays: 1 }] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, images: [{ url: "a.gif", loadedAt: 50_000, durationMs: 3_000, plays: 1 }] }), cfg).done).toBe(true);
+  });
+
+  it("a repeating source (rAF ticker, interval, timer chain) needs the hold window, longer for long periods", () => {
+    const raf = realm({ raf: 9_990 });
+    expect(motionVerdict(ev({ now: 9_000, lastChange: 5_000, realms: [realm({ raf: 8_990 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 10_000, lastChange: 5_000, realms: [raf] }), cfg)).toMatchObject({ done: true, stillMoving: false });
+    // A slideshow on a 6 s interval: 1.5 periods without change before concluding it stopped.
+    const slow = [realm({ intervals: 1, intervalPeriod: 6_000 })];
+    expect(motionVerdict(ev({ now: 14_000, lastChange: 5_000, realms: slow }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 14_300, lastChange: 5_000, realms: slow }), cfg).done).toBe(true);
+    expect(motionVerdict(ev({ now: 9_000, lastChange: 5_000, realms: [realm({ chainPeriod: 3_000 })] }), cfg).done).toBe(false);
+  });
+
+  it("no word at all from the creative's world is treated as a repeating source", () => {
+    expect(motionVerdict(ev({ now: 6_000, realms: [] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 9_600, realms: [] }), cfg).done).toBe(true);
+  });
+
+  it("a visible endless animation that is moving ends at once with -1; a hidden one does not", () => {
+    const inf = (visible: boolean) => ({ anims: [{ remaining: -1, period: 1_000, visible }], videos: [], images: [] });
+    expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, probe: inf(true) }), cfg)).toMatchObject({ done: true, stillMoving: true });
+    expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, probe: inf(false) }), cfg).done).toBe(false);
+    const loopingGif = { url: "https://x/a.gif", loadedAt: 0, durationMs: 2_000, plays: 0 };
+    expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, images: [loopingGif], probe: { anims: [], videos: [], images: ["https://x/a.gif"] } }), cfg))
+      .toMatchObject({ done: true, stillMoving: true });
+  });
+
+  it("at the time-out: moving if the pixels changed within the hold window or the creative's own cadence", () => {
+    expect(movingAtDeadline(ev({ now: 30_000, changes: [1_000, 28_000], lastChange: 28_000 }), cfg)).toBe(true);
+    expect(movingAtDeadline(ev({ now: 30_000, changes: [1_000, 2_000], lastChange: 2_000 }), cfg)).toBe(false);
+    // A slideshow changing every 8 s, last change 7 s ago: still moving.
+    expect(movingAtDeadline(ev({ now: 30_000, changes: [7_000, 15_000, 23_000], lastChange: 23_000 }), cfg)).toBe(true);
+    expect(movingAtDeadline(ev({ now: 30_000, changes: [100], lastChange: 100 }), cfg)).toBe(false);
+  });
+
+  it("the realm tracker keeps only bounded numbers from whatever reaches the channel", () => {
+    const t = createRealmTracker();
+    t.note({ t: "motion", realm: "x", pending: "lots" as unknown as number, intervals: NaN, raf: Infinity, afterClick: -3 });
+    expect(t.all()).toEqual([realm({ realm: "x" })]);
+    t.note({ t: "motion", realm: "y".repeat(100), pending: 1 });
+    expect(t.all()).toHaveLength(1);
+    for (let i = 0; i < 500; i++) t.note({ t: "motion", realm: `r${i}`, afterClick: 1 });
+    expect(t.all().length).toBeLessThanOrEqual(200);
+    expect(t.afterClick()).toBe(199);
+  });
+});
+
+/** A GIF built from blocks: header + logical screen (no global table), optional NETSCAPE loop, frames with delays. */
+function gif(delaysCs: number[], loops?: number): Uint8Array {
+  const b: number[] = [..."GIF89a"].map((c) => c.charCodeAt(0));
+  b.push(1, 0, 1, 0, 0, 0, 0);
+  if (loops !== undefined) b.push(0x21, 0xff, 11, ..."NETSCAPE2.0".split("").map((c) => c.charCodeAt(0)), 3, 1, loops & 255, loops >> 8, 0);
+  for (const d of delaysCs) {
+    b.push(0x21, 0xf9, 4, 0, d & 255, d >> 8, 0, 0);
+    b.push(0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0);
+  }
+  b.push(0x3b);
+  return new Uint8Array(b);
+}
+
+describe("GIF timing", () => {
+  it("reads frame delays and loop count as browsers play them", () => {
+    expect(gifAnimation(gif([100, 100, 100]))).toEqual({ frames: 3, durationMs: 3_000, plays: 1 });
+    expect(gifAnimation(gif([50, 50], 0))).toEqual({ frames: 2, durationMs: 1_000, plays: 0 });
+    expect(gifAnimation(gif([50, 50], 2))).toEqual({ frames: 2, durationMs: 1_000, plays: 3 });
+    // Delays of 0 or 1 cs are shown as 100 ms.
+    expect(gifAnimation(gif([0, 1]))?.durationMs).toBe(200);
+    expect(gifAnimation(new Uint8Array(PIXEL_GIF))).toMatchObject({ frames: 1, durationMs: 0 });
+    expect(gifAnimation(new Uint8Array([1, 2, 3]))).toBeUndefined();
+    expect(gifAnimation(gif([10, 10]).subarray(0, 40))).toBeDefined(); // truncated: what was read
+  });
+});
