@@ -1,26 +1,27 @@
-import { randomBytes } from "node:crypto";
 import type { ScanJob, TagReport } from "@cva/contracts";
 import {
   machineCpu, machineRam, startEgressProxy,
   type ArtifactSink, type EgressProxy, type OutboundPolicy,
 } from "@cva/platform";
-import type { BrowserContext, CDPSession, Protocol, Target } from "puppeteer-core";
+import type { BrowserContext, CDPSession, Target } from "puppeteer-core";
 import type { BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, primaryLanguage, type DeviceProfile, type ScanTimeouts } from "./config.ts";
-import { paintedSize } from "./fields/dimensions.ts";
 import { decodePng, dominantColor, hasBorder, thumbnailJpeg } from "./fields/image.ts";
-import { measureLayout } from "./gatherers/frame-layout.ts";
-import { instrumentSource, type PageSignal } from "./gatherers/instrument.ts";
+import { gatherInterception } from "./gatherers/interception.ts";
 import { captureLandingPage } from "./gatherers/landing-page.ts";
+import { measureCreative, type MeasureArtifact } from "./gatherers/measure.ts";
 import { gatherNetwork } from "./gatherers/network.ts";
 import { gatherPageEvents } from "./gatherers/page-events.ts";
-import { createProbeWorlds, type ProbeWorlds } from "./gatherers/probe-world.ts";
-import { createRealmTracker, motionVerdict, movingAtDeadline, probeMotion, type MotionEvidence, type ProbedMotion } from "./gatherers/render-watch.ts";
+import { gatherPageSignals } from "./gatherers/page-signals.ts";
+import { gatherPerformance } from "./gatherers/performance.ts";
+import { createProbeWorlds } from "./gatherers/probe-world.ts";
+import { watchRender } from "./gatherers/render-watch.ts";
 import { gatherScreencast } from "./gatherers/screencast.ts";
+import { readStorage } from "./gatherers/storage.ts";
 import type { TabProfile } from "./new-tab-profile.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
 import { buildSyntheticSite } from "./synthetic-origin.ts";
-import { TIMED_OUT, bounded, sleep, truncate, within } from "./util.ts";
+import { TIMED_OUT, bounded, within } from "./util.ts";
 
 export interface ScanLogger {
   info(obj: object, msg?: string): void;
@@ -125,12 +126,12 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       renderDeadline = Math.max(t0 + 1_000, Math.min(renderDeadline, hard));
     }
     const phaseMs: PhaseMs = { setup: 0, render: 0, measure: 0, landing: 0 };
-    let phase: "render" | "click" | "done" = "render";
 
     // Popups: closed at once while the creative renders (the browser's popup blocker already refuses those without a
-    // user gesture); during the click-through the landing-page gatherer takes the new tab instead.
+    // user gesture); during the click-through the landing-page step takes the new tab instead.
+    let closePopups = true;
     const onTarget = (t: Target) => {
-      if (t.type() !== "page" || phase === "click" || !t.opener()) return;
+      if (t.type() !== "page" || !closePopups || !t.opener()) return;
       void t.page().then((p) => p?.close().catch(() => {}), () => {});
     };
     context.on("targetcreated", onTarget);
@@ -138,136 +139,38 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // A browser that cannot even open a tab is wedged: fail fast and let the pool replace it.
     const page = await setup(context.newPage());
     const client = await setup(page.createCDPSession());
-    const binding = `__cva_${randomBytes(6).toString("hex")}`;
-
+    let mainFrameId = "";
     const events = gatherPageEvents(client);
+    const signals = gatherPageSignals(client);
     const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
+    const interception = gatherInterception(client, site, () => mainFrameId);
+    const perf = gatherPerformance(client);
     const screencast = gatherScreencast(client, { width: profile.width, height: profile.height });
     const worlds = createProbeWorlds(client);
-    const realms = createRealmTracker();
-    const paints: number[] = [];
-    let usesDocumentWrite = false;
-    let videoPlayed = false;
 
-    client.on("Runtime.bindingCalled", (e: Protocol.Runtime.BindingCalledEvent) => {
-      if (e.name !== binding || phase === "done" || e.payload.length > 2_000) return;
-      let msg: PageSignal;
-      try {
-        msg = JSON.parse(e.payload) as PageSignal;
-      } catch {
-        return;
-      }
-      if (msg.t === "motion") realms.note(msg);
-      else if (phase !== "render") return;
-      else if (msg.t === "dw") usesDocumentWrite = true;
-      else if (msg.t === "video") videoPlayed = true;
-      else if (msg.t === "paint" && typeof msg.at === "number" && paints.length < 100) paints.push(msg.at);
-    });
-
-    // Interception: the synthetic origin (and the host page at page_url) are answered here; everything else
-    // continues to the network through the egress proxy. Top-frame navigations away from the creative are refused
-    // while it renders (an auto-redirecting tag would otherwise replace itself); non-http(s) ones always.
-    let mainFrameId = "";
-    let topNavigations = 0;
-    const blockedNavigations = new Set<string>();
-    const topNavWaiters: Array<(url: string) => void> = [];
-    client.on("Fetch.requestPaused", (e: Protocol.Fetch.RequestPausedEvent) => {
-      const url = e.request.url;
-      const isTopDoc = e.resourceType === "Document" && e.frameId === mainFrameId;
-      if (isTopDoc) {
-        topNavigations++;
-        const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
-        const isEntry = topNavigations === 1 || site.respond(url) !== undefined;
-        if ((scheme !== "http" && scheme !== "https") || (phase === "render" && !isEntry) || phase === "done") {
-          blockedNavigations.add(url);
-          client.send("Fetch.failRequest", { requestId: e.requestId, errorReason: "Aborted" }).catch(() => {});
-          return;
-        }
-        if (phase === "click") for (const w of topNavWaiters.splice(0)) w(url);
-      }
-      const syn = phase === "click" && isTopDoc ? undefined : site.respond(url);
-      if (syn) {
-        client.send("Fetch.fulfillRequest", {
-          requestId: e.requestId, responseCode: syn.status,
-          responseHeaders: [{ name: "Content-Type", value: syn.contentType }, { name: "Cache-Control", value: "no-store" }],
-          body: Buffer.from(syn.body).toString("base64"),
-        }).catch(() => {});
-      } else {
-        client.send("Fetch.continueRequest", { requestId: e.requestId }).catch(() => {});
-      }
-    });
-
-    const tree = await setup(client.send("Page.getFrameTree"));
-    mainFrameId = tree.frameTree.frame.id;
+    mainFrameId = (await setup(client.send("Page.getFrameTree"))).frameTree.frame.id;
     await setup(Promise.all([
-      events.start(),
-      net.start(),
-      client.send("Performance.enable", { timeDomain: "timeTicks" }),
-      client.send("Runtime.addBinding", { name: binding }),
-      client.send("Page.addScriptToEvaluateOnNewDocument", { source: instrumentSource(binding) }),
+      events.start(), signals.start(), net.start(), perf.start(),
       ...emulate(client, profile),
       // The exact targeting value on every request of the creative (the UA override derives a q-valued one).
       client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": profile.language } }),
-      client.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] }),
+      interception.start(),
     ]));
     await screencast.start().catch(() => {});
 
     // ---- render phase: navigate, then watch until the render watch proves the creative calm (or endless), or the
-    // deadline. Metrics are sampled along the way so a page that later hangs still has values.
-    let cpuMs = 0;
-    let heapBytes = 0;
-    const sampleMetrics = async () => {
-      const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
-      if (!m) return;
-      const get = (n: string) => m.metrics.find((x) => x.name === n)?.value ?? 0;
-      cpuMs = Math.max(cpuMs, Math.round(get("TaskDuration") * 1000));
-      heapBytes = Math.max(heapBytes, Math.round(get("JSHeapUsedSize")));
-    };
+    // deadline.
     const renderStart = Date.now();
     phaseMs.setup = renderStart - t0;
     const navigation = client.send("Page.navigate", { url: site.entryUrl }).catch((err: unknown) => {
       log?.warn({ err: String(err) }, "navigation failed");
     });
     await bounded(navigation, Math.max(0, renderDeadline - Date.now()), undefined);
-    const watch = { settleMs: timeouts.settleMs, holdMs: timeouts.quietMs };
-    let idleSince = 0;
-    let lastSample = 0;
-    let probe: ProbedMotion | undefined;
-    let probing: Promise<void> | undefined;
-    let lastProbe = 0;
-    let stillMoving = false;
-    let ended = "deadline";
-    const evidence = (now: number): MotionEvidence => ({
-      now, renderStart, loaded: events.artifact.loadTs !== undefined, networkBusy: net.busy(), networkIdleSince: idleSince,
-      lastChange: Math.max(screencast.lastChange(), events.artifact.loadLocal), changes: screencast.localChanges(),
-      realms: realms.all(), probe, images: net.animatedImages(),
-    });
-    for (;;) {
-      const now = Date.now();
-      if (signal?.aborted || events.artifact.crashed) { ended = "aborted"; break; }
-      if (now >= renderDeadline) {
-        stillMoving = movingAtDeadline(evidence(now), watch);
-        break;
-      }
-      if (now - lastSample >= 1_000) {
-        lastSample = now;
-        void sampleMetrics();
-      }
-      if (!net.busy()) idleSince ||= now;
-      else idleSince = 0;
-      // The DOM probe (animations, videos) runs in the isolated worlds a few times a second, never two at once.
-      if (!probing && now - lastProbe >= 200) {
-        lastProbe = now;
-        probing = probeMotion(worlds, 1_000).then((p) => { probe = p; }, () => {}).finally(() => { probing = undefined; });
-      }
-      const verdict = motionVerdict(evidence(now), watch);
-      if (verdict.done) {
-        stillMoving = verdict.stillMoving;
-        ended = verdict.reason;
-        break;
-      }
-      await sleep(50, signal);
-    }
+    const watch = await watchRender({
+      worlds, realms: signals.realms, screencast, network: net,
+      page: { loadLocal: () => events.artifact.loadLocal, loaded: () => events.artifact.loadTs !== undefined, crashed: () => events.artifact.crashed },
+      onTick: (now) => perf.tick(now),
+    }, { settleMs: timeouts.settleMs, holdMs: timeouts.quietMs }, renderStart, renderDeadline, signal);
     const endedAt = Date.now();
     phaseMs.render = endedAt - renderStart;
     let timedOut = events.artifact.loadTs === undefined || events.artifact.crashed || !!signal?.aborted;
@@ -276,67 +179,41 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // ---- measuring phase: each step bounded; a page whose main thread is stuck gets its script terminated once.
     const measureDeadline = Date.now() + timeouts.stepMs * 4;
     const budget = () => Math.max(500, Math.min(timeouts.stepMs, measureDeadline - Date.now()));
-    const crashed = events.artifact.crashed;
     const alive = () => worlds.evaluate(mainFrameId, "1", 2_000);
-    let responsive = !crashed && (await alive()) !== undefined;
-    if (!responsive && !crashed) {
+    let responsive = !events.artifact.crashed && (await alive()) !== undefined;
+    if (!responsive && !events.artifact.crashed) {
       await bounded(client.send("Runtime.terminateExecution"), 2_000, undefined);
       responsive = (await alive()) !== undefined;
       if (responsive) timedOut = true;
     }
-    let layout: TagArtifacts["layout"];
-    let resized: TagArtifacts["resized"];
-    let screenshotPng: Uint8Array | undefined;
-    let localStorage: TagArtifacts["localStorage"] = [];
+    let measured: MeasureArtifact = {};
     if (responsive) {
-      await sampleMetrics();
-      layout = await measureLayout(client, worlds, mainFrameId, budget());
-      const box = layout?.box;
-      const clip = box
-        ? { x: box.x, y: box.y, width: Math.max(1, box.width), height: Math.max(1, box.height), scale: 1 }
-        : { x: 0, y: 0, width: Math.min(300, profile.width), height: Math.min(250, profile.height), scale: 1 };
-      const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
-      if (shot) screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
-      const painted = paintedSize(box ?? null);
-      if (painted.width >= 300) {
-        // Responsiveness: lay the page out at a viewport narrower than the creative (phone width at most) and see
-        // whether the creative follows.
-        const narrow = Math.max(200, Math.min(320, painted.width - 20));
-        const ok = await bounded(client.send("Emulation.setDeviceMetricsOverride", {
-          width: narrow, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
-        }).then(() => true), budget(), false);
-        if (ok) {
-          // Two frames let resize listeners and media queries re-lay the creative out before it is measured.
-          await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
-          const l2 = await measureLayout(client, worlds, mainFrameId, budget());
-          if (l2) resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
-          await bounded(client.send("Emulation.setDeviceMetricsOverride", {
-            width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile,
-          }), budget(), undefined);
-          await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
-        }
-      }
-      localStorage = await readLocalStorage(worlds, budget());
+      await perf.sample();
+      measured = await measureCreative(client, worlds, mainFrameId, profile, budget);
     }
-    const cookies = await bounded(client.send("Network.getAllCookies"), budget(), undefined);
+    const storage = responsive ? await readStorage(client, worlds, budget()) : { cookies: [], localStorage: [] };
     phaseMs.measure = Date.now() - endedAt;
 
-    // ---- click-through (v3): only when there is something to click.
+    // ---- click-through (v3): only when there is something to click. What follows is the landing page's, not the
+    // creative's: its requests, console and mixed content are left out of the report.
     const landingStart = Date.now();
     const creativeRequestCount = net.artifact.requests.length;
     const creativeMixed = net.artifact.mixedContent.length;
+    events.stop();
+    signals.clickPhase();
     let landing: TagArtifacts["landing"];
-    if (captureLanding && responsive && layout?.click) {
-      phase = "click";
-      events.stop();
+    const click = measured.layout?.click;
+    if (captureLanding && responsive && click) {
+      closePopups = false;
+      interception.allowClickNavigation();
       landing = await bounded(
         captureLandingPage({
-          page, client, context, worlds, mainFrameId, point: layout.click,
+          page, client, context, worlds, mainFrameId, point: click,
           waitMs: timeouts.landingMs, stepMs: timeouts.stepMs,
-          nextTopNavigation: () => new Promise<string>((resolve) => topNavWaiters.push(resolve)),
+          nextTopNavigation: interception.nextTopNavigation,
           inflightSince: (i) => net.inflightSince(i),
           requestCount: () => net.artifact.requests.length,
-          clickTimers: () => realms.afterClick(),
+          clickTimers: () => signals.realms.afterClick(),
         }),
         timeouts.landingMs + timeouts.stepMs * 3,
         { tab: "none", url: "", title: "", working: false, evidence: "landing step timed out" },
@@ -344,24 +221,26 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     } else if (captureLanding) {
       landing = { tab: "none", url: "", title: "", working: false, evidence: "nothing to click" };
     }
-    phase = "done";
-    events.stop();
+    interception.stop();
+    signals.stop();
     phaseMs.landing = Date.now() - landingStart;
     context.off("targetcreated", onTarget);
-    await bounded(net.settle(), 2_000, undefined);
-    log?.info({ render_end: ended, still_moving: stillMoving }, "render watch");
+    await bounded(net.stop(), 2_000, undefined);
+    log?.info({ render_end: watch.ended, still_moving: watch.stillMoving }, "render watch");
 
     const art: TagArtifacts = {
       profile, site, requests: net.artifact.requests, mixedContent: net.artifact.mixedContent.slice(0, creativeMixed),
       navTs: net.artifact.navTs, navWallMs: net.artifact.navWallTime !== undefined ? net.artifact.navWallTime * 1000 : undefined,
-      events: events.artifact, paints, pixelChanges: screencast.artifact.changes, stillMoving, usesDocumentWrite, videoPlayed,
-      cookies: (cookies?.cookies ?? []).map((c) => ({ ...c, sameSite: c.sameSite })),
-      localStorage, layout, resized, cpuMs, heapBytes, landing, timedOut, blockedNavigations,
+      events: events.artifact, paints: signals.artifact.paints, pixelChanges: screencast.artifact.changes,
+      stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
+      cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
+      cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut,
+      blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
       creativeRequestCount,
     };
-    return { art, phaseMs, screenshotPng, landingShot: landing?.screenshotJpeg };
+    return { art, phaseMs, screenshotPng: measured.screenshotPng, landingShot: landing?.screenshotJpeg };
   }
 
   return { scan };
@@ -395,28 +274,6 @@ async function setup<T>(p: Promise<T>, ms = 15_000): Promise<T> {
 
 function languageList(acceptLanguage: string): string {
   return acceptLanguage.split(",").map((l) => l.split(";")[0]!.trim()).filter((l) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l)).join(",") || "en-US";
-}
-
-// Resolves after two rendered frames; the 500 ms fallback covers a page whose rendering is starved.
-const TWO_FRAMES = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r(true))); setTimeout(() => r(false), 500); })`;
-
-const LOCAL_STORAGE = "(() => { try { return Object.entries(localStorage).slice(0, 200); } catch (e) { return []; } })()";
-
-/** key/value pairs of window.localStorage in every frame (hence every origin) the creative used. */
-async function readLocalStorage(worlds: ProbeWorlds, stepMs: number): Promise<Array<{ key: string; value: string }>> {
-  const seen = new Map<string, { key: string; value: string }>();
-  const deadline = Date.now() + stepMs;
-  for (const frame of await worlds.frames()) {
-    const left = deadline - Date.now();
-    if (left <= 0) break;
-    const entries = await worlds.evaluate<Array<[string, string]>>(frame.id, LOCAL_STORAGE, Math.min(left, 2_000));
-    let origin = "";
-    try {
-      origin = new URL(frame.url).origin;
-    } catch { /* about:blank shares its parent's storage */ }
-    for (const [key, value] of entries ?? []) seen.set(`${origin}\u0000${key}`, { key: truncate(String(key), 1000), value: truncate(String(value), 4096) });
-  }
-  return [...seen.values()];
 }
 
 export { SYNTHETIC_ORIGIN };

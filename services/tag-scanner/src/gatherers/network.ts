@@ -276,8 +276,8 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
       }
       return out;
     },
-    /** Lets pending small-image body reads finish (bounded by the caller). */
-    async settle(): Promise<void> {
+    /** Lets pending body reads finish (bounded by the caller). */
+    async stop(): Promise<void> {
       await Promise.all([...pendingBodies]);
     },
   };

@@ -215,3 +215,49 @@ export function createRealmTracker() {
     afterClick: (): number => [...realms.values()].reduce((n, r) => n + r.afterClick, 0),
   };
 }
+
+export interface RenderWatchSources {
+  worlds: ProbeWorlds;
+  realms: { all(): RealmReport[] };
+  screencast: { lastChange(): number; localChanges(): number[] };
+  network: { busy(): boolean; animatedImages(): AnimatedImage[] };
+  /** Local ms of the load event (0 = not yet), and whether the page crashed. */
+  page: { loadLocal(): number; loaded(): boolean; crashed(): boolean };
+  /** Called on every tick (metrics sampling). */
+  onTick?: (now: number) => void;
+}
+
+/**
+ * Runs the watch from navigation until the verdict, the deadline or an abort. Ticks every 50 ms (a poll of local
+ * state: every decision is taken on evidence, the tick only bounds how late it is noticed); the isolated-world probe
+ * runs at most every 200 ms, never two at once.
+ */
+export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, renderStart: number, deadline: number, signal?: AbortSignal) {
+  let idleSince = 0;
+  let probe: ProbedMotion | undefined;
+  let probing: Promise<void> | undefined;
+  let lastProbe = 0;
+  const evidence = (now: number): MotionEvidence => ({
+    now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
+    lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
+    realms: src.realms.all(), probe, images: src.network.animatedImages(),
+  });
+  for (;;) {
+    const now = Date.now();
+    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted" };
+    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline" };
+    src.onTick?.(now);
+    if (!src.network.busy()) idleSince ||= now;
+    else idleSince = 0;
+    if (!probing && now - lastProbe >= 200) {
+      lastProbe = now;
+      probing = probeMotion(src.worlds, 1_000).then((p) => { probe = p; }, () => {}).finally(() => { probing = undefined; });
+    }
+    const verdict = motionVerdict(evidence(now), cfg);
+    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason };
+    await new Promise<void>((resolve) => {
+      const t = setTimeout(resolve, 50);
+      signal?.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
+    });
+  }
+}
