@@ -4,11 +4,15 @@ import { Device, type ScanJob } from "@cva/contracts";
 export interface ScanTimeouts {
   /** From navigation start until the render phase ends, whatever the page does (CONTRACT §6: 30 s). */
   renderMs: number;
-  /** How long the pixels must stay unchanged before the animation counts as finished. */
-  quietMs: number;
   /**
-   * The shorter stillness that suffices when every frame reports that nothing is scheduled to move (no pending
-   * timers or intervals, no running or pending animations, no rAF/timer activity for as long).
+   * How long the pixels must stay unchanged while only a repeating source is alive (a rAF ticker, an interval, a
+   * timer chain — GSAP and Adobe Animate keep theirs running through storyboard holds and after the end) before the
+   * animation counts as finished; grows to 1.5x the source's own period. 4.5 s covers the 3–4 s holds banners use.
+   */
+  holdMs: number;
+  /**
+   * The stillness that suffices when nothing at all is scheduled or repeating in any frame (no pending timeout,
+   * interval, rAF loop, finite animation, playing video or GIF frame left).
    */
   settleMs: number;
   /** Bound of each measuring call into the page after the render phase (screenshots, DOM reads, metrics). */
@@ -17,7 +21,7 @@ export interface ScanTimeouts {
   landingMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, quietMs: 2_500, settleMs: 300, stepMs: 5_000, landingMs: 10_000 };
+export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, holdMs: 4_500, settleMs: 300, stepMs: 5_000, landingMs: 10_000 };
 
 /** The reserved `.invalid` TLD (RFC 2606) can never resolve, so only our interception can ever answer it. */
 export const SYNTHETIC_ORIGIN = "https://creative.cva.invalid";

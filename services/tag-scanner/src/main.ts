@@ -16,7 +16,7 @@ const pool = {
 };
 const timeouts = {
   renderMs: envInt("TAG_RENDER_TIMEOUT_MS", DEFAULT_TIMEOUTS.renderMs),
-  quietMs: envInt("TAG_ANIMATION_QUIET_MS", DEFAULT_TIMEOUTS.quietMs),
+  holdMs: envInt("TAG_ANIMATION_HOLD_MS", DEFAULT_TIMEOUTS.holdMs),
   stepMs: envInt("TAG_STEP_TIMEOUT_MS", DEFAULT_TIMEOUTS.stepMs),
   landingMs: envInt("TAG_LANDING_TIMEOUT_MS", DEFAULT_TIMEOUTS.landingMs),
 };

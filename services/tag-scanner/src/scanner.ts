@@ -170,7 +170,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       worlds, realms: signals.realms, screencast, network: net,
       page: { loadLocal: () => events.artifact.loadLocal, loaded: () => events.artifact.loadTs !== undefined, crashed: () => events.artifact.crashed },
       onTick: (now) => perf.tick(now),
-    }, { settleMs: timeouts.settleMs, holdMs: timeouts.quietMs }, renderStart, renderDeadline, signal);
+    }, { settleMs: timeouts.settleMs, holdMs: timeouts.holdMs }, renderStart, renderDeadline, signal);
     const endedAt = Date.now();
     phaseMs.render = endedAt - renderStart;
     let timedOut = events.artifact.loadTs === undefined || events.artifact.crashed || !!signal?.aborted;

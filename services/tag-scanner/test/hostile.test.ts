@@ -22,7 +22,7 @@ beforeAll(async () => {
   scanner = createTagScanner({
     pool, artifacts, location: "usa",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
-    timeouts: { renderMs: RENDER_MS, quietMs: 1_000, stepMs: 3_000, landingMs: 5_000 },
+    timeouts: { renderMs: RENDER_MS, holdMs: 1_000, stepMs: 3_000, landingMs: 5_000 },
   });
   fixture = await startFixtureServer({
     "/leak": send("image/gif", PIXEL_GIF),

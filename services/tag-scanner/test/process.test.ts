@@ -25,7 +25,7 @@ describe("tag-scanner process", () => {
     const logger = silentLogger();
     proc = await startTagScannerProcess({
       nc, logger, policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]), artifacts, port: 0, metricsPort: 0,
-      location: "usa", pool: { browsers: 1, slots: 1 }, timeouts: { renderMs: 10_000, quietMs: 800 },
+      location: "usa", pool: { browsers: 1, slots: 1 }, timeouts: { renderMs: 10_000, holdMs: 800 },
     });
     requester = await createDispatcher(nc, { logger });
     const end = Date.now() + 15_000;

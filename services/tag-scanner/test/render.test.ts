@@ -36,7 +36,7 @@ beforeAll(async () => {
   scanner = createTagScanner({
     pool, artifacts, location: "nld",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
-    timeouts: { renderMs: 12_000, quietMs: 1_200, stepMs: 4_000, landingMs: 6_000 },
+    timeouts: { renderMs: 12_000, holdMs: 1_200, stepMs: 4_000, landingMs: 6_000 },
   });
   fixture = await startFixtureServer({
     "/pixel.gif": send("image/gif", PIXEL_GIF),

@@ -38,7 +38,7 @@ beforeAll(async () => {
   scanner = createTagScanner({
     pool, artifacts: createMemoryArtifactSink(), location: "usa",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
-    timeouts: { renderMs: 10_000, quietMs: 800 },
+    timeouts: { renderMs: 10_000, holdMs: 800 },
   });
 });
 afterAll(async () => {
