@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { runTool, type ToolOptions } from "./exec.ts";
+import { runTool, ToolError, type ToolOptions } from "./exec.ts";
 import { SAFE_INPUT_OPTIONS } from "./ffprobe.ts";
 import { parseEbur128Summary, type LoudnessFacts } from "./loudness.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
@@ -132,18 +132,62 @@ export interface PassResult {
   cropFrames: CropFrame[];
 }
 
-export async function runAnalysisPass(plan: PassPlan, opts: ToolOptions): Promise<PassResult> {
-  const { stderr } = await runTool("ffmpeg", plan.args, opts);
-  const read = (path: string) => readFile(path).then((b) => (b.length > 0 ? b : undefined), () => undefined);
+/** How the pass ended: completed, or cut short (what it had written completely by then is kept). */
+export interface PassOutcome {
+  result: PassResult;
+  /** Set when ffmpeg failed or was killed: the client-safe reason; loudness and letterboxing are then not measured. */
+  failure?: string;
+}
+
+/**
+ * Runs the pass. A pass that fails or times out still yields every image it had finished writing (checked for a
+ * complete JPEG/PNG/raster, never a half-written file): those frames were measured. Loudness (ebur128 prints its
+ * Summary only when the stream ends) and letterboxing (a verdict over the whole video) are not taken from a pass that
+ * did not finish. Only an abort rejects.
+ */
+export async function runAnalysisPass(plan: PassPlan, opts: ToolOptions): Promise<PassOutcome> {
+  let stderr = "";
+  let failure: string | undefined;
+  try {
+    stderr = (await runTool("ffmpeg", plan.args, opts)).stderr;
+  } catch (e) {
+    if (opts.signal?.aborted) throw e;
+    failure = e instanceof ToolError && e.reason === "timeout"
+      ? `media analysis timed out after ${Number((opts.timeoutMs / 1000).toFixed(3))} s`
+      : "media could not be decoded";
+  }
   const o = plan.outputs;
-  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, audioWave] = await Promise.all(
-    [o.firstFrame, o.firstFrameRgb, o.thumbnail, o.poster, o.posterRgb, o.filmStrip, o.audioWave].map(read),
-  );
-  return {
+  const raster = COLOUR_RASTER * COLOUR_RASTER * 3;
+  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, audioWave] = await Promise.all([
+    readComplete(o.firstFrame, isCompleteJpeg),
+    readComplete(o.firstFrameRgb, (b) => b.length === raster),
+    readComplete(o.thumbnail, isCompleteJpeg),
+    readComplete(o.poster, isCompleteJpeg),
+    readComplete(o.posterRgb, (b) => b.length === raster),
+    readComplete(o.filmStrip, isCompleteJpeg),
+    readComplete(o.audioWave, isCompletePng),
+  ]);
+  const result: PassResult = {
     firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, audioWave,
-    loudness: parseEbur128Summary(stderr),
-    cropFrames: parseCropdetect(stderr),
+    loudness: failure ? undefined : parseEbur128Summary(stderr),
+    cropFrames: failure ? [] : parseCropdetect(stderr),
   };
+  return failure ? { result, failure } : { result };
+}
+
+async function readComplete(path: string, complete: (b: Buffer) => boolean): Promise<Buffer | undefined> {
+  const b = await readFile(path).catch(() => undefined);
+  return b && b.length > 0 && complete(b) ? b : undefined;
+}
+
+/** SOI at the start and EOI at the end: ffmpeg killed while writing leaves a file without its EOI. */
+export function isCompleteJpeg(b: Buffer): boolean {
+  return b.length > 4 && b[0] === 0xff && b[1] === 0xd8 && b[b.length - 2] === 0xff && b[b.length - 1] === 0xd9;
+}
+
+/** PNG signature and the IEND chunk as the last 12 bytes. */
+export function isCompletePng(b: Buffer): boolean {
+  return b.length > 20 && b.readUInt32BE(0) === 0x89504e47 && b.subarray(b.length - 8, b.length - 4).toString("latin1") === "IEND";
 }
 
 /** Thumbnail from an existing JPG (the poster), for videos with no visible frame at the start. */

@@ -15,7 +15,7 @@ import {
   type MediaProbe,
 } from "@cva/contracts";
 import type { ArtifactSink, OutboundPolicy } from "@cva/platform";
-import { planAnalysisPass, runAnalysisPass, thumbnailFromImage, type PassResult } from "./analysis-pass.ts";
+import { planAnalysisPass, runAnalysisPass, thumbnailFromImage, type PassOutcome } from "./analysis-pass.ts";
 import { dominantColour } from "./colour.ts";
 import { containerFacts } from "./container-info.ts";
 import { downloadMedia } from "./download.ts";
@@ -23,6 +23,7 @@ import { ToolError } from "./exec.ts";
 import { ffprobe, packetStats, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
+import { FIELD, type NotMeasuredField } from "./not-measured.ts";
 import { SNIFF_BYTES, sniffMedia } from "./sniff.ts";
 import {
   aspectRatio, bitDepth, bitRateMode, definitionOf, displaySize, frameRate, pickAudioStream, pickVideoStream,
@@ -42,6 +43,11 @@ export interface MediaProberLimits {
   downloadTimeoutMs: number;
   /** Each ffprobe/ffmpeg process. */
   ffmpegTimeoutMs: number;
+  /**
+   * The one decode pass (loudness, letterboxing, images), which takes longest; = ffmpegTimeoutMs unless set. When it
+   * runs out, what it had finished is kept and the rest is reported as not measured.
+   */
+  analysisTimeoutMs?: number;
 }
 
 export const DEFAULT_LIMITS: MediaProberLimits = {
@@ -115,7 +121,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       meta = await ffprobe(file, toolOpts);
     } catch (e) {
       if (signal?.aborted) throw e;
-      if (e instanceof ToolError && e.reason === "timeout") return fail("media analysis timed out");
+      if (e instanceof ToolError && e.reason === "timeout") return fail(`media analysis timed out after ${Number((limits.ffmpegTimeoutMs / 1000).toFixed(3))} s`);
       log?.warn({ url: input.url, err: describe(e) }, "ffprobe refused the file");
       return fail("not a media file: format not recognised");
     }
@@ -133,20 +139,20 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       video: video ? { index: video.index, duration: videoDuration } : undefined,
       audio: audio ? { index: audio.index } : undefined,
     });
-    const [packetsRes, passRes] = await Promise.allSettled([packetStats(file, toolOpts), runAnalysisPass(plan, toolOpts)]);
+    const passOpts = { ...toolOpts, timeoutMs: limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs };
+    const [packetsRes, passRes] = await Promise.allSettled([packetStats(file, toolOpts), runAnalysisPass(plan, passOpts)]);
     if (signal?.aborted) throw signal.reason;
     let packets: PacketStats | undefined;
     if (packetsRes.status === "fulfilled") packets = packetsRes.value;
     else log?.warn({ url: input.url, err: describe(packetsRes.reason) }, "packet statistics failed");
-    let pass: PassResult = { cropFrames: [] };
-    let passError = "";
-    if (passRes.status === "fulfilled") {
-      pass = passRes.value;
-    } else {
-      const e = passRes.reason;
-      passError = e instanceof ToolError && e.reason === "timeout" ? "media analysis timed out" : "media could not be decoded";
-      log?.warn({ url: input.url, err: describe(e) }, "analysis pass failed");
-    }
+    // runAnalysisPass only rejects on abort (handled above) or a bug; either way nothing of the pass was measured.
+    const outcome: PassOutcome = passRes.status === "fulfilled"
+      ? passRes.value
+      : { result: { cropFrames: [] }, failure: "media could not be decoded" };
+    if (passRes.status === "rejected") log?.warn({ url: input.url, err: describe(passRes.reason) }, "analysis pass failed");
+    else if (outcome.failure) log?.warn({ url: input.url, err: outcome.failure }, "analysis pass cut short");
+    const pass = outcome.result;
+    const notMeasured = new Set<NotMeasuredField>();
 
     // ---- container
     const containerDuration = Number(meta.format.duration) > 0 ? Number(meta.format.duration) : videoDuration;
@@ -171,12 +177,17 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       // A quarter-turn rotates the pixel aspect with the picture.
       const displaySar = sar && rotated ? sar.split(":").reverse().join(":") : sar;
       const vp = packets?.byStream.get(video.index);
+      const bitRate = streamBitRate(video, videoDuration, vp);
+      if (bitRate <= 0) notMeasured.add(FIELD.videoBitRate);
+      // No verdict from a pass that did not finish, nor from a video with no frame of picture content (all black).
+      const letterbox = judgeLetterboxing(pass.cropFrames, width, height);
+      if (outcome.failure || letterbox.framesJudged === 0) notMeasured.add(FIELD.letterboxing);
       videoInfo = create(VideoInfoSchema, {
         codec: video.codec_name ?? "",
         profile: video.profile ?? "",
         pixFmt: video.pix_fmt ?? "",
         bitDepth: bitDepth(video),
-        bitRate: BigInt(streamBitRate(video, videoDuration, vp)),
+        bitRate: BigInt(bitRate),
         bitRateMode: bitRateMode(vp),
         frameRate: frameRate(video),
         width,
@@ -187,7 +198,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
         duration: round3(videoDuration),
         rotation: rotationOf(video),
         // cropdetect sees frames after ffmpeg's autorotation, so its coordinates are in display orientation.
-        letterboxing: judgeLetterboxing(pass.cropFrames, width, height).letterboxing,
+        letterboxing: letterbox.letterboxing,
       });
     }
 
@@ -195,10 +206,13 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     let audioInfo;
     if (audio) {
       const audioDuration = streamDuration(audio, meta.format);
+      const bitRate = streamBitRate(audio, audioDuration, packets?.byStream.get(audio.index));
+      if (bitRate <= 0) notMeasured.add(FIELD.audioBitRate);
+      if (!pass.loudness) notMeasured.add(FIELD.loudness);
       audioInfo = create(AudioInfoSchema, {
         codec: audio.codec_name ?? "",
         profile: audio.profile ?? "",
-        bitRate: BigInt(streamBitRate(audio, audioDuration, packets?.byStream.get(audio.index))),
+        bitRate: BigInt(bitRate),
         sampleRate: Number(audio.sample_rate) || 0,
         channels: audio.channels ?? 0,
         channelLayout: audio.channel_layout ?? "",
@@ -244,6 +258,10 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       put(pass.audioWave, "image/png"),
     ]);
 
+    if (video && !posterImg) notMeasured.add(FIELD.poster);
+    if (video && !stripImg) notMeasured.add(FIELD.filmStrip);
+    if (audio && !waveImg) notMeasured.add(FIELD.audioWave);
+
     return create(MediaProbeSchema, {
       ...init,
       fileInfo: create(FileInfoSchema, { container: containerInfo, video: videoInfo, audio: audioInfo }),
@@ -252,7 +270,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       thumbnail: thumbImg,
       filmStrip: stripImg,
       audioWave: waveImg,
-      error: passError,
+      analysisError: outcome.failure ?? "",
+      notMeasured: [...notMeasured],
     });
   }
 

@@ -7,7 +7,7 @@ import { MediaInputSchema, type Image, type MediaProbe } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMediaProber, type MediaProber } from "../src/index.ts";
-import { isJpeg, isPng, makeMedia, startFixtureServer, type FixtureServer } from "./fixtures.ts";
+import { ffmpeg, isJpeg, isPng, makeMedia, startFixtureServer, type FixtureServer } from "./fixtures.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../../..");
 const corpus = resolve(repoRoot, "../shared/corpus");
@@ -56,6 +56,8 @@ describe("media prober: generated media", () => {
 
   it("measures a 1280x720 H.264/AAC MP4 with moov at the beginning", () => {
     expect(fast.error).toBe("");
+    expect(fast.analysisError).toBe("");
+    expect(fast.notMeasured).toEqual([]);
     expect(fast.httpCode).toBe(200);
     expect(Number(fast.fileSize)).toBeGreaterThan(0);
     expect(fast.downloadSpeed).toBeGreaterThan(0);
@@ -159,7 +161,9 @@ describe("media prober: generated media", () => {
     expectImage(p.firstFrame, "jpeg");
     expectImage(p.thumbnail, "jpeg");
     expect(p.firstFrame!.color).toBe(p.poster!.color);
-    expect(p.fileInfo!.video!.letterboxing).toBe(false);
+    // No frame has picture content, so there is nothing to judge bars against: not measured, not "no bars".
+    expect(p.notMeasured).toEqual(["file_info.video.letterboxing"]);
+    expect(p.analysisError).toBe("");
   });
 
   it("names WebM from its EBML DocType and measures bit rates WebM does not state", async () => {
@@ -240,8 +244,34 @@ describe("media prober: what is not media, or not reachable", () => {
     const slow = createMediaProber({ policy, artifacts, workDir, limits: { ffmpegTimeoutMs: 1 } });
     const p = await probe("/faststart.mp4", slow);
     expect(p.httpCode).toBe(200);
-    expect(p.error).toBe("media analysis timed out");
+    expect(p.error).toBe("media analysis timed out after 0.001 s");
+    expect(p.fileInfo).toBeUndefined();
   });
+
+  it("a decode pass that runs out of time keeps what it measured and lists the rest as not measured", async () => {
+    // 20 s of 720p: ffprobe reads it in well under a second, the decode pass (every frame, every sample) cannot finish
+    // in 300 ms. Known truth: the stream facts come from ffprobe, loudness and letterboxing need the whole pass.
+    await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=1280x720:r=25:d=20", "-f", "lavfi", "-i", "sine=f=1000:d=20",
+      "-c:v", "libx264", "-preset", "ultrafast", "-crf", "40", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+      "-movflags", "+faststart", join(mediaDir, "long.mp4"));
+    const cut = createMediaProber({ policy, artifacts, workDir, limits: { analysisTimeoutMs: 300 } });
+    const p = await probe("/long.mp4", cut);
+    expect(p.error).toBe("");
+    expect(p.analysisError).toBe("media analysis timed out after 0.3 s");
+    const v = p.fileInfo!.video!;
+    expect([v.dimensions, v.codec, v.frameRate]).toEqual(["1280x720", "h264", 25]);
+    expect(v.duration).toBeCloseTo(20, 0);
+    expect(p.fileInfo!.container!.moovAtomPosition).toBe("beginning");
+    expect(p.fileInfo!.audio!.sampleRate).toBe(44100);
+    // Not measured: never a 0 LUFS or a "no bars" that nobody measured.
+    expect(p.fileInfo!.audio!.loudness).toBeUndefined();
+    expect(p.notMeasured).toEqual(expect.arrayContaining(["file_info.audio.loudness", "file_info.video.letterboxing"]));
+    // Whatever image the pass finished is a whole image; whatever it did not is listed.
+    for (const [img, path] of [[p.poster, "poster"], [p.filmStrip, "film_strip"], [p.audioWave, "audio_wave"]] as const) {
+      if (img) expectImage(img, path === "audio_wave" ? "png" : "jpeg");
+      else expect(p.notMeasured).toContain(path);
+    }
+  }, 60_000);
 
   it("an address outside the policy is refused", async () => {
     const strict = createMediaProber({ policy: createOutboundPolicy([]), artifacts, workDir });

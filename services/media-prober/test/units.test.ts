@@ -223,3 +223,18 @@ describe("container facts and colour", () => {
     expect(dominantColour(new Uint8Array())).toBe("");
   });
 });
+
+describe("complete images only from a pass cut short", () => {
+  it("a JPEG needs its SOI and EOI markers, a PNG its IEND chunk last", async () => {
+    const { isCompleteJpeg, isCompletePng } = await import("../src/analysis-pass.ts");
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
+    expect(isCompleteJpeg(jpeg)).toBe(true);
+    expect(isCompleteJpeg(jpeg.subarray(0, jpeg.length - 1))).toBe(false);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(13),
+      Buffer.from([0, 0, 0, 0]), Buffer.from("IEND", "latin1"), Buffer.from([0xae, 0x42, 0x60, 0x82]),
+    ]);
+    expect(isCompletePng(png)).toBe(true);
+    expect(isCompletePng(png.subarray(0, png.length - 12))).toBe(false);
+  });
+});
