@@ -19,6 +19,7 @@ import { VastInputError } from "./errors.ts";
 import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
 import { resolveLimits, type VastLimits } from "./limits.ts";
 import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type ProbeFn } from "./media.ts";
+import { loadOverlays } from "./overlays.ts";
 import { fireImpressions } from "./pixels.ts";
 import { insecureUrls } from "./ssl.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
@@ -92,26 +93,47 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");
     }
 
-    // Creatives: the Linear creatives of the inline ad, media probed concurrently across all of them.
+    // Creatives: the Linear and NonLinear creatives of the inline ad, in document order; media probed and overlay
+    // resources loaded concurrently across all of them.
     const creatives: VastCreative[] = [];
     let screenshot;
     const inline = chain.inline;
     if (inline?.ad) {
-      const linears = inline.ad.linearCreatives;
-      const perCreative = linears.map((c) => mediaTargets(c.mediaFiles, inline.baseUrl));
-      const flat = perCreative.flat();
-      const probes = await probeMedia(flat, {
-        probe: deps.probe,
-        job,
-        concurrency: limits.probeConcurrency,
-        max: limits.maxProbedMediaFiles,
-        rewriteUrl,
-        logger: log,
-      });
+      const ad = inline.ad;
+      const linearFiles = ad.creatives.map((c) => (c.kind === "linear" ? mediaTargets(c.mediaFiles, inline.baseUrl) : []));
+      const overlaysIn = ad.creatives.map((c) => (c.kind === "nonlinear" ? c.nonLinears : []));
+      const [probes, overlays] = await Promise.all([
+        probeMedia(linearFiles.flat(), {
+          probe: deps.probe,
+          job,
+          concurrency: limits.probeConcurrency,
+          max: limits.maxProbedMediaFiles,
+          rewriteUrl,
+          logger: log,
+        }),
+        loadOverlays(overlaysIn.flat(), inline.baseUrl, ctx),
+      ]);
       if (signal?.aborted) throw signal.reason;
       let k = 0;
-      linears.forEach((c, ci) => {
-        const files = perCreative[ci] ?? [];
+      let o = 0;
+      ad.creatives.forEach((c, ci) => {
+        if (c.kind === "nonlinear") {
+          const mine = overlaysIn[ci]!.map(() => overlays[o++]!);
+          if (mine.length === 0) errors.push(`creative ${ci} (NonLinearAds) has no NonLinear: nothing to show`);
+          creatives.push(
+            create(VastCreativeSchema, {
+              type: "nonlinear",
+              id: c.id,
+              adId: c.adId,
+              clickThroughUrl: mine.find((n) => n.clickThroughUrl !== "")?.clickThroughUrl ?? "",
+              // A NonLinear has no Duration; its minSuggestedDuration is the closest declared figure.
+              duration: mine[0]?.minSuggestedDuration ?? "",
+              nonLinears: mine,
+            }),
+          );
+          return;
+        }
+        const files = linearFiles[ci]!;
         const mediaProbes: MediaProbe[] = files.map(() => probes[k++]!);
         const clickThrough = c.clickThrough === "" ? "" : (resolveVastUrl(c.clickThrough, inline.baseUrl)?.href ?? c.clickThrough);
         const skip = parseSkipOffset(c.skipOffset, c.durationSeconds);
@@ -121,8 +143,10 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         if (c.durationSeconds === undefined) {
           errors.push(`creative ${ci}: Duration ${JSON.stringify(c.duration.slice(0, 40))} is not HH:MM:SS(.mmm)`);
         }
+        if (files.length === 0) errors.push(`creative ${ci} (Linear) has no MediaFile: a player has nothing to play`);
         creatives.push(
           create(VastCreativeSchema, {
+            type: "linear",
             clickThroughUrl: clickThrough,
             duration: c.duration,
             skipOffset: skip,
@@ -134,6 +158,14 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
           }),
         );
       });
+      if (ad.creatives.length === 0) {
+        const others = ad.otherCreatives;
+        const what = others.length === 0
+          ? "its <Creatives> holds no <Creative>"
+          : others.every((x) => x === "companion") ? "it has CompanionAds only, which are shown beside a video or overlay, never alone"
+          : "its <Creative> elements hold neither <Linear> nor <NonLinearAds>";
+        errors.push(`the inline ad has no Linear or NonLinear creative (${what}): nothing to play`);
+      }
       screenshot = screenshotFrom(probes);
     }
 

@@ -1,6 +1,7 @@
 import { OutboundError, type SafeResponse } from "@cva/platform";
 import { describeFetchError, inputErrorFor, isInputRefusal } from "./errors.ts";
 import { fetchVastDocument, type FetchContext } from "./fetch-document.ts";
+import { expandMacros } from "./macros.ts";
 import { readAd, readDocument, type AdInfo, type VastDocument } from "./vast-document.ts";
 import { decodeXmlBytes, kids, parseXmlDocument, textOf, type XmlNode } from "./xml-tree.ts";
 import { chainKey, isHttpUrl, resolveVastUrl } from "./urls.ts";
@@ -52,7 +53,8 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
     const step: ChainStep = { url: next.href, baseUrl: next.href };
     result.steps.push(step);
     seen.add(chainKey(next));
-    const fetched = await fetchVastDocument(next.href, ctx);
+    // Fetched as a player fetches it, macros filled; listed, resolved against and compared as written.
+    const fetched = await fetchVastDocument(expandMacros(next), ctx);
     if (!fetched.ok) {
       if (index === 0 && isInputRefusal(fetched.error)) throw inputErrorFor(fetched.error);
       // Over the size cap is a document we refuse, not one we could not reach.

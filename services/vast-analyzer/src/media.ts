@@ -12,6 +12,7 @@ import {
 } from "@cva/contracts";
 import type { Logger } from "@cva/platform";
 import { mapBounded } from "./concurrency.ts";
+import { expandMacros } from "./macros.ts";
 import type { MediaFileInfo } from "./vast-document.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 
@@ -45,8 +46,8 @@ export function mediaTargets(files: MediaFileInfo[], baseUrl: string): MediaTarg
 
 /**
  * Probes every media file through deps.probe (in production a SCAN_KIND_MEDIA job on another worker), at most
- * `concurrency` at once and `max` in all. A probe that throws becomes a MediaProbe with `error`; the report lists
- * the declared URL in `url`, whatever the probe saw.
+ * `concurrency` at once and `max` in all. A probe that throws becomes a MediaProbe with `error` and `not_probed` (the
+ * failure is the scan's, not the file's); the report lists the declared URL in `url`, whatever the probe saw.
  */
 export async function probeMedia(
   targets: MediaTarget[],
@@ -58,15 +59,16 @@ export async function probeMedia(
       return create(MediaProbeSchema, { url: declared, error: "the media file URL is not an http(s) URL; not probed" });
     }
     if (i >= opts.max) {
-      return create(MediaProbeSchema, { url: declared, error: `not probed: more than ${opts.max} media files` });
+      return create(MediaProbeSchema, { url: declared, error: `not probed: more than ${opts.max} media files`, notProbed: true });
     }
     try {
-      const input = create(MediaInputSchema, { url: opts.rewriteUrl(t.url.href), declared: declaredAttributes(t.info) });
+      // Requested as a player requests it (macros filled); reported as declared.
+      const input = create(MediaInputSchema, { url: opts.rewriteUrl(expandMacros(t.url)), declared: declaredAttributes(t.info) });
       const probe = await opts.probe(input, opts.job);
       return create(MediaProbeSchema, { ...probe, url: declared });
     } catch (e) {
       opts.logger?.warn({ job_id: opts.job.jobId, err: e instanceof Error ? e.message : String(e), url: declared }, "media probe failed");
-      return create(MediaProbeSchema, { url: declared, error: "the media file could not be probed" });
+      return create(MediaProbeSchema, { url: declared, error: "the media file could not be probed", notProbed: true });
     }
   });
 }

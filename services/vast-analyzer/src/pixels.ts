@@ -1,8 +1,8 @@
-import { randomInt } from "node:crypto";
 import { safeFetch } from "@cva/platform";
 import { mapBounded } from "./concurrency.ts";
 import { describeFetchError } from "./errors.ts";
 import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
+import { expandMacros } from "./macros.ts";
 
 export interface PixelResult {
   /** The impression URL as listed in the report: absolute, macros left as written in the VAST. */
@@ -10,21 +10,6 @@ export interface PixelResult {
   ok: boolean;
   status: number;
   error?: string;
-}
-
-/**
- * Fills the macros a player fills for an impression (VAST 3 [CACHEBUSTING], [TIMESTAMP]; VAST 4 spelled the same)
- * and percent-encodes the brackets of any other macro, which a player that does not know it would send as written.
- */
-export function expandMacros(url: URL, now: Date = new Date()): string {
-  const fill = (s: string): string =>
-    s
-      .replace(/\[CACHEBUSTING\]|%5BCACHEBUSTING%5D/gi, String(randomInt(10_000_000, 100_000_000)))
-      .replace(/\[TIMESTAMP\]|%5BTIMESTAMP%5D/gi, encodeURIComponent(now.toISOString()))
-      .replace(/\[/g, "%5B")
-      .replace(/\]/g, "%5D");
-  // Only path and query carry macros; the host part may legitimately hold brackets (IPv6 literals).
-  return `${url.origin}${fill(url.pathname)}${fill(url.search)}`;
 }
 
 /**

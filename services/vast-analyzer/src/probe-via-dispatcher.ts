@@ -16,7 +16,7 @@ export function probeViaDispatcher(
     // Leave the VAST worker a second to assemble and publish its report.
     const left = deadline ? deadline - Date.now() - 1_000 : opts.timeoutMs;
     const timeoutMs = Math.min(opts.timeoutMs, left);
-    if (timeoutMs <= 0) return create(MediaProbeSchema, { url: input.url, error: "not probed: the scan ran out of time" });
+    if (timeoutMs <= 0) return create(MediaProbeSchema, { url: input.url, error: "not probed: the scan ran out of time", notProbed: true });
     const job = create(ScanJobSchema, {
       // Unique per media file: the id is also the JetStream de-duplication id and part of the reply subject.
       jobId: `${parent.jobId}-media-${randomUUID().slice(0, 8)}`,
@@ -29,11 +29,12 @@ export function probeViaDispatcher(
     try {
       const result = await dispatcher.submit(job, { timeoutMs, location: opts.location });
       if (result.outcome.case === "media") return result.outcome.value;
+      // A media worker that answers with an error failed itself (the prober reports what a file is inside a probe).
       const message = result.outcome.case === "error" ? result.outcome.value.message : "no media result";
-      return create(MediaProbeSchema, { url: input.url, error: message });
+      return create(MediaProbeSchema, { url: input.url, error: `not probed: ${message}`, notProbed: true });
     } catch (err) {
       opts.logger?.warn({ job_id: parent.jobId, media_job_id: job.jobId, err: err instanceof Error ? err.message : String(err) }, "media probe job failed");
-      return create(MediaProbeSchema, { url: input.url, error: "the media file could not be probed (no media worker answered)" });
+      return create(MediaProbeSchema, { url: input.url, error: "not probed: no media worker answered", notProbed: true });
     }
   };
 }

@@ -69,6 +69,27 @@ export interface LinearCreativeInfo {
   mediaFiles: MediaFileInfo[];
 }
 
+/** One NonLinear overlay as declared. */
+export interface NonLinearInfo {
+  id: string;
+  width: number;
+  height: number;
+  /** The first resource element it has: StaticResource, IFrameResource or HTMLResource. */
+  resourceType: "static" | "iframe" | "html" | "";
+  /** The resource as written: a URL for static/iframe, markup for html. */
+  resource: string;
+  creativeType: string;
+  clickThrough: string;
+  minSuggestedDuration: string;
+  apiFramework: string;
+}
+
+export interface NonLinearCreativeInfo {
+  id: string;
+  adId: string;
+  nonLinears: NonLinearInfo[];
+}
+
 export interface AdInfo {
   type: AdType;
   /** The InLine or Wrapper element. */
@@ -81,8 +102,13 @@ export interface AdInfo {
   wrapperUri: string | undefined;
   /** Number of Tracking elements (linear, non-linear, companion) — merged along the chain. */
   trackingEvents: Array<{ event: string; url: string }>;
-  linearCreatives: LinearCreativeInfo[];
+  /** The Linear and NonLinearAds creatives, in document order (the report's creative indexes). */
+  creatives: CreativeInfo[];
+  /** <Creative> elements that are neither: "companion" (CompanionAds only) or "empty" — to say why nothing plays. */
+  otherCreatives: Array<"companion" | "empty">;
 }
+
+export type CreativeInfo = ({ kind: "linear" } & LinearCreativeInfo) | ({ kind: "nonlinear" } & NonLinearCreativeInfo);
 
 function intAttr(node: XmlNode, name: string): number {
   const v = Number.parseInt((attr(node, name) ?? "").trim(), 10);
@@ -125,6 +151,37 @@ function readLinear(creative: XmlNode, linear: XmlNode): LinearCreativeInfo {
   };
 }
 
+const RESOURCES: Array<[NonLinearInfo["resourceType"], string]> = [
+  ["static", "StaticResource"],
+  ["iframe", "IFrameResource"],
+  ["html", "HTMLResource"],
+];
+
+function readNonLinear(nl: XmlNode): NonLinearInfo {
+  let resourceType: NonLinearInfo["resourceType"] = "";
+  let resource = "";
+  let creativeType = "";
+  for (const [type, element] of RESOURCES) {
+    const node = kid(nl, element);
+    if (!node) continue;
+    resourceType = type;
+    resource = textOf(node);
+    creativeType = strAttr(node, "creativeType");
+    break;
+  }
+  return {
+    id: strAttr(nl, "id"),
+    width: intAttr(nl, "width"),
+    height: intAttr(nl, "height"),
+    resourceType,
+    resource,
+    creativeType,
+    clickThrough: textOf(kid(nl, "NonLinearClickThrough")),
+    minSuggestedDuration: strAttr(nl, "minSuggestedDuration"),
+    apiFramework: strAttr(nl, "apiFramework"),
+  };
+}
+
 export function readAd(ad: XmlNode): AdInfo {
   const inline = kid(ad, "InLine");
   const wrapper = inline ? undefined : kid(ad, "Wrapper");
@@ -137,7 +194,8 @@ export function readAd(ad: XmlNode): AdInfo {
     impressions: [],
     wrapperUri: undefined,
     trackingEvents: [],
-    linearCreatives: [],
+    creatives: [],
+    otherCreatives: [],
   };
   if (!body) return info;
   for (const imp of kids(body, "Impression")) {
@@ -156,9 +214,23 @@ export function readAd(ad: XmlNode): AdInfo {
       if (url !== "") info.trackingEvents.push({ event: strAttr(node, "event"), url });
     }
   }
+  // A <Creative> holds one of Linear, NonLinearAds or CompanionAds (VAST 2-4). Companions accompany a linear or
+  // non-linear ad and are not played on their own, so they are not creatives of the report.
   for (const creative of kids(kid(body, "Creatives"), "Creative")) {
     const linear = kid(creative, "Linear");
-    if (linear) info.linearCreatives.push(readLinear(creative, linear));
+    const nonLinearAds = kid(creative, "NonLinearAds");
+    if (linear) {
+      info.creatives.push({ kind: "linear", ...readLinear(creative, linear) });
+    } else if (nonLinearAds) {
+      info.creatives.push({
+        kind: "nonlinear",
+        id: strAttr(creative, "id"),
+        adId: strAttr(creative, "adId"),
+        nonLinears: kids(nonLinearAds, "NonLinear").map(readNonLinear),
+      });
+    } else {
+      info.otherCreatives.push(kid(creative, "CompanionAds") ? "companion" : "empty");
+    }
   }
   return info;
 }

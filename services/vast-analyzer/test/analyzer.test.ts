@@ -130,6 +130,8 @@ describe("inline VAST", () => {
     }).analyze(vastJob(srv.url("/probe-throws.xml")));
     const p = report.creatives[0]!.mediafiles[0]!.probe!;
     expect(p.error).toBe("the media file could not be probed");
+    // The scan failed, not the file: tests report "not evaluated" rather than a failure.
+    expect(p.notProbed).toBe(true);
     expect(p.url).toBe(srv.url("/media/x.mp4"));
   });
 });
@@ -169,7 +171,8 @@ describe("wrapper chains", () => {
     srv.xml("/chain/w2.xml", wrapperVast("inline.xml", [srv.url("/pixel?i=c-w2")]));
     srv.xml("/chain/w1.xml", wrapperVast(srv.url("/chain/w2.xml"), [srv.url("/pixel?i=c-w1")], "2.0"));
     const report = await analyzer().analyze(vastJob(srv.url("/chain/w1.xml")));
-    expect(report.errors).toEqual([]);
+    // The fixture's Linear has no MediaFile: the only problem, and said as such.
+    expect(report.errors).toEqual(["creative 0 (Linear) has no MediaFile: a player has nothing to play"]);
     expect(report.type).toBe("wrapper");
     expect(report.vastVersion).toBe("2.0");
     expect(report.wrapperRedirects).toBe(2);
@@ -346,7 +349,7 @@ describe("hostile input", () => {
   it("keeps only the five XML entities and character references", async () => {
     srv.xml("/entities.xml", inlineVast({ title: "]]>A &amp;amp; B<![CDATA[" }).replace("<AdSystem version=\"1.0\">FixtureAds", "<AdSystem>Fix&#116;ure &lt;Ads&gt; &nbsp;"));
     const report = await analyzer().analyze(vastJob(srv.url("/entities.xml")));
-    expect(report.errors).toEqual([]);
+    expect(report.errors).toEqual(["creative 0 (Linear) has no MediaFile: a player has nothing to play"]);
     expect(report.adSystem).toBe("Fixture <Ads> &nbsp;");
     expect(report.adTitle).toBe("A &amp; B");
   });
