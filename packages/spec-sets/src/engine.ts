@@ -128,13 +128,15 @@ function runRule(
 
   // A set naming a test that has no module is a data bug; it shows as an error result instead of failing the scan.
   if (!meta) return error(`no test module "${rule.test}" for scope ${rule.scope}`);
-  let value: Measurement;
+  let measured: Measurement;
   try {
-    value = measure();
+    measured = measure();
   } catch (err) {
     return error(err instanceof Error ? err.message : String(err));
   }
-  if (value === null) return undefined;
+  if (measured === null) return undefined;
+  const value = typeof measured === "number" ? measured : measured.value;
+  const detail = typeof measured === "number" ? "" : measured.detail;
   if (Number.isNaN(value)) return error("the measurement is not a number");
   let passed: boolean;
   try {
@@ -148,8 +150,23 @@ function runRule(
     // Non-finite values cannot cross JSON as numbers; -1 is the report's own "never happened before the time-out".
     actual: unbounded ? -1 : value,
     result: passed ? TestOutcome.PASSED : TestOutcome.FAILED,
-    message: unbounded ? "unbounded: did not happen or did not end before the scan's time-out (shown as -1)" : "",
+    message: unbounded
+      ? "unbounded: did not happen or did not end before the scan's time-out (shown as -1)"
+      : verdictMessage(meta, value, threshold.expected_text, passed, detail),
   });
+}
+
+/**
+ * Why a test passed or failed, in words: what was measured against what was expected ("Initial Load: 200 KB, but
+ * expected at most 150 KB for 300x250"), plus what the test itself found (`detail`). Every result carries one, so a
+ * failure never reaches a client without its reason.
+ */
+export function verdictMessage(meta: TestMeta, value: number, expectedText: string, passed: boolean, detail = ""): string {
+  const shown = meta.data_type === "bool"
+    ? (value === 1 ? "yes" : "no")
+    : `${Number.isInteger(value) ? value : Number(value.toFixed(2))}${meta.unit && meta.unit !== "count" ? ` ${meta.unit}` : ""}`;
+  const base = passed ? `${meta.name}: ${shown} (expected ${expectedText})` : `${meta.name}: ${shown}, but expected ${expectedText}`;
+  return detail ? `${base}. ${detail}` : base;
 }
 
 function expectedField(expected: Expected): TestResult["expected"] {

@@ -16,11 +16,12 @@ export interface TestMeta {
 
 /**
  * A measurement: a number, or null when the test does not apply to this creative (the test is then left out of the
- * results). A measure that throws produces an error result. A non-finite number (Infinity) means "unbounded", e.g. an
- * animation still running at the scan's time-out; the engine records it as actual = -1 with a message, mirroring the
- * report's own -1 convention.
+ * results), or a number with `detail` — what the test found, in words (e.g. which media file cannot play), added to
+ * the result's message. A measure that throws produces an error result whose message is the thrown message ("not
+ * evaluated" and why). A non-finite number (Infinity) means "unbounded", e.g. an animation still running at the
+ * scan's time-out; the engine records it as actual = -1 with a message, mirroring the report's own -1 convention.
  */
-export type Measurement = number | null;
+export type Measurement = number | null | { readonly value: number; readonly detail: string };
 
 /** Input of the per-media-file VAST tests: the file plus where it sits in the report. */
 export interface MediaFileInput {

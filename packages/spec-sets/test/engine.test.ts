@@ -184,13 +184,18 @@ describe("VAST, spec set 0", () => {
     expect(find(results, "audio_bit_rate", "creative_0_mediafile_1")).toMatchObject({ expected: { value: "64#128" }, result: TestOutcome.PASSED });
   });
 
-  it("a media file the prober could not read gives error results, not a failed scan", () => {
-    const broken = mediaFile({ probe: { httpCode: 404, error: "HTTP 404" } });
+  it("a media file that does not download fails http_code and playable with the reason; its media tests are left out", () => {
+    const broken = mediaFile({ probe: { httpCode: 404, error: "media download failed: HTTP 404 Not Found" } });
     const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [broken] })] }), 0);
-    expect(find(results, "http_code", "creative_0_mediafile_0")).toMatchObject({ actual: 404, result: TestOutcome.FAILED });
-    const loud = find(results, "loudness", "creative_0_mediafile_0");
-    expect(loud.result).toBe(TestOutcome.ERROR);
-    expect(loud.message).toContain("HTTP 404");
+    const http = find(results, "http_code", "creative_0_mediafile_0");
+    expect(http).toMatchObject({ actual: 404, result: TestOutcome.FAILED });
+    expect(http.message).toContain("HTTP 404 Not Found");
+    expect(find(results, "playable", "creative_0_mediafile_0")).toMatchObject({ actual: 0, result: TestOutcome.FAILED });
+    expect(results.tests.filter((t) => t.group === "creative_0_mediafile_0").map((t) => t.test).sort()).toEqual(["http_code", "playable"]);
+    expect(results.tests.some((t) => t.result === TestOutcome.ERROR)).toBe(false);
+    const ad = find(results, "playable_creatives", "xml");
+    expect(ad.result).toBe(TestOutcome.FAILED);
+    expect(ad.message).toContain("creative 0 (Linear): no media file a player can play: media file 0: media download failed: HTTP 404 Not Found");
   });
 
   it("duration_match compares declared and measured durations", () => {
@@ -203,6 +208,94 @@ describe("VAST, spec set 0", () => {
     expect(find(results, "vast_version", "xml").result).toBe(TestOutcome.FAILED);
     expect(find(results, "xml_content_type", "xml").result).toBe(TestOutcome.FAILED);
     expect(find(results, "wrapper_redirects", "xml").result).toBe(TestOutcome.FAILED);
+  });
+});
+
+describe("VAST verdicts of ads that cannot play (known truth)", () => {
+  const verdict = (r: ScanResults) => ({
+    passed: r.passed, failed: r.failed, errors: r.tests.filter((t) => t.result === TestOutcome.ERROR).length,
+  });
+
+  it("a Linear with no MediaFile fails playable_creatives (was 9 passed / 0 failed)", () => {
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { type: "linear", duration: "00:00:30" })] }), 0);
+    expect(verdict(results).failed).toBe(1);
+    expect(find(results, "playable_creatives", "xml")).toMatchObject({
+      result: TestOutcome.FAILED, actual: 0,
+      message: "Playable Creatives: no, but expected every creative has something a player can play. creative 0 (Linear): no MediaFile",
+    });
+  });
+
+  it("an HLS-only ad fails (was 10 passed / 0 failed with every media test an error)", () => {
+    const hls = mediaFile({
+      attributes: { type: "application/x-mpegURL", delivery: "streaming" },
+      probe: { httpCode: 200, fileSize: 300n, error: "not a media file: HLS playlist (not followed)" },
+    });
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [hls] })] }), 0);
+    expect(verdict(results)).toMatchObject({ failed: 2, errors: 0 });
+    expect(find(results, "http_code", "creative_0_mediafile_0").result).toBe(TestOutcome.PASSED);
+    expect(find(results, "playable", "creative_0_mediafile_0").message).toContain("not a media file: HLS playlist (not followed)");
+    expect(find(results, "playable_creatives", "xml").message).toContain("media file 0: not a media file: HLS playlist");
+  });
+
+  it("one playable rendition is enough for the ad; the broken one still fails its own tests", () => {
+    const broken = mediaFile({ probe: { httpCode: 404, error: "media download failed: HTTP 404" } });
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [mediaFile(), broken] })] }), 0);
+    expect(find(results, "playable_creatives", "xml").result).toBe(TestOutcome.PASSED);
+    expect(find(results, "playable", "creative_0_mediafile_1").result).toBe(TestOutcome.FAILED);
+  });
+
+  it("VPAID-only is not playable by itself; a NonLinear plays when one overlay loaded", () => {
+    const vpaid = mediaFile({ attributes: { type: "application/javascript", apiFramework: "VPAID" }, probe: { httpCode: 200, error: "not a media file: JavaScript" } });
+    const overlayOk = { resourceType: "static", resourceUrl: "https://x.test/o.png", httpCode: 200, error: "" };
+    const results = evaluateVast(vastReport({
+      creatives: [
+        create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [vpaid] }),
+        create(VastCreativeSchema, { type: "nonlinear", nonLinears: [{ ...overlayOk, httpCode: 404, error: "the resource answered HTTP 404" }, overlayOk] }),
+      ],
+    }), 0);
+    const ad = find(results, "playable_creatives", "xml");
+    expect(ad.result).toBe(TestOutcome.FAILED);
+    expect(ad.message).toContain("creative 0 (Linear): no media file a player can play: media file 0: VPAID/interactive code");
+    expect(ad.message).not.toContain("creative 1");
+    const overlays = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { type: "nonlinear", nonLinears: [{ ...overlayOk, error: "the resource answered HTTP 404" }] })] }), 0);
+    expect(find(overlays, "playable_creatives", "xml").message).toContain("creative 0 (NonLinear): no overlay can be shown: overlay 0: the resource answered HTTP 404");
+  });
+
+  it("a value the prober did not measure is not evaluated, with the reason; the rest of the file is judged", () => {
+    const cut = mediaFile();
+    cut.probe!.fileInfo!.audio!.loudness = undefined;
+    cut.probe!.analysisError = "media analysis timed out after 60 s";
+    cut.probe!.notMeasured = ["file_info.audio.loudness", "file_info.video.letterboxing"];
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [cut] })] }), 0);
+    const loud = find(results, "loudness", "creative_0_mediafile_0");
+    expect(loud.result).toBe(TestOutcome.ERROR);
+    expect(loud.message).toBe("test could not be evaluated: the loudness was not measured: media analysis timed out after 60 s");
+    for (const t of ["http_code", "playable", "moov_atom", "video_bit_rate", "audio_bit_rate", "duration_match"]) {
+      expect(find(results, t, "creative_0_mediafile_0").result, t).toBe(TestOutcome.PASSED);
+    }
+    expect(find(results, "playable_creatives", "xml").result).toBe(TestOutcome.PASSED);
+  });
+
+  it("a file the scan never probed is not evaluated (the scan's failure), never failed", () => {
+    const never = mediaFile({ probe: { error: "not probed: no media worker answered", notProbed: true } });
+    const results = evaluateVast(vastReport({ creatives: [create(VastCreativeSchema, { duration: "00:00:30", mediafiles: [never] })] }), 0);
+    const group = results.tests.filter((t) => t.group === "creative_0_mediafile_0");
+    expect(group.length).toBeGreaterThan(0);
+    for (const t of group) {
+      expect(t.result, t.test).toBe(TestOutcome.ERROR);
+      expect(t.message, t.test).toContain("no media worker answered");
+    }
+    expect(find(results, "playable_creatives", "xml").result).toBe(TestOutcome.ERROR);
+  });
+
+  it("every failed or errored result says why; passed ones say what was measured", () => {
+    const results = evaluateVast(vastReport({ vastVersion: "1.0", cors: false, creatives: [create(VastCreativeSchema, { duration: "00:00:15", mediafiles: [mediaFile()] })] }), 0);
+    for (const t of results.tests) expect(t.message, `${t.group}/${t.test}`).not.toBe("");
+    expect(find(results, "cors", "xml").message).toBe("CORS Header: no, but expected CORS headers set as VAST requires");
+    expect(find(results, "duration_match", "creative_0_mediafile_0").message).toBe("Duration Match: 15.02 s, but expected measured duration within 1 s of the declared <Duration>");
+    expect(find(results, "video_bit_rate", "creative_0_mediafile_0").message).toBe("Video Bit Rate: 1900 kbps (expected between 500 and 2500 kbps)");
+    const tag = evaluateTag(tagReport({ network: undefined }), 0);
+    for (const t of tag.tests) expect(t.message, t.test).not.toBe("");
   });
 });
 

@@ -305,7 +305,31 @@ const rules: Rule[] = [
     reason: "An ad without a creative has nothing to play.",
   },
 
+  {
+    kind: "fixed",
+    test: "playable_creatives",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "every creative has something a player can play",
+    source: `${SOURCES.noFigure}; a creative without one ends in VAST error 401 (file not found), 403 (no supported MediaFile) or 405 (cannot display) (${SOURCES.vastErrors})`,
+    reason:
+      "An ad a player cannot play must not pass: counting only the tests that could run would score a Linear without a MediaFile, or one whose only file is a playlist, 404 or VPAID code, as all passed. Progressive files are what every VAST player plays; HLS/DASH manifests and VPAID need players that support them (VPAID is deprecated since VAST 4.1).",
+  },
+
   // ---- VAST media files ----
+  {
+    kind: "fixed",
+    test: "playable",
+    scope: "vast_mediafile",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "downloads and decodes as audio/video",
+    source: `${SOURCES.noFigure}; a file that does not is VAST error 401 (file not found) or 405 (cannot display) (${SOURCES.vastErrors})`,
+    reason: "A media file that does not download, or is not audio/video (a playlist, an HTML page), cannot play; its other tests are then left out, this one says why.",
+  },
   {
     kind: "fixed",
     test: "http_code",
@@ -430,6 +454,8 @@ export const iabSpecSet: SpecSet = {
     "Load phases: initial_load and host_initiated_subload are taken from network.load_size exactly as the tag scanner measures them. Its boundary (services/tag-scanner/src/fields/load-size.ts) is the IAB 2017 one: a request started before the top document's window load event is initial load, later ones are host-initiated subload, and everything is initial load when load never fires; the tag's own markup counts as initial load. (The product we mirror cuts at DOMContentLoaded; IAB 2015 at 1 s after it.) network_requests takes its split from the same measurement: the latest-started responses that add up to host_initiated_subload are the subload, so it follows whatever boundary the scanner uses.",
     "Boolean tests carry actual 1 (true) or 0 (false) and pass with operator == against 1 or 0.",
     "actual = -1 with a message means unbounded (e.g. still animating at the scan's time-out); it fails any upper bound.",
+    "Every result has a message: what was measured against what was expected, and for a failure what the test found (which creative or media file cannot play, and why). A test that could not be evaluated (result error) says why: a value the scanner did not measure (listed in the media file's not_measured, e.g. loudness after an ffmpeg time-out), or a media file the scan never probed. Errors count neither passed nor failed; they never stand in for a failure of the ad.",
+    "A media file that is not playable media (HTTP error, playlist, HTML) fails http_code and/or playable with the prober's reason; its media tests (bit rates, loudness, moov atom, ...) are then left out rather than reported as errors. Whether the ad as a whole can play is playable_creatives.",
   ],
   rules,
   omitted,

@@ -23,6 +23,7 @@ import { ad_system as xml_ad_system } from "./vast/xml/ad_system.ts";
 import { cors as xml_cors } from "./vast/xml/cors.ts";
 import { creative_count as xml_creative_count } from "./vast/xml/creative_count.ts";
 import { impression_present as xml_impression_present } from "./vast/xml/impression_present.ts";
+import { playable_creatives as xml_playable_creatives } from "./vast/xml/playable_creatives.ts";
 import { ssl as xml_ssl } from "./vast/xml/ssl.ts";
 import { vast_version as xml_vast_version } from "./vast/xml/vast_version.ts";
 import { wrapper_redirects as xml_wrapper_redirects } from "./vast/xml/wrapper_redirects.ts";
@@ -38,6 +39,7 @@ import { file_size as mf_file_size } from "./vast/mediafile/file_size.ts";
 import { http_code as mf_http_code } from "./vast/mediafile/http_code.ts";
 import { loudness as mf_loudness } from "./vast/mediafile/loudness.ts";
 import { moov_atom as mf_moov_atom } from "./vast/mediafile/moov_atom.ts";
+import { playable as mf_playable } from "./vast/mediafile/playable.ts";
 import { video_bit_rate as mf_video_bit_rate } from "./vast/mediafile/video_bit_rate.ts";
 
 export const tagTests: ReadonlyMap<string, TagTest> = new Map(
@@ -69,6 +71,7 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_cors,
     xml_creative_count,
     xml_impression_present,
+    xml_playable_creatives,
     xml_ssl,
     xml_vast_version,
     xml_wrapper_redirects,
@@ -89,6 +92,7 @@ export const mediaFileTests: ReadonlyMap<string, MediaFileTest> = new Map(
     mf_http_code,
     mf_loudness,
     mf_moov_atom,
+    mf_playable,
     mf_video_bit_rate,
   ].map((t) => [t.meta.id, t]),
 );

@@ -25,21 +25,37 @@ export function loadSize(report: TagReport) {
   return ls;
 }
 
+/** VPAID/Flash/JavaScript "media files" are code a player runs, not audio/video the media tests apply to. */
+export function isInteractive(mediaFile: MediaFileInput["mediaFile"]): boolean {
+  const attrs = mediaFile.attributes;
+  const type = (attrs?.type ?? "").toLowerCase();
+  return (attrs?.apiFramework ?? "").toUpperCase().startsWith("VPAID") || type.includes("javascript") || type.includes("flash");
+}
+
 /**
- * The probed file info of a media file, or null when the file is not something media tests apply to (VPAID/Flash
- * code rather than video). Throws when the prober could not read a media file, so the test shows as an error.
+ * The probed file info of a media file, or null when the media tests do not apply: interactive code (VPAID), or a
+ * file that is not playable media at all (a 404, a playlist, HTML) — the `playable` and `http_code` tests fail for
+ * that file and say why, and judging its bit rate or loudness as well would only repeat it. Throws (→ "not
+ * evaluated") when the file was never probed: the scan failed, not the file.
  */
 export function fileInfo(input: MediaFileInput): FileInfo | null {
-  const attrs = input.mediaFile.attributes;
-  const type = (attrs?.type ?? "").toLowerCase();
-  if ((attrs?.apiFramework ?? "").toUpperCase().startsWith("VPAID") || type.includes("javascript") || type.includes("flash")) {
-    return null;
-  }
+  if (isInteractive(input.mediaFile)) return null;
   const probe = input.mediaFile.probe;
   if (!probe) throw new Error("the media file was not probed");
-  if (probe.error) throw new Error(`the media file could not be analysed: ${probe.error}`);
+  if (probe.notProbed) throw new Error(probe.error || "the media file was not probed");
+  if (probe.error) return null;
   if (!probe.fileInfo) throw new Error("the media file has no file_info");
   return probe.fileInfo;
+}
+
+/**
+ * Throws "not measured" with the prober's reason when a field the test needs is listed in the probe's not_measured
+ * (its value in the report is a placeholder, never to be judged).
+ */
+export function requireMeasured(input: MediaFileInput, field: string, what: string): void {
+  const probe = input.mediaFile.probe;
+  if (!probe?.notMeasured.includes(field)) return;
+  throw new Error(`${what} was not measured${probe.analysisError ? `: ${probe.analysisError}` : ""}`);
 }
 
 /** Parses a VAST duration "HH:MM:SS" or "HH:MM:SS.mmm" into seconds. */

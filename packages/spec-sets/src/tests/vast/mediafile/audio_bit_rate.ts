@@ -1,5 +1,5 @@
 import type { MediaFileTest, MediaFileInput } from "../../../types.ts";
-import { fileInfo } from "../../util.ts";
+import { fileInfo, requireMeasured } from "../../util.ts";
 
 export const audio_bit_rate: MediaFileTest = {
   meta: {
@@ -12,6 +12,7 @@ export const audio_bit_rate: MediaFileTest = {
   measure(input: MediaFileInput) {
     const audio = fileInfo(input)?.audio;
     if (!audio) return null;
+    requireMeasured(input, "file_info.audio.bit_rate", "the audio bit rate");
     if (audio.bitRate <= 0n) throw new Error("the prober measured no audio bit rate");
     return Number(audio.bitRate) / 1000;
   },

@@ -10,7 +10,9 @@ export const file_size: MediaFileTest = {
     description: "Size of the downloaded media file, in KB of 1000 bytes.",
   },
   measure({ mediaFile }: MediaFileInput) {
-    if (!mediaFile.probe || mediaFile.probe.error) throw new Error("the media file was not downloaded");
+    if (!mediaFile.probe || mediaFile.probe.notProbed) throw new Error(mediaFile.probe?.error || "the media file was not downloaded");
+    // A file that did not download has no size to judge; http_code and playable fail for it and say why.
+    if (mediaFile.probe.error && mediaFile.probe.fileSize === 0n) return null;
     return Number(mediaFile.probe.fileSize) / BYTES_PER_KB;
   },
 };

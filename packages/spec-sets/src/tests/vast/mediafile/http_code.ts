@@ -10,6 +10,9 @@ export const http_code: MediaFileTest = {
   },
   measure({ mediaFile }: MediaFileInput) {
     if (!mediaFile.probe) throw new Error("the media file was not fetched");
-    return mediaFile.probe.httpCode;
+    // Never requested (no media worker, out of time): no status to judge. A request that got no answer is 0 and fails.
+    if (mediaFile.probe.notProbed) throw new Error(mediaFile.probe.error || "the media file was not fetched");
+    const code = mediaFile.probe.httpCode;
+    return code === 200 || !mediaFile.probe.error ? code : { value: code, detail: mediaFile.probe.error };
   },
 };

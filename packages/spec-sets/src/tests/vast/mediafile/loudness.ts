@@ -1,5 +1,5 @@
 import type { MediaFileTest, MediaFileInput } from "../../../types.ts";
-import { fileInfo } from "../../util.ts";
+import { fileInfo, requireMeasured } from "../../util.ts";
 
 export const loudness: MediaFileTest = {
   meta: {
@@ -12,6 +12,7 @@ export const loudness: MediaFileTest = {
   measure(input: MediaFileInput) {
     const audio = fileInfo(input)?.audio;
     if (!audio) return null;
+    requireMeasured(input, "file_info.audio.loudness", "the loudness");
     if (!audio.loudness) throw new Error("the prober measured no loudness for the audio track");
     return audio.loudness.lufs;
   },

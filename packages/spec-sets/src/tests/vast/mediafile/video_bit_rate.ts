@@ -1,5 +1,5 @@
 import type { MediaFileTest, MediaFileInput } from "../../../types.ts";
-import { fileInfo } from "../../util.ts";
+import { fileInfo, requireMeasured } from "../../util.ts";
 
 export const video_bit_rate: MediaFileTest = {
   meta: {
@@ -17,6 +17,7 @@ export const video_bit_rate: MediaFileTest = {
     // best measured estimate.
     const container = Number(info.container?.bitRate ?? 0n);
     if (container > 0) return (container - Number(info.audio?.bitRate ?? 0n)) / 1000;
+    requireMeasured(input, "file_info.video.bit_rate", "the video bit rate");
     throw new Error("the prober measured no video bit rate");
   },
 };
