@@ -1,13 +1,28 @@
 // `npm run -s keys -- <verb>`: manage API keys and quotas directly in NATS KV (through the auth service's own store,
 // so no running auth service is needed). When nothing answers at a local NATS_URL, a temporary nats-server is started
 // on the same data directory `npm start` uses (.data/nats), so keys made before the first `npm start` are kept.
+// It connects as the NATS user `admin` (the API-key buckets only): NATS_USER/NATS_PASSWORD when set, else
+// NATS_PASSWORD_ADMIN from the environment or from .data/secrets.env, where `npm start` keeps it.
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { AuthStoreError, DEFAULT_MONTHLY_QUOTA, createAuthStore, defaultMonthlyQuotaFromEnv, type ApiKeyInfo, type CustomerInfo } from "@cva/auth";
-import { connectNats, envString, natsAnswers, spawnNatsServer, type NatsServerHandle } from "@cva/platform";
+import {
+  authorizationBlock, connectNats, envString, isAuthorizationError, literalPasswords, natsAnswers, natsAuthFromEnv, natsPasswordVar, spawnNatsServer,
+  type NatsAuth, type NatsServerHandle,
+} from "@cva/platform";
+import { loadOrCreateSecrets, natsAuthOf, readSecretsFile } from "./lib/secrets.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const secretsFile = join(root, ".data", "secrets.env");
+
+// Without any credential the CLI connects anonymously, which only a NATS without authorization accepts.
+function adminAuth(): NatsAuth | undefined {
+  const explicit = natsAuthFromEnv();
+  if (explicit) return explicit;
+  const password = process.env[natsPasswordVar("admin")] || readSecretsFile(secretsFile)[natsPasswordVar("admin")];
+  return password ? { user: "admin", password } : undefined;
+}
 
 const USAGE = `Usage: npm run -s keys -- <command>
 
@@ -20,7 +35,8 @@ Commands:
   set-quota --customer <id> --quota <n>  change a customer's monthly quota
   --help                                 this text
 
-Environment: NATS_URL (default nats://127.0.0.1:4222).`;
+Environment: NATS_URL (default nats://127.0.0.1:4222); NATS_USER/NATS_PASSWORD, else the admin password
+NATS_PASSWORD_ADMIN from the environment or .data/secrets.env (written by \`npm start\`).`;
 
 class UsageError extends Error {}
 
@@ -129,6 +145,7 @@ function listing(keys: ApiKeyInfo[], customers: CustomerInfo[]): string[] {
 async function run(cmd: Exclude<Command, { verb: "help" }>): Promise<number> {
   const natsUrl = envString("NATS_URL", "nats://127.0.0.1:4222");
   let server: NatsServerHandle | undefined;
+  let auth = adminAuth();
   if (!(await natsAnswers(natsUrl))) {
     const port = localPort(natsUrl);
     if (port === undefined) {
@@ -137,9 +154,20 @@ async function run(cmd: Exclude<Command, { verb: "help" }>): Promise<number> {
     }
     const storeDir = join(root, ".data", "nats");
     err(`keys: no NATS at ${natsUrl}; starting a temporary nats-server on 127.0.0.1:${port} (data in .data/nats)`);
-    server = await spawnNatsServer({ port, storeDir });
+    // The same users `npm start` runs with, so its services can use what this server leaves behind.
+    const { secrets } = loadOrCreateSecrets(secretsFile);
+    server = await spawnNatsServer({ port, storeDir, authorization: authorizationBlock(literalPasswords(secrets.nats)) });
+    auth = natsAuthOf(secrets, "admin");
   }
-  const nc = await connectNats(server?.url ?? natsUrl, "keys-cli");
+  let nc;
+  try {
+    nc = await connectNats(server?.url ?? natsUrl, "keys-cli", { auth, timeoutMs: 5000 });
+  } catch (e) {
+    await server?.stop();
+    if (!isAuthorizationError(e)) throw e;
+    err(`keys: NATS at ${natsUrl} refused ${auth ? `the credentials of user ${JSON.stringify(auth.user)}` : "a connection without credentials"} (set NATS_USER/NATS_PASSWORD, or NATS_PASSWORD_ADMIN as in .data/secrets.env)`);
+    return 1;
+  }
   try {
     const store = await createAuthStore(nc, { defaultMonthlyQuota: defaultMonthlyQuotaFromEnv() });
     switch (cmd.verb) {

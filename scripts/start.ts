@@ -1,23 +1,32 @@
 // `npm start`: NATS (unless NATS_URL answers), every service and the edge as separate processes, a development
-// API key, prefixed logs, clean shutdown on SIGINT/SIGTERM.
+// API key, prefixed logs, clean shutdown on SIGINT/SIGTERM. Credentials come from the environment or .data/secrets.env
+// (generated on first start); only the edge listens beyond loopback.
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { envInt, envString, natsAnswers, spawnNatsServer, connectNats, type NatsServerHandle } from "@cva/platform";
-import { DEFAULT_PORTS, stackProcesses, type StackPorts } from "./lib/stack.ts";
+import {
+  authorizationBlock, envInt, envString, literalPasswords, natsAnswers, spawnNatsServer, connectNats, type NatsServerHandle,
+} from "@cva/platform";
+import { DEFAULT_PORTS, INHERITED_SECRETS_DROPPED, stackProcesses, type StackPorts } from "./lib/stack.ts";
 import { supervise } from "./lib/supervisor.ts";
 import { ensureDevKey } from "./lib/dev-key.ts";
+import { loadOrCreateSecrets, natsAuthOf } from "./lib/secrets.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const say = (l: string) => process.stdout.write(`[start] ${l}\n`);
 
+const secretsFile = join(root, ".data", "secrets.env");
+const { secrets, created } = loadOrCreateSecrets(secretsFile);
+if (created.length) say(`generated ${created.length} credentials into .data/secrets.env (mode 0600)`);
+
 const natsUrl = envString("NATS_URL", "nats://127.0.0.1:4222");
 let nats: NatsServerHandle | undefined;
 if (await natsAnswers(natsUrl)) {
+  // Someone else's server: it must know these users (deploy/nats-users.conf) or run without authorization.
   say(`using NATS at ${natsUrl}`);
 } else {
   const port = Number(new URL(natsUrl.split(",")[0]!.replace(/^nats:/, "http:")).port || 4222);
-  say(`starting nats-server with JetStream on 127.0.0.1:${port} (data in .data/nats)`);
-  nats = await spawnNatsServer({ port, storeDir: join(root, ".data", "nats") });
+  say(`starting nats-server with JetStream and per-service users on 127.0.0.1:${port} (data in .data/nats)`);
+  nats = await spawnNatsServer({ port, storeDir: join(root, ".data", "nats"), authorization: authorizationBlock(literalPasswords(secrets.nats)) });
 }
 
 const ports: StackPorts = {
@@ -32,9 +41,9 @@ const ports: StackPorts = {
   metricsBase: envInt("METRICS_PORT_BASE", DEFAULT_PORTS.metricsBase),
 };
 const baseUrl = envString("PUBLIC_BASE_URL", `http://localhost:${ports.edge}`);
-const stack = supervise(stackProcesses(root, ports, natsUrl), { env: { PUBLIC_BASE_URL: baseUrl } });
+const stack = supervise(stackProcesses(root, ports, natsUrl, secrets), { env: { PUBLIC_BASE_URL: baseUrl }, dropEnv: INHERITED_SECRETS_DROPPED });
 
-const nc = await connectNats(natsUrl, "start");
+const nc = await connectNats(natsUrl, "start", { auth: natsAuthOf(secrets, "admin") });
 const devKey = await ensureDevKey(nc, join(root, ".data", "dev-api-key"));
 await nc.close();
 
@@ -58,5 +67,6 @@ for (let i = 0; i < 600 && !shuttingDown; i++) {
   await new Promise((r) => setTimeout(r, 250));
 }
 say(`API:          ${baseUrl}   (docs: ${baseUrl}/docs, gRPC: 127.0.0.1:${ports.edgeGrpc})`);
+say(`internal:     gRPC ${ports.auth}-${ports.mediaProber}, metrics ${ports.metricsBase}-${ports.metricsBase + 6} and NATS on ${envString("BIND_HOST", "127.0.0.1")}; credentials in .data/secrets.env`);
 say(`dev API key:  ${devKey}`);
 say(`try:          curl -s -H 'X-ApiKey: ${devKey}' -H 'content-type: application/json' -d '{"data":"'$(printf '<div style="width:300px;height:250px;background:#c00">ad</div>' | base64 -w0)'"}' ${baseUrl}/v3/scanTag`);

@@ -2,8 +2,8 @@ import { execFile } from "node:child_process";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuthStore, type AuthStore } from "@cva/auth";
+import { connectNats, type NatsConnection } from "@cva/platform";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
-import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -12,9 +12,10 @@ let nats: Awaited<ReturnType<typeof startNatsServer>>;
 let nc: NatsConnection;
 let store: AuthStore;
 
+// NATS as deployed (per-service users); the CLI runs as `admin`, the test's own store as `auth`.
 beforeAll(async () => {
-  nats = await startNatsServer();
-  nc = await connect({ servers: nats.url });
+  nats = await startNatsServer({ users: true });
+  nc = await connectNats(nats.url, "keys-cli-test", { auth: nats.authFor("auth") });
   store = await createAuthStore(nc);
 });
 
@@ -30,12 +31,12 @@ interface Run {
 }
 
 // The CLI as a separate process, pointed at the test's NATS (so it never touches the project's .data/).
-function keys(args: string[], viaNpm = false): Promise<Run> {
+function keys(args: string[], viaNpm = false, as: Record<string, string> = { NATS_USER: "admin", NATS_PASSWORD: nats.passwords!.admin }): Promise<Run> {
   const [cmd, argv] = viaNpm
     ? ["npm", ["run", "-s", "keys", "--", ...args]]
     : [process.execPath, ["--import", "tsx", join(root, "scripts", "keys.ts"), ...args]];
   return new Promise((resolve) => {
-    execFile(cmd, argv, { cwd: root, env: { ...process.env, NATS_URL: nats.url } }, (err, stdout, stderr) => {
+    execFile(cmd, argv, { cwd: root, env: { ...process.env, NATS_URL: nats.url, ...as } }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -119,5 +120,20 @@ describe("keys CLI", { timeout: 180_000 }, () => {
     const help = await keys(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("set-quota --customer <id> --quota <n>");
+  });
+
+  // Hostile: the keys CLI without the admin's NATS credentials. Answers: a wrong password → exit 1 "refused the
+  // credentials"; another service's user (the tag scanner's) → exit 1, permission violation on the key buckets; no
+  // key is created either way, and the CLI works again with the admin's credentials.
+  it("refuses to manage keys without the admin's NATS credentials", async () => {
+    const wrong = await keys(["create", "--customer", "cli-intruder"], false, { NATS_USER: "admin", NATS_PASSWORD: "wrong-password-long-enough" });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/refused the credentials of user "admin"/);
+    const scanner = await keys(["create", "--customer", "cli-intruder"], false, { NATS_USER: "tag-scanner", NATS_PASSWORD: nats.passwords!["tag-scanner"] });
+    expect(scanner.code).toBe(1);
+    expect(scanner.stderr).toMatch(/Permissions Violation/);
+    expect(scanner.stdout).not.toMatch(/cva_/);
+    expect(await store.getCustomer("cli-intruder")).toBeUndefined();
+    expect((await keys(["list"])).code).toBe(0);
   });
 });

@@ -13,7 +13,11 @@ const str = (env: NodeJS.ProcessEnv, name: string, fallback: string) => (env[nam
 export interface EdgeProcessConfig extends EdgeConfig {
   port: number;
   grpcPort: number;
+  // The public listeners (PORT, GRPC_PORT).
   host: string;
+  // Prometheus, for operators only: not on the public port, and on BIND_HOST (loopback by default).
+  metricsPort: number;
+  bindHost: string;
   authUrl: string;
   reportStoreUrl: string;
   natsUrl: string;
@@ -25,6 +29,8 @@ export function loadEdgeConfig(env: NodeJS.ProcessEnv = process.env): EdgeProces
     port,
     grpcPort: int(env, "GRPC_PORT", 8081),
     host: str(env, "HOST", "0.0.0.0"),
+    metricsPort: int(env, "METRICS_PORT", 9200),
+    bindHost: str(env, "BIND_HOST", "127.0.0.1"),
     publicBaseUrl: str(env, "PUBLIC_BASE_URL", `http://localhost:${port}`).replace(/\/+$/, ""),
     serverLocation: str(env, "SERVER_LOCATION", "usa"),
     authUrl: str(env, "AUTH_URL", "http://127.0.0.1:9101"),

@@ -1,7 +1,9 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { auth, health, reportstore } from "@cva/contracts";
-import { connectNats, createDispatcher, createLogger, exitOnSignals, metricsRegistry } from "@cva/platform";
+import {
+  connectNats, createDispatcher, createLogger, exitOnSignals, metricsRegistry, natsAuthFromEnv, serviceSecretFromEnv, startMetricsServer, withCredential,
+} from "@cva/platform";
 import { buildEdge } from "./app.ts";
 import { loadEdgeConfig } from "./config.ts";
 import { startGrpcServer } from "./grpc/service.ts";
@@ -12,9 +14,11 @@ import { loadSpecIdCheck } from "./validation/spec-ids.ts";
 async function main(): Promise<void> {
   const config = loadEdgeConfig();
   const logger = createLogger("edge");
-  const authTransport = createGrpcTransport({ baseUrl: config.authUrl });
-  const storeTransport = createGrpcTransport({ baseUrl: config.reportStoreUrl });
-  const nc = await connectNats(config.natsUrl, "edge");
+  // Auth and report-store refuse calls without the service credential; every call from here carries it.
+  const credential = withCredential(serviceSecretFromEnv());
+  const authTransport = createGrpcTransport({ baseUrl: config.authUrl, interceptors: [credential] });
+  const storeTransport = createGrpcTransport({ baseUrl: config.reportStoreUrl, interceptors: [credential] });
+  const nc = await connectNats(config.natsUrl, "edge", { auth: natsAuthFromEnv() });
   const dispatcher = await createDispatcher(nc, { logger, defaultLocation: config.serverLocation });
   const isKnownSpecId = await loadSpecIdCheck();
 
@@ -43,11 +47,12 @@ async function main(): Promise<void> {
     isKnownSpecId,
     ready: async () => (await readiness()).ready,
   });
-  logger.info({ http_port: config.port, grpc_port: grpc.port, public_base_url: config.publicBaseUrl }, "edge listening");
+  const metrics = await startMetricsServer(config.metricsPort, config.bindHost);
+  logger.info({ http_port: config.port, grpc_port: grpc.port, metrics_port: metrics.port, public_base_url: config.publicBaseUrl }, "edge listening");
 
   exitOnSignals(logger, "edge", async () => {
     // Stop taking requests, let in-flight scans finish (Fastify waits for them), then drop NATS.
-    await Promise.allSettled([app.close(), grpc.close()]);
+    await Promise.allSettled([app.close(), grpc.close(), metrics.close()]);
     await dispatcher.close().catch(() => undefined);
     await nc.drain().catch(() => undefined);
   });

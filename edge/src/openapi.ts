@@ -121,7 +121,6 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
   };
   paths["/openapi.json"] = { get: { operationId: "openapi", summary: "This document", responses: { "200": text("OpenAPI 3.1", "application/json", { type: "object" }) } } };
   paths["/docs"] = { get: { operationId: "docs", summary: "HTML rendering of this document", responses: { "200": text("HTML", "text/html") } } };
-  paths["/metrics"] = { get: { operationId: "metrics", summary: "Prometheus metrics", responses: { "200": text("Prometheus text format", "text/plain") } } };
 
   return {
     openapi: "3.1.0",

@@ -22,12 +22,15 @@ describe("/openapi.json and /docs", () => {
     for (const r of [
       ["POST", "/v3/scanTag"], ["POST", "/v3/scanVAST"], ["POST", "/v2/scanTag"], ["POST", "/v2/scanZip"],
       ["GET", "/v3/reports/{job_id}"], ["GET", "/v3/workspaces/{workspace_id}/reports"], ["GET", "/r/{token}"],
-      ["GET", "/artifacts/{id}"], ["GET", "/healthz"], ["GET", "/readyz"], ["GET", "/openapi.json"], ["GET", "/docs"], ["GET", "/metrics"],
+      ["GET", "/artifacts/{id}"], ["GET", "/healthz"], ["GET", "/readyz"], ["GET", "/openapi.json"], ["GET", "/docs"],
     ] as const) {
       routes.push({ method: r[0], url: r[1] });
       const fastifyPath = r[1].replace(/\{(\w+)\}/g, ":$1");
       expect(app2.app.hasRoute({ method: r[0], url: fastifyPath }), `${r[0]} ${fastifyPath} is served`).toBe(true);
     }
+
+    // Metrics are served on METRICS_PORT only, never on the public port.
+    expect(app2.app.hasRoute({ method: "GET", url: "/metrics" })).toBe(false);
 
     const res = await app2.app.inject({ method: "GET", url: "/openapi.json" });
     expect(res.statusCode).toBe(200);
@@ -35,6 +38,7 @@ describe("/openapi.json and /docs", () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info.title).toBeTruthy();
     expect(doc.info.version).toBeTruthy();
+    expect(doc.paths["/metrics"]).toBeUndefined();
     for (const { method, url } of routes) {
       const op = doc.paths[url]?.[method.toLowerCase()];
       expect(op, `${method} ${url} documented`).toBeDefined();

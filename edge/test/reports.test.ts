@@ -1,3 +1,4 @@
+import { Registry } from "prom-client";
 import { afterEach, describe, expect, it } from "vitest";
 import { ScanKind } from "@cva/contracts";
 import { createReadiness } from "../src/routes/ops.ts";
@@ -131,11 +132,18 @@ describe("operational endpoints", () => {
     expect(JSON.parse(res.body).details.workers.media).toBe(0);
   });
 
-  it("/metrics is Prometheus text with the edge's counters", async () => {
-    const { app } = await setup();
+  // Hostile: metrics on the public port. Answer: 404 invalid_endpoint, with or without a key (CONTRACT §5: anything
+  // unlisted is 404); the counters live in the registry main.ts serves on METRICS_PORT (loopback) instead.
+  it("/metrics is not on the public port; the edge's counters are in the registry for METRICS_PORT", async () => {
+    const registry = new Registry();
+    const { app } = await setup({ metricsRegistry: registry });
     await scan(app, "key-a", "/v3/scanTag", { data: TAG });
-    const res = await app.inject({ method: "GET", url: "/metrics" });
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('cva_edge_scans_total{kind="tag_v3",outcome="ok"} 1');
+    for (const headers of [{}, { "x-apikey": "key-a" }]) {
+      const res = await app.inject({ method: "GET", url: "/metrics", headers });
+      expect(res.statusCode).toBe(404);
+      expect(JSON.parse(res.body).error_type).toBe("invalid_endpoint");
+    }
+    expect(await registry.metrics()).toContain('cva_edge_scans_total{kind="tag_v3",outcome="ok"} 1');
+    expect((await scan(app, "key-a", "/v3/scanTag", { data: TAG })).statusCode).toBe(200);
   });
 });

@@ -9,15 +9,19 @@ export interface Supervised {
 
 // Runs each process with `node --import tsx`, prefixes its output with its name, and restarts it (with back-off)
 // if it dies while the stack is up — a crashed scanner must not take the product down with it.
-export function supervise(specs: ProcessSpec[], opts: { env?: NodeJS.ProcessEnv; out?: (line: string) => void; restart?: boolean } = {}): Supervised {
+// `dropEnv`: variables of this process's environment the children must not inherit (credentials: each child is
+// given its own in its spec).
+export function supervise(specs: ProcessSpec[], opts: { env?: NodeJS.ProcessEnv; dropEnv?: string[]; out?: (line: string) => void; restart?: boolean } = {}): Supervised {
   const out = opts.out ?? ((l: string) => process.stdout.write(l + "\n"));
   const running = new Map<string, ChildProcess>();
   let stopping = false;
   const width = Math.max(...specs.map((s) => s.name.length));
+  const inherited = { ...process.env };
+  for (const name of opts.dropEnv ?? []) delete inherited[name];
 
   const start = (spec: ProcessSpec, attempt = 0) => {
     const child = spawn(process.execPath, ["--import", "tsx", spec.entry], {
-      env: { ...process.env, ...opts.env, ...spec.env },
+      env: { ...inherited, ...opts.env, ...spec.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     running.set(spec.name, child);

@@ -121,8 +121,11 @@ describe("platform end to end", () => {
     await expect(unary(`127.0.0.1:${stack.ports.edgeGrpc}`, "/cva.scan.v1.ScanService/ScanTagV3", scan.ScanTagV3RequestSchema, scan.ScanTagV3ResponseSchema,
       create(scan.ScanTagV3RequestSchema, { data: new Uint8Array([1]) }))).rejects.toMatchObject({ code: grpc.status.UNAUTHENTICATED });
 
+    // An internal service answers a plain grpc-js client that presents the service credential in metadata.
+    const internal = new grpc.Metadata();
+    internal.set("authorization", `Bearer ${stack.secrets.service}`);
     const who = await unary(`127.0.0.1:${stack.ports.auth}`, "/cva.auth.v1.AuthService/Authenticate", auth.AuthenticateRequestSchema, auth.AuthenticateResponseSchema,
-      create(auth.AuthenticateRequestSchema, { apiKey: key }));
+      create(auth.AuthenticateRequestSchema, { apiKey: key }), internal);
     expect(who.customerId).toBe("acme");
     const check = (port: number) => unary(`127.0.0.1:${port}`, "/grpc.health.v1.Health/Check", health.HealthCheckRequestSchema, health.HealthCheckResponseSchema, create(health.HealthCheckRequestSchema, {}));
     for (const port of [stack.ports.auth, stack.ports.reportStore]) expect((await check(port)).status).toBe(health.HealthCheckResponse_ServingStatus.SERVING);

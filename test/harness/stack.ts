@@ -1,12 +1,14 @@
-// Starts the real product for end-to-end tests: its own nats-server and the same processes `npm start` runs, on
-// free ports, with the outbound allowlist opened to loopback for local fixture servers. Tests pick the processes
-// they need (`only`) so e.g. the "no worker" case runs without any scanner.
+// Starts the real product for end-to-end tests: its own nats-server with the per-service users and permissions, and
+// the same processes `npm start` runs, on free ports, with fresh credentials, with the outbound allowlist opened to
+// loopback for local fixture servers. Tests pick the processes they need (`only`) so e.g. the "no worker" case runs
+// without any scanner; `extra` processes run as the NATS user they name (default: a tag worker's).
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuthStore } from "@cva/auth";
-import { connectNats, type NatsConnection } from "@cva/platform";
+import { connectNats, newSecret, type NatsConnection, type NatsPasswords, type NatsUser } from "@cva/platform";
 import { freePort, startNatsServer } from "@cva/platform/testing/index.ts";
-import { stackProcesses, type ProcessSpec, type StackPorts } from "../../scripts/lib/stack.ts";
+import { processSecretsEnv, type StackSecrets } from "../../scripts/lib/secrets.ts";
+import { INHERITED_SECRETS_DROPPED, stackProcesses, type ProcessSpec, type StackPorts } from "../../scripts/lib/stack.ts";
 import { supervise } from "../../scripts/lib/supervisor.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -15,9 +17,14 @@ export interface TestStack {
   baseUrl: string;
   grpcUrl: string;
   natsUrl: string;
+  // This stack's credentials (the service and admin secrets, every NATS user's password), for hostile tests.
+  secrets: StackSecrets;
+  // Connected as the NATS user `admin` (the API-key buckets).
   nc: NatsConnection;
   ports: StackPorts;
   logs: string[];
+  // nats-server's own log: permission violations show up here as "Publish Violation" / "Subscription Violation".
+  natsLog: string[];
   createKey(customer: string, quota?: number): Promise<string>;
   revokeKey(key: string): Promise<void>;
   // Kill one process abruptly (SIGKILL), e.g. to prove redelivery.
@@ -27,8 +34,11 @@ export interface TestStack {
 
 export type ProcessName = "auth" | "report-store" | "tag-scanner" | "zip-analyzer" | "vast-analyzer" | "media-prober" | "edge";
 
-export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: Array<Omit<ProcessSpec, "env"> & { env?: Record<string, string> }> } = {}): Promise<TestStack> {
-  const nats = await startNatsServer();
+type ExtraProcess = Omit<ProcessSpec, "env"> & { env?: Record<string, string>; natsUser?: NatsUser };
+
+export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[] } = {}): Promise<TestStack> {
+  const nats = await startNatsServer({ users: true });
+  const secrets: StackSecrets = { service: newSecret(), admin: newSecret(), nats: nats.passwords as NatsPasswords };
   const ports: StackPorts = {
     edge: await freePort(),
     edgeGrpc: await freePort(),
@@ -42,12 +52,13 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   };
   const baseUrl = `http://127.0.0.1:${ports.edge}`;
   const specs = [
-    ...stackProcesses(repoRoot, ports, nats.url).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
-    ...(opts.extra ?? []).map((e) => ({ ...e, env: { NATS_URL: nats.url, ...e.env } })),
+    ...stackProcesses(repoRoot, ports, nats.url, secrets).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
+    ...(opts.extra ?? []).map(({ natsUser, ...e }) => ({ ...e, env: { NATS_URL: nats.url, ...processSecretsEnv(secrets, natsUser ?? "tag-scanner"), ...e.env } })),
   ];
   const logs: string[] = [];
   const stack = supervise(specs, {
     restart: false,
+    dropEnv: INHERITED_SECRETS_DROPPED,
     out: (l) => {
       logs.push(l);
       if (process.env.CVA_TEST_LOGS) process.stdout.write(l + "\n");
@@ -60,7 +71,7 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
       ...opts.env,
     },
   });
-  const nc = await connectNats(nats.url, "test-harness");
+  const nc = await connectNats(nats.url, "test-harness", { auth: nats.authFor("admin") });
   const store = await createAuthStore(nc);
 
   const stop = async () => {
@@ -91,9 +102,11 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
     baseUrl,
     grpcUrl: `http://127.0.0.1:${ports.edgeGrpc}`,
     natsUrl: nats.url,
+    secrets,
     nc,
     ports,
     logs,
+    natsLog: nats.log,
     createKey: async (customer, quota) => (await store.createKey(customer, quota)).apiKey,
     revokeKey: async (key) => void (await store.revokeKey(key)),
     kill: (name) => stack.children().get(name)?.kill("SIGKILL"),

@@ -60,7 +60,6 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EdgeContext): void 
       .send(docsHtml),
   );
 
-  app.get("/metrics", async (_req, reply) =>
-    reply.header("content-type", ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
-  );
+  // No /metrics here: this is the public port, and metrics (routes, outcomes, process internals) are for operators.
+  // main.ts serves the same registry on METRICS_PORT, bound to BIND_HOST (loopback by default).
 }

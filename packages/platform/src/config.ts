@@ -1,3 +1,5 @@
+import { natsAuthFromEnv, type NatsAuth } from "./nats/auth.ts";
+
 // Small typed readers for environment configuration. Each service documents its own variables in the README;
 // these helpers only make bad values fail loudly at start-up instead of misbehaving later.
 export function envString(name: string, fallback: string, env: NodeJS.ProcessEnv = process.env): string {
@@ -15,12 +17,15 @@ export function envInt(name: string, fallback: number, env: NodeJS.ProcessEnv = 
 
 export interface CommonConfig {
   natsUrl: string;
+  // NATS_USER / NATS_PASSWORD: this process's NATS identity (undefined: connect without credentials).
+  natsAuth?: NatsAuth;
   serverLocation: string;
 }
 
 export function loadCommonConfig(env: NodeJS.ProcessEnv = process.env): CommonConfig {
   return {
     natsUrl: envString("NATS_URL", "nats://127.0.0.1:4222", env),
+    natsAuth: natsAuthFromEnv(env),
     serverLocation: envString("SERVER_LOCATION", "usa", env),
   };
 }

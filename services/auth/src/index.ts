@@ -4,3 +4,4 @@ export type { ApiKeyInfo, CustomerInfo, ReserveResult } from "./types.ts";
 export { AuthStoreError } from "./errors.ts";
 export { createAuthService } from "./service.ts";
 export { registerAuthRoutes } from "./routes.ts";
+export { AUTH_ADMIN_METHODS } from "./access.ts";

@@ -1,11 +1,13 @@
-import { connectNats, createArtifactStore, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv } from "@cva/platform";
+import {
+  bindHostFromEnv, connectNats, createArtifactWriter, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv,
+} from "@cva/platform";
 import { DEFAULT_LIMITS } from "./prober.ts";
 import { startMediaProberProcess } from "./server.ts";
 
 // Media prober process: serves cva.mediaprober.v1.MediaProberService on MEDIA_PROBER_PORT and works SCAN_KIND_MEDIA
 // jobs from the NATS queue, MEDIA_PROBER_SLOTS at a time. Images go to the NATS Object Store.
 const logger = createLogger("media-prober");
-const { natsUrl, serverLocation } = loadCommonConfig();
+const { natsUrl, natsAuth, serverLocation } = loadCommonConfig();
 const port = envInt("MEDIA_PROBER_PORT", 9106);
 const metricsPort = envInt("METRICS_PORT", 9206);
 const slots = Math.max(1, envInt("MEDIA_PROBER_SLOTS", 2));
@@ -17,10 +19,12 @@ const limits = {
 const workDir = envString("MEDIA_PROBER_WORK_DIR", "") || undefined;
 
 const policy = outboundPolicyFromEnv();
-const nc = await connectNats(natsUrl, "media-prober");
-const artifacts = await createArtifactStore(nc);
+const credentials = serviceCredentialsFromEnv();
+const nc = await connectNats(natsUrl, "media-prober", { auth: natsAuth });
+// Write-only: media files are untrusted input; this process must not be able to read anyone's images.
+const artifacts = createArtifactWriter(nc);
 const proc = await startMediaProberProcess({
-  nc, logger, policy, artifacts, port, metricsPort, location: serverLocation, slots, limits, workDir,
+  nc, logger, policy, artifacts, port, metricsPort, host: bindHostFromEnv(), credentials, location: serverLocation, slots, limits, workDir,
 });
 logger.info(
   { port: proc.port, metrics_port: proc.metricsPort, slots, location: serverLocation, limits, policy: policy.describe() },

@@ -31,6 +31,8 @@ export async function startMediaProberProcess(opts: MediaProberProcessOptions): 
     slots: opts.slots,
     port: opts.port,
     metricsPort: opts.metricsPort,
+    host: opts.host,
+    credentials: opts.credentials,
     serviceName: mediaprober.MediaProberService.typeName,
     run: (job, ctx) => probeJob(prober, job, ctx.signal, ctx.logger),
     failureMessage: "the media file could not be probed",

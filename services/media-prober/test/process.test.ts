@@ -6,9 +6,9 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { MediaInputSchema, mediaprober, ScanJobSchema, ScanKind, type ScanJob } from "@cva/contracts";
 import {
-  connectNats, createDispatcher, createMemoryArtifactSink, createOutboundPolicy, silentLogger, type Dispatcher, type NatsConnection,
+  connectNats, createDispatcher, withCredential, createMemoryArtifactSink, createOutboundPolicy, silentLogger, type Dispatcher, type NatsConnection,
 } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMediaProberProcess, type MediaProberProcess } from "../src/server.ts";
 import { ffmpeg, startFixtureServer, type FixtureServer } from "./fixtures.ts";
@@ -37,7 +37,7 @@ describe("media-prober process", () => {
     const logger = silentLogger();
     proc = await startMediaProberProcess({
       nc, logger, policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]), artifacts, port: 0, metricsPort: 0,
-      location: "usa", slots: 2,
+      credentials: testCredentials, location: "usa", slots: 2,
     });
     requester = await createDispatcher(nc, { logger });
     const end = Date.now() + 15_000;
@@ -73,7 +73,7 @@ describe("media-prober process", () => {
   });
 
   it("serves ProbeMedia directly and refuses a job without media", async () => {
-    const client = createClient(mediaprober.MediaProberService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proc.port}` }));
+    const client = createClient(mediaprober.MediaProberService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proc.port}`, interceptors: [withCredential(testSecrets.service)] }));
     const ok = await client.probeMedia({ job: job("media-rpc-1", `${server.base}/clip.mp4`) });
     expect(ok.probe?.fileInfo?.audio?.codec).toBe("aac");
     const refused = await client

@@ -1,8 +1,8 @@
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { reportstore } from "@cva/contracts";
-import { silentLogger, startServiceHost, type ServiceHost } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { silentLogger, startServiceHost, withCredential, type ServiceHost } from "@cva/platform";
+import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openArtifacts } from "../src/artifacts.ts";
@@ -26,11 +26,12 @@ beforeAll(async () => {
     port: 0,
     metricsPort: 0,
     host: "127.0.0.1",
+    credentials: testCredentials,
     logger,
     serviceNames: [reportstore.ReportStoreService.typeName],
     register: (router) => registerReportStoreRoutes(router, store, artifacts, logger),
   });
-  client = createClient(reportstore.ReportStoreService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${host.port}` }));
+  client = createClient(reportstore.ReportStoreService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${host.port}`, interceptors: [withCredential(testSecrets.service)] }));
 });
 
 afterAll(async () => {

@@ -1,11 +1,13 @@
-import { connectNats, createArtifactStore, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv } from "@cva/platform";
+import {
+  bindHostFromEnv, connectNats, createArtifactWriter, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv,
+} from "@cva/platform";
 import { DEFAULT_TIMEOUTS } from "./config.ts";
 import { startTagScannerProcess } from "./server.ts";
 
 // Tag scanner process: serves cva.tagscanner.v1.TagScannerService on TAG_SCANNER_PORT and works SCAN_KIND_TAG jobs
 // of SERVER_LOCATION from the NATS queue with TAG_SCANNER_BROWSERS warm Chromiums x TAG_SCANNER_SLOTS scans each.
 const logger = createLogger("tag-scanner");
-const { natsUrl, serverLocation } = loadCommonConfig();
+const { natsUrl, natsAuth, serverLocation } = loadCommonConfig();
 const port = envInt("TAG_SCANNER_PORT", 9103);
 const metricsPort = envInt("METRICS_PORT", 9203);
 const pool = {
@@ -22,9 +24,13 @@ const timeouts = {
 };
 
 const policy = outboundPolicyFromEnv();
-const nc = await connectNats(natsUrl, "tag-scanner");
-const artifacts = await createArtifactStore(nc);
-const proc = await startTagScannerProcess({ nc, logger, policy, artifacts, port, metricsPort, location: serverLocation, pool, timeouts });
+const credentials = serviceCredentialsFromEnv();
+const nc = await connectNats(natsUrl, "tag-scanner", { auth: natsAuth });
+// Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
+const artifacts = createArtifactWriter(nc);
+const proc = await startTagScannerProcess({
+  nc, logger, policy, artifacts, port, metricsPort, host: bindHostFromEnv(), credentials, location: serverLocation, pool, timeouts,
+});
 logger.info({ port: proc.port, metrics_port: proc.metricsPort, pool, timeouts, location: serverLocation, policy: policy.describe() }, "tag-scanner ready");
 
 exitOnSignals(logger, "tag-scanner", async () => {

@@ -31,6 +31,8 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
     slots: pool.capacity,
     port: opts.port,
     metricsPort: opts.metricsPort,
+    host: opts.host,
+    credentials: opts.credentials,
     serviceName: tagscanner.TagScannerService.typeName,
     run: (job, ctx) => scanJob(scanner, job, ctx.signal),
     failureMessage: "the tag could not be scanned",

@@ -4,9 +4,9 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { ScanJobSchema, ScanKind, tagscanner } from "@cva/contracts";
 import {
-  connectNats, createDispatcher, createMemoryArtifactSink, createOutboundPolicy, silentLogger, type Dispatcher, type NatsConnection,
+  connectNats, createDispatcher, withCredential, createMemoryArtifactSink, createOutboundPolicy, silentLogger, type Dispatcher, type NatsConnection,
 } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTagScannerProcess, type TagScannerProcess } from "../src/server.ts";
 import { tagJob } from "./helpers.ts";
@@ -24,7 +24,7 @@ describe("tag-scanner process", () => {
     nc = await connectNats(nats.url, "tag-scanner-test");
     const logger = silentLogger();
     proc = await startTagScannerProcess({
-      nc, logger, policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]), artifacts, port: 0, metricsPort: 0,
+      nc, logger, policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]), artifacts, port: 0, metricsPort: 0, credentials: testCredentials,
       location: "usa", pool: { browsers: 1, slots: 1 }, timeouts: { renderMs: 10_000, holdMs: 800 },
     });
     requester = await createDispatcher(nc, { logger });
@@ -52,7 +52,7 @@ describe("tag-scanner process", () => {
   });
 
   it("serves ScanTag directly and refuses a job without a tag", async () => {
-    const client = createClient(tagscanner.TagScannerService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proc.port}` }));
+    const client = createClient(tagscanner.TagScannerService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proc.port}`, interceptors: [withCredential(testSecrets.service)] }));
     const ok = await client.scanTag({ job: tagJob(creative, { apiVersion: "v2" }) });
     expect(ok.report?.creativeRendered).toBe(true);
     expect(ok.report?.scanResults).toBeUndefined();

@@ -1,5 +1,7 @@
 import { vastanalyzer, ScanKind } from "@cva/contracts";
-import { connectNats, createDispatcher, createLogger, envInt, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, startScannerProcess } from "@cva/platform";
+import {
+  bindHostFromEnv, connectNats, createDispatcher, createLogger, envInt, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv, startScannerProcess,
+} from "@cva/platform";
 import { createVastAnalyzer } from "./analyzer.ts";
 import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
@@ -9,7 +11,7 @@ import { registerVastAnalyzerRoutes } from "./routes.ts";
 // VAST analyzer process: serves cva.vastanalyzer.v1.VastAnalyzerService on VAST_ANALYZER_PORT and works
 // SCAN_KIND_VAST jobs from the NATS queue; media files are probed by media-prober workers via SCAN_KIND_MEDIA jobs.
 const logger = createLogger("vast-analyzer");
-const { natsUrl, serverLocation } = loadCommonConfig();
+const { natsUrl, natsAuth, serverLocation } = loadCommonConfig();
 const port = envInt("VAST_ANALYZER_PORT", 9105);
 const metricsPort = envInt("METRICS_PORT", 9205);
 const slotCount = Math.max(1, envInt("VAST_ANALYZER_SLOTS", 4));
@@ -36,7 +38,8 @@ async function loadEvaluate(): Promise<Evaluate | undefined> {
 const evaluate = await loadEvaluate();
 
 const policy = outboundPolicyFromEnv();
-const nc = await connectNats(natsUrl, "vast-analyzer");
+const credentials = serviceCredentialsFromEnv();
+const nc = await connectNats(natsUrl, "vast-analyzer", { auth: natsAuth });
 const dispatcher = await createDispatcher(nc, { logger, defaultLocation: serverLocation });
 const analyzer = createVastAnalyzer({
   policy,
@@ -56,6 +59,8 @@ const proc = await startScannerProcess({
   slots: slotCount,
   port,
   metricsPort,
+  host: bindHostFromEnv(),
+  credentials,
   serviceName: vastanalyzer.VastAnalyzerService.typeName,
   run: (job, ctx) => analyzeToOutcome(analyzer, job, { ...ctx, evaluate }),
   failureMessage: "the scan could not be completed",

@@ -35,6 +35,8 @@ export async function startZipAnalyzerProcess(opts: ZipAnalyzerProcessOptions): 
     slots: opts.slots,
     port: opts.port,
     metricsPort: opts.metricsPort,
+    host: opts.host,
+    credentials: opts.credentials,
     serviceName: zipanalyzer.ZipAnalyzerService.typeName,
     run: (job, ctx) => analyzeToOutcome(analyzer, job, ctx),
     failureMessage: "the scan could not be completed",

@@ -4,8 +4,8 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import {
   ErrorType, NetworkResponseSchema, NetworkSchema, ScanKind, TagReportSchema, zipanalyzer, type Bundle,
 } from "@cva/contracts";
-import { connectNats, createDispatcher, silentLogger, startWorker, type Dispatcher, type NatsConnection } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { connectNats, createDispatcher, silentLogger, startWorker, withCredential, type Dispatcher, type NatsConnection } from "@cva/platform";
+import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ZIP_LIMITS } from "../src/limits.ts";
 import { startZipAnalyzerProcess, type ZipAnalyzerProcess } from "../src/server.ts";
@@ -55,7 +55,7 @@ describe("zip-analyzer process", () => {
       },
     });
     proc = await startZipAnalyzerProcess({
-      nc, logger, port: 0, metricsPort: 0, location: "usa", slots: 2, limits: DEFAULT_ZIP_LIMITS, bundleOrigin: ORIGIN,
+      nc, logger, port: 0, metricsPort: 0, credentials: testCredentials, location: "usa", slots: 2, limits: DEFAULT_ZIP_LIMITS, bundleOrigin: ORIGIN,
     });
     requester = await createDispatcher(nc, { logger });
     const end = Date.now() + 15_000;
@@ -95,7 +95,7 @@ describe("zip-analyzer process", () => {
   });
 
   it("serves AnalyzeZip directly", async () => {
-    const client = createClient(zipanalyzer.ZipAnalyzerService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proc.port}` }));
+    const client = createClient(zipanalyzer.ZipAnalyzerService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${proc.port}`, interceptors: [withCredential(testSecrets.service)] }));
     const ok = await client.analyzeZip({ job: zipJob(buildZip([{ name: "index.html", data: INDEX }]), "zip-rpc-1") });
     expect(ok.report).toMatchObject({ clickTagFound: true, entryPoint: "index.html" });
     const refused = await client.analyzeZip({ job: zipJob(Buffer.from("not a zip"), "zip-rpc-2") }).catch((e: unknown) => ConnectError.from(e));

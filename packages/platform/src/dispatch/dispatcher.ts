@@ -5,6 +5,7 @@ import { ScanJobResultSchema, ScanJobSchema, WorkerHeartbeatSchema, type ScanJob
 import type { Logger } from "pino";
 import { NoWorkerError, ScanFailedError } from "./errors.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
+import { natsUserOf } from "../nats/connect.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
 import { HEARTBEAT_WILDCARD, jobSubject, kindName, maxDeliveriesAdvisory, resultSubject, STREAM } from "./subjects.ts";
 
@@ -31,6 +32,7 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
   const seen = new Map<string, { hb: WorkerHeartbeat; at: number }>();
   const consumers = new Map<string, Promise<string>>();
   const bySeq = new Map<number, (err: Error) => void>();
+  const requester = natsUserOf(nc) ?? "anonymous";
 
   const hbSub = nc.subscribe(HEARTBEAT_WILDCARD, {
     callback(err, msg) {
@@ -97,7 +99,7 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
       throw new NoWorkerError(`no worker resources: all ${live.length} ${kindName(kind)} workers for location ${location} are busy`);
     }
 
-    const subject = resultSubject(job.jobId);
+    const subject = resultSubject(requester, job.jobId);
     const sub: Subscription = nc.subscribe(subject, { max: 1 });
     const deadline = Date.now() + sopts.timeoutMs;
     const toSend = create(ScanJobSchema, { ...job, replySubject: subject, deadlineUnixMs: BigInt(deadline) });

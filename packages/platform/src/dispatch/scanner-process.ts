@@ -3,6 +3,7 @@ import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import { ErrorType, ScanErrorSchema, type ScanJob, type ScanKind } from "@cva/contracts";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
+import type { ServiceCredentials } from "../credentials/service-credentials.ts";
 import { startServiceHost } from "../host/service-host.ts";
 import { startWorker, type JobOutcome } from "./worker.ts";
 
@@ -113,6 +114,10 @@ export interface ScannerProcessOptions {
   slots: number;
   port: number;
   metricsPort: number;
+  /** Address of the gRPC and metrics listeners; loopback by default. */
+  host?: string;
+  /** What the direct RPCs accept (see startServiceHost). */
+  credentials: ServiceCredentials;
   /** The proto service registered (e.g. "cva.tagscanner.v1.TagScannerService"), for grpc.health.v1. */
   serviceName: string;
   run: RunJob;
@@ -128,7 +133,7 @@ export interface ScannerProcessOptions {
 }
 
 /** What every scanner's start function takes besides its own dependencies and limits. */
-export type ScannerProcessBase = Pick<ScannerProcessOptions, "nc" | "logger" | "location" | "port" | "metricsPort">;
+export type ScannerProcessBase = Pick<ScannerProcessOptions, "nc" | "logger" | "location" | "port" | "metricsPort" | "host" | "credentials">;
 
 export interface ScannerProcess {
   port: number;
@@ -173,6 +178,8 @@ export async function startScannerProcess(opts: ScannerProcessOptions): Promise<
     name: opts.name,
     port: opts.port,
     metricsPort: opts.metricsPort,
+    host: opts.host,
+    credentials: opts.credentials,
     logger,
     serviceNames: [opts.serviceName],
     register: (router) => opts.register(router, direct),

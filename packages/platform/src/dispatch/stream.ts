@@ -1,14 +1,16 @@
 import { AckPolicy, DeliverPolicy, jetstreamManager, RetentionPolicy, StorageType, type JetStreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { ScanKind } from "@cva/contracts";
+import { isPermissionViolation } from "../nats/connect.ts";
 import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
 import type { DispatchSettings } from "./settings.ts";
 import { consumerName, jobSubject, JOB_SUBJECTS, STREAM } from "./subjects.ts";
 
 const nanos = (ms: number) => ms * 1_000_000;
 
-// Idempotent: whoever comes first (a worker or a requester) creates the stream and the consumer.
-export async function ensureStream(jsm: JetStreamManager): Promise<void> {
+// Idempotent: whoever comes first creates the stream and the consumer. Under NATS permissions only requesters may
+// create the stream; a worker that is not allowed to waits until one has (up to waitMs), so start order is free.
+export async function ensureStream(jsm: JetStreamManager, opts: { waitMs?: number } = {}): Promise<void> {
   const config = {
     name: STREAM,
     subjects: [JOB_SUBJECTS],
@@ -25,11 +27,21 @@ export async function ensureStream(jsm: JetStreamManager): Promise<void> {
     try {
       await jsm.streams.add(config);
     } catch (err) {
+      if (isPermissionViolation(err)) return waitForStream(jsm, opts.waitMs ?? 10 * 60_000, err);
       // Lost a creation race with another process: fine if it now exists.
       await jsm.streams.info(STREAM).catch(() => {
         throw err;
       });
     }
+  }
+}
+
+async function waitForStream(jsm: JetStreamManager, waitMs: number, cause: unknown): Promise<void> {
+  const end = Date.now() + waitMs;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    if (await jsm.streams.info(STREAM).then(() => true, () => false)) return;
+    if (Date.now() > end) throw new Error(`stream ${STREAM} does not exist and this NATS user may not create it (a requester such as the edge does)`, { cause });
   }
 }
 

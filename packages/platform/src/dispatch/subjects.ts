@@ -23,5 +23,6 @@ export const jobSubject = (kind: ScanKind, location: string) => `scan.job.${kind
 export const consumerName = (kind: ScanKind, location: string) => `w_${kindName(kind)}_${location}`;
 export const heartbeatSubject = (kind: ScanKind, location: string) => `scan.worker.${kindName(kind)}.${location}`;
 export const HEARTBEAT_WILDCARD = "scan.worker.>";
-export const resultSubject = (jobId: string) => `scan.result.${jobId}`;
+// Scoped by the requester (its NATS user), which may subscribe to its own results only.
+export const resultSubject = (requester: string, jobId: string) => `scan.result.${requester}.${jobId}`;
 export const maxDeliveriesAdvisory = (consumer: string) => `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STREAM}.${consumer}`;

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { Interceptor } from "@connectrpc/connect";
 import { ConnectError } from "@connectrpc/connect";
+import { DEFAULT_BIND_HOST } from "./bind.ts";
 
 // One registry per process, so every service exposes the same RPC metric names plus its own.
 export const metricsRegistry = new Registry();
@@ -35,8 +36,9 @@ export const rpcMetricsInterceptor: Interceptor = (next) => async (req) => {
   }
 };
 
-// Prometheus scrapes over HTTP/1.1, which the h2c gRPC listener cannot speak, hence a small second listener.
-export async function startMetricsServer(port: number, host = "0.0.0.0"): Promise<{ port: number; close(): Promise<void> }> {
+// Prometheus scrapes over HTTP/1.1, which the h2c gRPC listener cannot speak, hence a small second listener. It
+// carries no credential check, so it binds to loopback unless the caller says otherwise (BIND_HOST).
+export async function startMetricsServer(port: number, host = DEFAULT_BIND_HOST): Promise<{ port: number; close(): Promise<void> }> {
   const srv = http.createServer(async (req, res) => {
     if (req.url === "/metrics") {
       res.writeHead(200, { "content-type": metricsRegistry.contentType });

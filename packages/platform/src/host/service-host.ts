@@ -3,6 +3,9 @@ import type { AddressInfo } from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import type { Logger } from "pino";
+import { credentialInterceptor } from "../credentials/interceptor.ts";
+import type { ServiceCredentials } from "../credentials/service-credentials.ts";
+import { DEFAULT_BIND_HOST } from "./bind.ts";
 import { registerHealth } from "./health.ts";
 import { rpcMetricsInterceptor, startMetricsServer } from "./metrics.ts";
 
@@ -10,7 +13,12 @@ export interface ServiceHostOptions {
   name: string;
   port: number;
   metricsPort: number;
+  // Address of both listeners; loopback by default (BIND_HOST in main.ts).
   host?: string;
+  // Required: there is no way to start an internal service without a credential check.
+  credentials: ServiceCredentials;
+  // "<package>.<Service>/<Method>" of RPCs that need the admin credential (AuthService's keys and quotas).
+  adminMethods?: string[];
   logger: Logger;
   // Names of the proto services registered, for grpc.health.v1 (e.g. "cva.auth.v1.AuthService").
   serviceNames: string[];
@@ -25,10 +33,12 @@ export interface ServiceHost {
 }
 
 // Every internal service is served the same way: Connect, gRPC and gRPC-web on one HTTP/2 cleartext port
-// (internal callers choose their protocol), grpc.health.v1 beside it, Prometheus metrics on a second port.
+// (internal callers choose their protocol), grpc.health.v1 beside it, Prometheus metrics on a second port. Every
+// call passes the credential check (metrics first, so refused calls are counted).
 export async function startServiceHost(opts: ServiceHostOptions): Promise<ServiceHost> {
+  const host = opts.host ?? DEFAULT_BIND_HOST;
   const handler = connectNodeAdapter({
-    interceptors: [rpcMetricsInterceptor],
+    interceptors: [rpcMetricsInterceptor, credentialInterceptor({ credentials: opts.credentials, adminMethods: opts.adminMethods })],
     routes(router) {
       opts.register(router);
       registerHealth(router, opts.serviceNames, opts.ready ?? (async () => true));
@@ -42,11 +52,11 @@ export async function startServiceHost(opts: ServiceHostOptions): Promise<Servic
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(opts.port, opts.host ?? "0.0.0.0", () => resolve());
+    server.listen(opts.port, host, () => resolve());
   });
-  const metrics = await startMetricsServer(opts.metricsPort, opts.host);
+  const metrics = await startMetricsServer(opts.metricsPort, host);
   const port = (server.address() as AddressInfo).port;
-  opts.logger.info({ port, metricsPort: metrics.port }, `${opts.name} listening`);
+  opts.logger.info({ host, port, metricsPort: metrics.port }, `${opts.name} listening`);
   return {
     port,
     metricsPort: metrics.port,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { natsAnswers } from "./connect.ts";
 
@@ -13,9 +13,20 @@ export interface NatsServerHandle {
 // 64 MB: a zip bundle (≤ 50 MB uncompressed) travels inside a tag job; NATS's own hard ceiling is 64 MB.
 export const NATS_MAX_PAYLOAD = 64 * 1024 * 1024;
 
+export interface SpawnNatsOptions {
+  port: number;
+  storeDir: string;
+  host?: string;
+  // An `authorization { ... }` block (nats-config.ts): users and their permissions. Without it anyone connecting
+  // may do anything — only for tests that exercise a single component.
+  authorization?: string;
+  log?: (line: string) => void;
+}
+
 // Runs the system nats-server with JetStream on loopback. Used by `npm start` (data under .data/) and by tests
-// (temp dir, free port). A config file is needed because max_payload has no command-line flag.
-export async function spawnNatsServer(opts: { port: number; storeDir: string; host?: string; log?: (line: string) => void }): Promise<NatsServerHandle> {
+// (temp dir, free port). A config file is needed because max_payload has no command-line flag; it holds the users'
+// passwords, hence mode 0600.
+export async function spawnNatsServer(opts: SpawnNatsOptions): Promise<NatsServerHandle> {
   mkdirSync(opts.storeDir, { recursive: true });
   const conf = join(opts.storeDir, "nats.conf");
   writeFileSync(
@@ -24,9 +35,13 @@ export async function spawnNatsServer(opts: { port: number; storeDir: string; ho
       `listen: "${opts.host ?? "127.0.0.1"}:${opts.port}"`,
       `max_payload: ${NATS_MAX_PAYLOAD}`,
       `jetstream { store_dir: ${JSON.stringify(opts.storeDir)} }`,
+      opts.authorization ?? "",
       "",
     ].join("\n"),
+    { mode: 0o600 },
   );
+  // writeFileSync keeps the mode of an existing file.
+  chmodSync(conf, 0o600);
   const proc = spawn("nats-server", ["-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
   const forward = (b: Buffer) => opts.log?.(b.toString());
   proc.stdout?.on("data", forward);

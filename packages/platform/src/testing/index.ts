@@ -1,2 +1,3 @@
 export * from "./nats-server.ts";
 export * from "./free-port.ts";
+export * from "./credentials.ts";

@@ -1,0 +1,3 @@
+export * from "./secret.ts";
+export * from "./service-credentials.ts";
+export * from "./interceptor.ts";

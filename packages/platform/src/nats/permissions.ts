@@ -1,0 +1,135 @@
+import { ARTIFACT_BUCKET } from "../artifacts/store.ts";
+import { LOCATIONS, STREAM } from "../dispatch/subjects.ts";
+import { inboxPrefixOf } from "./auth.ts";
+
+// Who may publish and subscribe to what on NATS. One user per service, each allowed exactly the subjects its code
+// uses (dispatch/, artifacts/, the KV stores), so a compromised process — the tag scanner runs hostile creatives in
+// Chromium — cannot read another customer's reports or keys, forge jobs of another kind, or read other replies.
+// Rendered into nats-server's `authorization` block by nats-config.ts (npm start, tests) and deploy/nats-users.conf.
+
+export interface NatsPermissions {
+  publish: string[];
+  subscribe: string[];
+}
+
+export const NATS_USERS = ["edge", "auth", "report-store", "tag-scanner", "zip-analyzer", "vast-analyzer", "media-prober", "admin"] as const;
+export type NatsUser = (typeof NATS_USERS)[number];
+
+type Kind = "tag" | "zip" | "vast" | "media";
+
+// NATS wildcards match whole tokens only, so consumer names (w_<kind>_<location>) are listed per location.
+const consumers = (kind: Kind) => LOCATIONS.map((l) => `w_${kind}_${l}`);
+
+// Every JetStream client asks for the account info first (jetstreamManager): limits and usage only.
+const JS_ACCOUNT = "$JS.API.INFO";
+
+// Works jobs of one kind from the shared durable consumers w_<kind>_<location>: reads the stream's and its consumers'
+// info, creates its consumer only with its own filter (the filter is part of the create subject since NATS 2.9;
+// the legacy DURABLE.CREATE form, which takes any filter, is not allowed), pulls, acks/extends/terminates, announces
+// itself and publishes results. It may not create the stream: requesters do, and a worker waits for it.
+function worker(kind: Kind): NatsPermissions {
+  return {
+    publish: [
+      `$JS.API.STREAM.INFO.${STREAM}`,
+      ...consumers(kind).flatMap((c, i) => [
+        `$JS.API.CONSUMER.INFO.${STREAM}.${c}`,
+        `$JS.API.CONSUMER.CREATE.${STREAM}.${c}.scan.job.${kind}.${LOCATIONS[i]}`,
+        `$JS.API.CONSUMER.MSG.NEXT.${STREAM}.${c}`,
+        `$JS.ACK.${STREAM}.${c}.>`,
+      ]),
+      `scan.worker.${kind}.*`,
+      // Results go to the requester's scope, scan.result.<requester>.<job_id>.
+      "scan.result.>",
+    ],
+    subscribe: [],
+  };
+}
+
+// Submits jobs of some kinds: publishes them (a JetStream publish), creates the stream and the kinds' consumers if
+// missing, reads their backlog (num_pending) for "no worker resources", deletes a job it gave up on, listens to
+// heartbeats, to its own results only and to the max-deliveries advisory.
+function requester(user: NatsUser, kinds: Kind[]): NatsPermissions {
+  return {
+    publish: [
+      `$JS.API.STREAM.INFO.${STREAM}`,
+      `$JS.API.STREAM.CREATE.${STREAM}`,
+      `$JS.API.STREAM.MSG.DELETE.${STREAM}`,
+      ...kinds.flatMap((k) => [
+        `scan.job.${k}.*`,
+        ...consumers(k).flatMap((c, i) => [`$JS.API.CONSUMER.INFO.${STREAM}.${c}`, `$JS.API.CONSUMER.CREATE.${STREAM}.${c}.scan.job.${k}.${LOCATIONS[i]}`]),
+      ]),
+    ],
+    subscribe: ["scan.worker.>", `scan.result.${user}.>`, `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STREAM}.*`],
+  };
+}
+
+// Owns a JetStream-backed bucket (KV `KV_<b>` on `$KV.<b>.>`, Object Store `OBJ_<b>` on `$O.<b>.>`): creates it,
+// re-applies retention (update), reads (direct and stored-message gets), writes, lists and watches (ordered
+// consumers with flow control), deletes.
+function bucketOwner(stream: string, subjects: string): NatsPermissions {
+  return {
+    publish: [
+      `$JS.API.STREAM.INFO.${stream}`,
+      `$JS.API.STREAM.CREATE.${stream}`,
+      `$JS.API.STREAM.UPDATE.${stream}`,
+      `$JS.API.STREAM.PURGE.${stream}`,
+      `$JS.API.STREAM.MSG.GET.${stream}`,
+      `$JS.API.STREAM.MSG.DELETE.${stream}`,
+      `$JS.API.DIRECT.GET.${stream}`,
+      `$JS.API.DIRECT.GET.${stream}.>`,
+      `$JS.API.CONSUMER.CREATE.${stream}`,
+      `$JS.API.CONSUMER.CREATE.${stream}.>`,
+      `$JS.API.CONSUMER.INFO.${stream}.*`,
+      `$JS.API.CONSUMER.DELETE.${stream}.*`,
+      `$JS.API.CONSUMER.MSG.NEXT.${stream}.*`,
+      `$JS.FC.${stream}.>`,
+      subjects,
+    ],
+    subscribe: [],
+  };
+}
+const kv = (bucket: string) => bucketOwner(`KV_${bucket}`, `$KV.${bucket}.>`);
+const objectStore = (bucket: string) => bucketOwner(`OBJ_${bucket}`, `$O.${bucket}.>`);
+
+// Adds images to the artifact bucket without being able to read it: chunks and the object's metadata are plain
+// JetStream publishes (artifacts/writer.ts), never a get, a consumer or a listing.
+const artifactWriter = (): NatsPermissions => ({
+  publish: [`$JS.API.STREAM.INFO.OBJ_${ARTIFACT_BUCKET}`, `$O.${ARTIFACT_BUCKET}.C.*`, `$O.${ARTIFACT_BUCKET}.M.*`],
+  subscribe: [],
+});
+
+const AUTH_BUCKETS = ["cva_keys", "cva_customers", "cva_quota"];
+const REPORTS_BUCKET = "cva_reports";
+
+function merge(user: NatsUser, ...parts: NatsPermissions[]): NatsPermissions {
+  const uniq = (xs: string[]) => [...new Set(xs)];
+  return {
+    publish: uniq([JS_ACCOUNT, ...parts.flatMap((p) => p.publish)]),
+    subscribe: uniq([`${inboxPrefixOf(user)}.>`, ...parts.flatMap((p) => p.subscribe)]),
+  };
+}
+
+export function natsPermissions(user: NatsUser): NatsPermissions {
+  switch (user) {
+    case "edge":
+      return merge(user, requester(user, ["tag", "zip", "vast", "media"]));
+    case "auth":
+      return merge(user, ...AUTH_BUCKETS.map(kv));
+    case "report-store":
+      return merge(user, kv(REPORTS_BUCKET), objectStore(ARTIFACT_BUCKET));
+    case "tag-scanner":
+      return merge(user, worker("tag"), artifactWriter());
+    case "zip-analyzer":
+      return merge(user, worker("zip"), requester(user, ["tag"]));
+    case "vast-analyzer":
+      return merge(user, worker("vast"), requester(user, ["media"]));
+    case "media-prober":
+      return merge(user, worker("media"), artifactWriter());
+    // The operator's keys CLI and `npm start`'s development key: the API-key buckets, nothing else.
+    case "admin":
+      return merge(user, ...AUTH_BUCKETS.map(kv));
+  }
+}
+
+// The environment variable holding a user's password in .data/secrets.env and in compose: NATS_PASSWORD_TAG_SCANNER.
+export const natsPasswordVar = (user: NatsUser) => `NATS_PASSWORD_${user.toUpperCase().replace(/-/g, "_")}`;
