@@ -215,7 +215,7 @@ export function fullTagReport(): TagReport {
       failed: 1,
       tests: [
         { test: "initial_load_size", name: "Initial load size", dataType: "int", unit: "KB", expected: { case: "expectedNumber", value: 150 }, expectedText: "< 150 KB", actual: 2, operator: "<", result: TestOutcome.PASSED },
-        { test: "dimensions_width", name: "Width", dataType: "int", unit: "px", expected: { case: "expectedString", value: "1#300" }, expectedText: "between 1 and 300", actual: 301, operator: "><", result: TestOutcome.FAILED },
+        { test: "dimensions_width", name: "Width", dataType: "int", unit: "px", expected: { case: "expectedString", value: "1#300" }, expectedText: "between 1 and 300", actual: 301, operator: "><", result: TestOutcome.FAILED, message: "Width: 301 px, but expected between 1 and 300" },
         { test: "cpu", name: "CPU", dataType: "int", unit: "ms", expectedText: "", actual: 0, operator: "<", result: TestOutcome.ERROR, message: "no data" },
       ],
       specId: 0,
@@ -269,6 +269,7 @@ export function fullVastReport(): VastReport {
       },
       { clickThroughUrl: "", duration: "00:00:30", mediafiles: [] },
     ],
+    errors: ["creative 1 (Linear) has no MediaFile: a player has nothing to play"],
     jobId: "w",
     meta: { apiVersion: "v3", creativeType: CreativeType.VAST, timestamp: 1763726400n, scanDurationSeconds: 3 },
     impressionPixels: ["https://px.example/imp"],
@@ -277,6 +278,7 @@ export function fullVastReport(): VastReport {
       tests: [
         { test: "vast_version", group: "xml", name: "VAST version", dataType: "string", expected: { case: "expectedString", value: "2.0#4.1" }, actual: 0, operator: "><", result: TestOutcome.PASSED },
         { test: "bitrate", group: "creative_0_mediafile_0", name: "Bitrate", dataType: "int", unit: "kbps", expected: { case: "expectedNumber", value: 3000 }, actual: 1900, operator: "<", result: TestOutcome.PASSED },
+        { test: "loudness", group: "creative_0_mediafile_0", name: "Loudness", dataType: "float", unit: "LUFS", expected: { case: "expectedString", value: "-26#-22" }, expectedText: "between -26 and -22 LUFS", actual: 0, operator: "><", result: TestOutcome.ERROR, message: "test could not be evaluated: the loudness was not measured: media analysis timed out after 60 s" },
       ],
     },
     screenshot: { highres: image("vshot", "image/jpeg"), thumbnail: image("vthumb", "image/jpeg") },

@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
-import { TagReportSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
+import { TagReportSchema, VastCreativeSchema, VastMediaFileSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
 import { fillImageUrls } from "../src/scan/images.ts";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, tagV2Schema, tagV3Schema, vastV3Schema, zipV2Schema } from "../src/views/index.ts";
 import { fullTagReport, fullVastReport, fullZipReport } from "./fakes.ts";
@@ -51,10 +51,11 @@ describe("views", () => {
     expect(doc.scan_results.report_url).toBe("https://edge.test/r/tok");
     expect(doc.scan_results.tests.initial_load_size).toEqual({
       test: "initial_load_size", name: "Initial load size", data_type: "int", unit: "KB", expected: 150,
-      expected_text: "< 150 KB", actual: 2, operator: "<", result: "passed",
+      expected_text: "< 150 KB", actual: 2, operator: "<", result: "passed", message: "",
     });
-    expect(doc.scan_results.tests.dimensions_width).toMatchObject({ expected: "1#300", result: "failed" });
-    expect(doc.scan_results.tests.cpu.result).toBe("error");
+    expect(doc.scan_results.tests.dimensions_width).toMatchObject({ expected: "1#300", result: "failed", message: "Width: 301 px, but expected between 1 and 300" });
+    // An error says why it could not be evaluated.
+    expect(doc.scan_results.tests.cpu).toMatchObject({ result: "error", message: "no data" });
     expect(doc.time_to_visual_start).toBe(250);
     expect(doc.animation_duration).toBe(1500);
     expect(doc.name).toBe("Spring");
@@ -86,7 +87,7 @@ describe("views", () => {
     const doc = JSON.parse(renderVastV3(r));
     check(vastV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
-      ["ad_system", "ad_title", "cors", "creatives", "job_id", "meta", "name", "pixels", "scan_results", "screenshot", "ssl", "type",
+      ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "pixels", "scan_results", "screenshot", "ssl", "type",
         "vast_url_base64", "vast_version", "wrapper_redirects", "xml"].sort(),
     );
     expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
@@ -106,10 +107,48 @@ describe("views", () => {
     expect(mf.poster.url).toBe("https://edge.test/artifacts/poster1");
     expect(mf.film_strip.url).toBe("https://edge.test/artifacts/film1");
     expect(mf.audio_wave.url).toBe("https://edge.test/artifacts/wave1");
-    expect(mf).toMatchObject({ download_speed: 12.5, file_size: 5000000, http_code: 200, url: "https://cdn.example.com/v.mp4" });
+    expect(mf).toMatchObject({ download_speed: 12.5, file_size: 5000000, http_code: 200, url: "https://cdn.example.com/v.mp4", error: "", not_measured: [] });
+    expect(c0.type).toBe("linear");
+    expect(c0.nonlinears).toEqual([]);
+    expect(doc.errors).toEqual(["creative 1 (Linear) has no MediaFile: a player has nothing to play"]);
     expect(doc.scan_results.tests.xml.vast_version).toMatchObject({ expected: "2.0#4.1", result: "passed" });
     expect(doc.scan_results.tests.xml.vast_version).not.toHaveProperty("test");
     expect(doc.scan_results.tests.creative_0_mediafile_0.bitrate.actual).toBe(1900);
+  });
+
+  it("vast v3: a value that was not measured is absent and listed, never a placeholder; reasons reach the JSON", () => {
+    const r = withUrls(fullVastReport());
+    const p = r.creatives[0]!.mediafiles[0]!.probe!;
+    // What the media prober sends after an ffmpeg time-out: placeholders plus the list of what they stand for.
+    p.fileInfo!.audio!.loudness = undefined;
+    p.fileInfo!.video!.letterboxing = false;
+    p.audioWave = undefined;
+    p.analysisError = "media analysis timed out after 60 s";
+    p.notMeasured = ["file_info.audio.loudness", "file_info.video.letterboxing", "audio_wave"];
+    r.creatives[1]!.mediafiles.push(create(VastMediaFileSchema, {
+      attributes: { type: "application/x-mpegURL" },
+      probe: { url: "https://cdn.example.com/v.m3u8", httpCode: 200, fileSize: 300n, error: "not a media file: HLS playlist (not followed)" },
+    }));
+    r.creatives.push(create(VastCreativeSchema, {
+      type: "nonlinear", duration: "00:00:05",
+      nonLinears: [{ id: "o", width: 480, height: 70, resourceType: "static", resourceUrl: "https://cdn.example.com/o.png", creativeType: "image/png", httpCode: 404, error: "the resource answered HTTP 404" }],
+    }));
+    const doc = JSON.parse(renderVastV3(r));
+    check(vastV3Schema, doc);
+    const mf = doc.creatives[0].mediafiles[0];
+    expect(mf.file_info.audio).not.toHaveProperty("loudness");
+    expect(mf.file_info.video).not.toHaveProperty("letterboxing");
+    expect(mf).not.toHaveProperty("audio_wave");
+    expect(mf.file_info.audio.codec).toBe("aac");
+    expect(mf.error).toBe("media analysis timed out after 60 s");
+    expect(mf.not_measured).toEqual(["file_info.audio.loudness", "file_info.video.letterboxing", "audio_wave"]);
+    const hls = doc.creatives[1].mediafiles[0];
+    expect(hls).toMatchObject({ error: "not a media file: HLS playlist (not followed)", http_code: 200, file_info: {} });
+    expect(doc.creatives[2]).toMatchObject({ type: "nonlinear", mediafiles: [], duration: "00:00:05" });
+    expect(doc.creatives[2].nonlinears[0]).toEqual({
+      id: "o", width: 480, height: 70, resource_type: "static", resource_url: "https://cdn.example.com/o.png", creative_type: "image/png",
+      click_through: { url: "" }, min_suggested_duration: "", api_framework: "", http_code: 404, content_type: "", error: "the resource answered HTTP 404",
+    });
   });
 
   it("empty internal reports still produce schema-valid documents", () => {

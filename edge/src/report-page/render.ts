@@ -14,6 +14,7 @@ interface TestRow {
   actual: string;
   unit: string;
   result: string;
+  message: string;
 }
 
 function testRows(report: J, kind: string): TestRow[] {
@@ -27,6 +28,7 @@ function testRows(report: J, kind: string): TestRow[] {
     actual: t?.actual === undefined ? "" : String(t.actual),
     unit: String(t?.unit ?? ""),
     result: String(t?.result ?? ""),
+    message: String(t?.message ?? ""),
   });
   if (kind === "vast_v3") {
     return Object.entries(tests as J).flatMap(([group, byId]) =>
@@ -34,6 +36,44 @@ function testRows(report: J, kind: string): TestRow[] {
     );
   }
   return Object.entries(tests as J).map(([id, t]) => row("", id, t as J));
+}
+
+function list(title: string, items: string[], max = 100): string {
+  if (items.length === 0) return "";
+  const more = items.length > max ? `<p class="sub">${items.length - max} more not shown.</p>` : "";
+  return `<section><h2>${esc(title)}</h2><ul>${items.slice(0, max).map((e) => `<li>${esc(e)}</li>`).join("")}</ul>${more}</section>`;
+}
+
+/**
+ * VAST: each media file and overlay with what was measured and, when something could not be, why — the probe's
+ * error and the fields left out of the report (not_measured).
+ */
+function vastCreativesTable(report: J): string {
+  const rows: string[] = [];
+  const creatives: J[] = Array.isArray(report.creatives) ? report.creatives : [];
+  creatives.forEach((c, ci) => {
+    const files: J[] = Array.isArray(c?.mediafiles) ? c.mediafiles : [];
+    const overlays: J[] = Array.isArray(c?.nonlinears) ? c.nonlinears : [];
+    if (files.length === 0 && overlays.length === 0) {
+      rows.push(`<tr><td>${ci}</td><td>${esc(c?.type ?? "")}</td><td colspan="3"></td><td class="failed">nothing to play</td></tr>`);
+    }
+    files.forEach((m, fi) => {
+      const v = m?.file_info?.video;
+      const what = [m?.attributes?.type, v?.dimensions, v?.codec].filter(Boolean).join(" ");
+      const notMeasured: string[] = Array.isArray(m?.not_measured) ? m.not_measured : [];
+      const why = [m?.error, notMeasured.length ? `not measured: ${notMeasured.join(", ")}` : ""].filter(Boolean).join(". ");
+      rows.push(
+        `<tr><td>${ci}</td><td>media file ${fi}</td><td>${esc(m?.url)}</td><td>${esc(what)}</td><td>${esc(m?.http_code)}</td><td>${esc(why)}</td></tr>`,
+      );
+    });
+    overlays.forEach((o, oi) => {
+      rows.push(
+        `<tr><td>${ci}</td><td>overlay ${oi}</td><td>${esc(o?.resource_url)}</td><td>${esc(`${o?.resource_type ?? ""} ${o?.width ?? 0}x${o?.height ?? 0}`)}</td><td>${esc(o?.http_code)}</td><td>${esc(o?.error)}</td></tr>`,
+      );
+    });
+  });
+  if (rows.length === 0) return "";
+  return `<section><h2>Creatives</h2><table><thead><tr><th>Creative</th><th>File</th><th>URL</th><th>What</th><th>HTTP</th><th>Problems</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
 }
 
 function kv(rows: Array<[string, unknown]>): string {
@@ -76,6 +116,7 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   key.push(["Scan duration", meta.scan_duration ? `${meta.scan_duration} s` : ""], ["Server location", meta.server_location]);
   key.push(["Device / language", `${meta.device ?? ""} / ${meta.language ?? ""}`]);
   if (kind === "vast_v3") {
+    key.push(["Type", report.type]);
     key.push(["VAST version", report.vast_version], ["Ad system", report.ad_system], ["Ad title", report.ad_title]);
     key.push(["Wrapper redirects", report.wrapper_redirects], ["Creatives", (report.creatives ?? []).length]);
   } else {
@@ -88,10 +129,10 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   key.push(["SSL compliant", report.ssl?.compliant]);
 
   const testsTable = rows.length
-    ? `<table><thead><tr>${kind === "vast_v3" ? "<th>Group</th>" : ""}<th>Test</th><th>Name</th><th>Expected</th><th>Actual</th><th>Result</th></tr></thead><tbody>${rows
+    ? `<table><thead><tr>${kind === "vast_v3" ? "<th>Group</th>" : ""}<th>Test</th><th>Name</th><th>Expected</th><th>Actual</th><th>Result</th><th>Why</th></tr></thead><tbody>${rows
         .map(
           (r) =>
-            `<tr>${kind === "vast_v3" ? `<td>${esc(r.group)}</td>` : ""}<td><code>${esc(r.id)}</code></td><td>${esc(r.name)}</td><td>${esc(r.expected)}</td><td>${esc(r.actual)}${r.unit ? ` ${esc(r.unit)}` : ""}</td><td class="${esc(r.result)}">${esc(r.result)}</td></tr>`,
+            `<tr>${kind === "vast_v3" ? `<td>${esc(r.group)}</td>` : ""}<td><code>${esc(r.id)}</code></td><td>${esc(r.name)}</td><td>${esc(r.expected)}</td><td>${esc(r.actual)}${r.unit ? ` ${esc(r.unit)}` : ""}</td><td class="${esc(r.result)}">${esc(r.result)}</td><td>${esc(r.message)}</td></tr>`,
         )
         .join("")}</tbody></table>`
     : "<p>No tests.</p>";
@@ -124,8 +165,9 @@ ${verdict}
 <section><h2>Summary</h2>${kv(key)}</section>
 <section><h2>Screenshot</h2>${shot || "<p>No screenshot.</p>"}${lpShot ? `<h3>Landing page</h3>${lpShot}` : ""}</section>
 </div>
+${kind === "vast_v3" ? list("Problems found", Array.isArray(report.errors) ? report.errors.map(String) : []) : ""}
 <section><h2>Tests</h2>${testsTable}</section>
-${kind === "vast_v3" ? "" : `<section><h2>Network</h2>${networkTable}</section>`}
+${kind === "vast_v3" ? vastCreativesTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
 ${consoleErrors.length ? `<section><h2>Console errors</h2><ul>${consoleErrors.slice(0, 100).map((e) => `<li><code>${esc(e)}</code></li>`).join("")}</ul></section>` : ""}
 ${insecure.length ? `<section><h2>Insecure URLs</h2><ul>${insecure.slice(0, 100).map((u) => `<li><code>${esc(u)}</code></li>`).join("")}</ul></section>` : ""}
 </main></body></html>`;

@@ -161,6 +161,10 @@ export const testResultSchema = (withTestId: boolean) =>
       expected: { type: ["number", "string"], description: "a number, or a range lo#hi, or a textual expectation" },
       expected_text: str(), actual: num(),
       operator: str("<, <=, >, >=, ==, or >< (between two bounds)"), result: str("passed, failed or error"),
+      message: str(
+        "why: for passed and failed, what was measured against what was expected and what the test found (e.g. which " +
+          "media file cannot play); for error, why the test could not be evaluated (e.g. a value that was not measured)",
+      ),
     },
     { optional: ["expected"] },
   );
@@ -175,6 +179,7 @@ export function testResultView(t: TestResult, withTestId: boolean) {
     actual: t.actual,
     operator: t.operator,
     result: RESULT_NAME[t.result] ?? "error",
+    message: t.message,
   };
 }
 export { obj, arr, int, num, str, bool, map, type JsonSchema };

@@ -1,4 +1,5 @@
-import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastReport, VideoInfo } from "@cva/contracts";
+import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastNonLinear, VastReport, VideoInfo } from "@cva/contracts";
+import { omitNotMeasured } from "./not-measured.ts";
 import {
   arr, bool, imageSchema, imageView, int, map, metaSchema, metaView, num, obj, screenshotSchema, screenshotView,
   sslSchema, sslView, str, testResultSchema, testResultView,
@@ -8,16 +9,25 @@ const attributesSchema = obj(
   { bitrate: int(), delivery: str(), height: int(), maintainaspectratio: str(), scalable: str(), type: str(), width: int() },
   { description: "VAST MediaFile attributes as declared" },
 );
-const audioSchema = obj({
-  bit_rate: int(), codec: str(), loudness: obj({ lra: num("LU"), lufs: num("integrated loudness, LUFS") }),
-  sample_rate: int(), channels: int(), channel_layout: str(),
-});
+const NOT_MEASURED = "; absent when not measured (then listed in the media file's not_measured)";
+const audioSchema = obj(
+  {
+    bit_rate: int(`bits per second${NOT_MEASURED}`), codec: str(),
+    loudness: obj({ lra: num("LU"), lufs: num("integrated loudness, LUFS") }, { description: `EBU R128${NOT_MEASURED}` }),
+    sample_rate: int(), channels: int(), channel_layout: str(),
+  },
+  { optional: ["bit_rate", "loudness"] },
+);
 const containerSchema = obj({ format: str(), mime_type: str(), moov_atom_position: str("beginning or end (MP4/MOV); empty otherwise") });
-const videoSchema = obj({
-  aspect_ratio: str(), bit_depth: int(), bit_rate: int(), codec: str(), definition: str(), dimensions: str("WIDTHxHEIGHT"),
-  duration: num("seconds"), frame_rate: num(), height: int(), letterboxing: bool(), width: int(),
-  profile: str(), pix_fmt: str(), bit_rate_mode: str(), rotation: int(),
-});
+const videoSchema = obj(
+  {
+    aspect_ratio: str(), bit_depth: int(), bit_rate: int(`bits per second${NOT_MEASURED}`), codec: str(), definition: str(),
+    dimensions: str("WIDTHxHEIGHT"), duration: num("seconds"), frame_rate: num(), height: int(),
+    letterboxing: bool(`black bars in the picture${NOT_MEASURED}`), width: int(),
+    profile: str(), pix_fmt: str(), bit_rate_mode: str("CBR or VBR; empty when too short to tell"), rotation: int(),
+  },
+  { optional: ["bit_rate", "letterboxing"] },
+);
 const mediafileSchema = obj(
   {
     attributes: attributesSchema,
@@ -29,15 +39,32 @@ const mediafileSchema = obj(
     http_code: int(),
     poster: imageSchema,
     url: str(),
+    error: str(
+      "why the file could not be measured (download failed, not a media file, not probed) or why part of it could not " +
+        "(analysis failed or timed out); empty when everything was measured",
+    ),
+    not_measured: arr(str(), "fields of this media file that were not measured and are therefore absent, e.g. file_info.audio.loudness"),
   },
   { optional: ["audio_wave", "film_strip", "poster"] },
 );
+const nonLinearSchema = obj(
+  {
+    id: str(), width: int(), height: int(),
+    resource_type: str("static, iframe or html"), resource_url: str("resolved URL; empty for html"), creative_type: str(),
+    click_through: obj({ url: str() }), min_suggested_duration: str("HH:MM:SS as declared"), api_framework: str(),
+    http_code: int("HTTP status of the resource as loaded (0: no answer or not loaded)"), content_type: str(),
+    error: str("why the overlay cannot be shown; empty when its resource loaded"),
+  },
+  { description: "a NonLinear overlay" },
+);
 const creativeSchema = obj(
   {
+    type: str("linear or nonlinear"),
     click_through: obj({ url: str() }),
-    duration: str("HH:MM:SS as declared"),
+    duration: str("HH:MM:SS as declared (a nonlinear: its overlay's minSuggestedDuration)"),
     skip_offset: int("seconds; present only when set"),
     mediafiles: arr(mediafileSchema),
+    nonlinears: arr(nonLinearSchema, "the overlays of a nonlinear creative"),
   },
   { optional: ["skip_offset"] },
 );
@@ -63,6 +90,7 @@ export const vastV3Schema = obj(
     screenshot: screenshotSchema,
     ssl: sslSchema("non_secure_urls"),
     type: str("VAST document type, e.g. inline"),
+    errors: arr(str(), "problems found while fetching and analysing: why the type is invalid or empty, why a chain stopped, why a creative has nothing to play"),
     vast_url_base64: str(),
     vast_version: str(),
     wrapper_redirects: int(),
@@ -75,9 +103,16 @@ const attributesView = (a: MediaFileAttributes | undefined) => ({
   bitrate: a?.bitrate ?? 0, delivery: a?.delivery ?? "", height: a?.height ?? 0,
   maintainaspectratio: a?.maintainaspectratio ?? "", scalable: a?.scalable ?? "", type: a?.type ?? "", width: a?.width ?? 0,
 });
+// Loudness exists only when measured: an unset message is never shown as {0, 0}.
 const audioView = (a: AudioInfo) => ({
-  bit_rate: Number(a.bitRate), codec: a.codec, loudness: { lra: a.loudness?.lra ?? 0, lufs: a.loudness?.lufs ?? 0 },
+  bit_rate: Number(a.bitRate), codec: a.codec,
+  ...(a.loudness ? { loudness: { lra: a.loudness.lra, lufs: a.loudness.lufs } } : {}),
   sample_rate: a.sampleRate, channels: a.channels, channel_layout: a.channelLayout,
+});
+const nonLinearView = (n: VastNonLinear) => ({
+  id: n.id, width: n.width, height: n.height, resource_type: n.resourceType, resource_url: n.resourceUrl,
+  creative_type: n.creativeType, click_through: { url: n.clickThroughUrl }, min_suggested_duration: n.minSuggestedDuration,
+  api_framework: n.apiFramework, http_code: n.httpCode, content_type: n.contentType, error: n.error,
 });
 const containerView = (c: ContainerInfo) => ({ format: c.format, mime_type: c.mimeType, moov_atom_position: c.moovAtomPosition });
 const videoView = (v: VideoInfo) => ({
@@ -98,6 +133,8 @@ export function vastV3View(r: VastReport) {
     ad_title: r.adTitle,
     cors: r.cors,
     creatives: r.creatives.map((c) => ({
+      // Producers before NonLinear support only reported Linear creatives.
+      type: c.type || "linear",
       click_through: { url: c.clickThroughUrl },
       duration: c.duration,
       ...(c.skipOffset !== undefined ? { skip_offset: c.skipOffset } : {}),
@@ -107,7 +144,8 @@ export function vastV3View(r: VastReport) {
         const audioWave = imageView(p?.audioWave);
         const filmStrip = imageView(p?.filmStrip);
         const poster = imageView(p?.poster);
-        return {
+        const notMeasured = [...(p?.notMeasured ?? [])];
+        const doc = {
           attributes: attributesView(m.attributes),
           ...(audioWave ? { audio_wave: audioWave } : {}),
           download_speed: p?.downloadSpeed ?? 0,
@@ -121,8 +159,13 @@ export function vastV3View(r: VastReport) {
           http_code: p?.httpCode ?? 0,
           ...(poster ? { poster } : {}),
           url: p?.url || "",
+          error: p?.error || p?.analysisError || "",
+          not_measured: notMeasured,
         };
+        omitNotMeasured(doc, notMeasured);
+        return doc;
       }),
+      nonlinears: c.nonLinears.map(nonLinearView),
     })),
     job_id: r.jobId,
     meta: metaView(r.meta, "vast", "v3"),
@@ -137,6 +180,7 @@ export function vastV3View(r: VastReport) {
     screenshot: screenshotView(r.screenshot),
     ssl: sslView(r.ssl, "non_secure_urls"),
     type: r.type,
+    errors: [...r.errors],
     vast_url_base64: Buffer.from(r.vastUrl, "utf8").toString("base64"),
     vast_version: r.vastVersion,
     wrapper_redirects: r.wrapperRedirects,
