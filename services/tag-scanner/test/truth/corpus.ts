@@ -1,0 +1,437 @@
+// The truth corpus: small creatives built like real banners, each with what a person watching it would report.
+// The values are the truth, not what the scanner says today; see README.md for what each expectation means.
+import type { TagReport } from "@cva/contracts";
+import { CREATIVE_PAGE, type Fixtures } from "./fixtures.ts";
+
+export interface Expect {
+  /** dimensions: the painted size, CSS px. */
+  size: [number, number];
+  /** animation_duration_ms within [min, max]; "endless" = still moving at the render deadline (-1). */
+  animation?: { min: number; max: number } | "endless";
+  border?: boolean;
+  /** insecure: the http:// URLs exactly as the creative wrote them, as a set (order free, nothing missing or extra). */
+  ssl?: { compliant: boolean; insecure?: string[] };
+  /** A cookie that must be in `cookies`; only the listed attributes are compared. */
+  cookie?: { name: string; httpOnly?: boolean; secure?: boolean; sameSite?: string };
+  /** The click-through; only the listed fields are compared, and the screenshot object must be there. */
+  landing?: { tab: "new_tab" | "same_tab" | "none"; url?: string; title?: string; working?: boolean };
+  /** creative_rendered; true unless stated. */
+  rendered?: boolean;
+  video?: boolean;
+  docWrite?: boolean;
+  iframes?: number;
+}
+
+export interface Case {
+  id: string;
+  /** One line: which real banner pattern this is. */
+  pattern: string;
+  html: (f: Fixtures) => string;
+  /** Ask for the landing page (v3 capture_landing_page). */
+  landing?: boolean;
+  expect: Expect | ((f: Fixtures) => Expect);
+}
+
+const around = (v: number, tol = 400) => ({ min: v - tol, max: v + tol });
+const AD = "position:relative;width:300px;height:250px;overflow:hidden;font-family:Arial,sans-serif";
+const CTA = `<div style="position:absolute;left:90px;bottom:24px;width:120px;height:32px;line-height:32px;border-radius:4px;background:#ffb400;color:#111;text-align:center;font-weight:bold">Shop now</div>`;
+const headline = (text: string, colour = "#fff") => `<div style="position:absolute;left:20px;top:30px;width:260px;font-size:24px;font-weight:bold;color:${colour}">${text}</div>`;
+/** A finished, motionless 300x250 banner in `bg`. */
+const still = (bg: string, extra = "") => `<div style="${AD};background:${bg}">${headline("Spring sale")}${CTA}${extra}</div>`;
+const SLIDES = `<style>.slide{position:absolute;inset:0;display:none;color:#fff;font:bold 28px Arial,sans-serif;padding:40px 20px}</style>
+<div style="${AD};background:#222"><div class="slide" style="display:block;background:#c0392b">New season</div>
+<div class="slide" style="background:#2980b9">New colours</div><div class="slide" style="background:#27ae60">Shop now</div></div>`;
+
+/**
+ * A GSAP-like timeline on a requestAnimationFrame ticker: a 1 s tween, `repeat` more times after `gap` ms each
+ * (-1 = forever), no yoyo (each repeat jumps back to the start). The ticker keeps ticking through the holds and,
+ * like gsap.ticker's autoSleep, falls asleep only 120 idle frames after the timeline completed.
+ */
+const gsapLike = (repeat: number, gap: number) => `<div style="${AD};background:#0b2545">${headline("Fly with us")}
+<div id="plane" style="position:absolute;left:10px;top:120px;width:50px;height:30px;background:#eef4ed;border-radius:15px"></div></div>
+<script>(function () {
+  var plane = document.getElementById("plane"), start = performance.now(), dur = 1000, gap = ${gap}, repeat = ${repeat};
+  var total = repeat < 0 ? Infinity : (repeat + 1) * dur + repeat * gap, idle = 0;
+  function tick(now) {
+    var t = now - start, done = t >= total, p = done ? 1 : Math.min(1, (t % (dur + gap)) / dur);
+    plane.style.transform = "translateX(" + Math.round(p * 230) + "px)";
+    if (done && ++idle > 120) return;
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+})();</script>`;
+
+export const cases: Case[] = [
+  // ---- animation duration
+  {
+    id: "storyboard-css",
+    pattern: "HTML5 storyboard: headline slides in (0.8 s), 3 s hold, CTA slides in (0.8 s), then rests",
+    html: () => `<style>
+@keyframes in { from { transform: translateX(-300px) } to { transform: translateX(0) } }
+@keyframes up { from { transform: translateY(80px) } to { transform: translateY(0) } }
+#ad > div:first-child { animation: in .8s ease-out both } #ad > div:last-child { animation: up .8s linear 3.8s both }</style>
+<div id="ad" style="${AD};background:#1d3557">${headline("Summer flights from $99")}${CTA}</div>`,
+    expect: { size: [300, 250], animation: around(4600) },
+  },
+  {
+    id: "slideshow-timeout",
+    pattern: "three frames shown 3 s each by a setTimeout chain, then the end frame stays",
+    html: () => `${SLIDES}<script>(function () {
+  var s = document.querySelectorAll(".slide"), i = 0;
+  function next() { s[i].style.display = "none"; s[++i].style.display = "block"; if (i < s.length - 1) setTimeout(next, 3000); }
+  setTimeout(next, 3000);
+})();</script>`,
+    expect: { size: [300, 250], animation: around(6000) },
+  },
+  {
+    id: "slideshow-interval-loop",
+    pattern: "the same three frames rotating forever on setInterval",
+    html: () => `${SLIDES}<script>(function () {
+  var s = document.querySelectorAll(".slide"), i = 0;
+  setInterval(function () { s[i].style.display = "none"; i = (i + 1) % s.length; s[i].style.display = "block"; }, 3000);
+})();</script>`,
+    expect: { size: [300, 250], animation: "endless" },
+  },
+  {
+    id: "delayed-css-animation",
+    pattern: "static end frame for 3 s, then a 1 s CSS animation (animation-delay: 3s)",
+    html: () => `<style>@keyframes pop { from { transform: scale(.2) } to { transform: scale(1) } }
+#badge { position:absolute; right:20px; top:90px; width:80px; height:80px; border-radius:40px; background:#e63946; color:#fff;
+  font:bold 20px/80px Arial,sans-serif; text-align:center; animation: pop 1s linear 3s both }</style>
+<div style="${AD};background:#f1faee">${headline("Weekend deal", "#1d3557")}<div id="badge">-30%</div></div>`,
+    expect: { size: [300, 250], animation: around(4000) },
+  },
+  {
+    id: "gsap-finite-repeat",
+    pattern: "GSAP-style rAF timeline: 1 s tween, repeat 2, repeatDelay 1 s (5 s in all)",
+    html: () => gsapLike(2, 1000),
+    expect: { size: [300, 250], animation: around(5000) },
+  },
+  {
+    id: "gsap-infinite",
+    pattern: "GSAP-style rAF timeline with repeat: -1",
+    html: () => gsapLike(-1, 500),
+    expect: { size: [300, 250], animation: "endless" },
+  },
+  {
+    id: "createjs-ticker-after-stop",
+    pattern: "Adobe Animate/CreateJS: 24 fps rAF ticker redraws the canvas forever; the 3 s timeline stops on its last frame",
+    html: () => `<canvas id="c" width="300" height="250" style="display:block"></canvas>
+<script>(function () {
+  var ctx = document.getElementById("c").getContext("2d"), start = performance.now(), last = 72;
+  function tick(now) {
+    var frame = Math.min(last, Math.floor((now - start) * 24 / 1000));
+    ctx.fillStyle = "#2b2d42"; ctx.fillRect(0, 0, 300, 250);
+    ctx.fillStyle = "#ef233c"; ctx.fillRect(10 + frame * 3, 100, 50, 50);
+    ctx.fillStyle = "#fff"; ctx.font = "bold 22px Arial"; ctx.fillText("Game on", 20, 50);
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+})();</script>`,
+    expect: { size: [300, 250], animation: around(3000) },
+  },
+  {
+    id: "canvas-2s",
+    pattern: "canvas drawn by requestAnimationFrame for 2 s, then the loop ends",
+    html: () => `<canvas id="c" width="300" height="250" style="display:block"></canvas>
+<script>(function () {
+  var ctx = document.getElementById("c").getContext("2d"), start = performance.now();
+  function draw(now) {
+    var t = Math.min(1, (now - start) / 2000);
+    ctx.fillStyle = "#003049"; ctx.fillRect(0, 0, 300, 250);
+    ctx.fillStyle = "#fcbf49"; ctx.beginPath(); ctx.arc(30 + t * 240, 125, 25, 0, 7); ctx.fill();
+    if (t < 1) requestAnimationFrame(draw);
+  }
+  requestAnimationFrame(draw);
+})();</script>`,
+    expect: { size: [300, 250], animation: around(2000) },
+  },
+  {
+    // The last frame's own delay is invisible: the pixels stop when it appears, 2 s in, not after the 3 s of delays.
+    id: "gif-once",
+    pattern: "animated GIF banner, 3 frames x 1 s, no NETSCAPE loop block (plays once)",
+    html: (f) => `<a href="${f.landing}" target="_blank"><img src="${f.https("cdn.example", "/anim-once.gif")}" width="300" height="250" style="display:block;border:0"></a>`,
+    expect: { size: [300, 250], animation: around(2000) },
+  },
+  {
+    // Red, green, blue, red, green, blue: the last change is the second blue, 5 s in.
+    id: "gif-loop-count-1",
+    pattern: "animated GIF with NETSCAPE2.0 loop count 1 (one repetition: plays twice)",
+    html: (f) => `<a href="${f.landing}" target="_blank"><img src="${f.https("cdn.example", "/anim-twice.gif")}" width="300" height="250" style="display:block;border:0"></a>`,
+    expect: { size: [300, 250], animation: around(5000) },
+  },
+  {
+    id: "gif-loop",
+    pattern: "animated GIF banner looping forever (NETSCAPE2.0 loop count 0)",
+    html: (f) => `<a href="${f.landing}" target="_blank"><img src="${f.https("cdn.example", "/anim-loop.gif")}" width="300" height="250" style="display:block;border:0"></a>`,
+    expect: { size: [300, 250], animation: "endless" },
+  },
+  {
+    // Motion lasts from the first paint (the banner's background) to the video's last frame: 3 s of video plus the
+    // moment it takes to load and start.
+    id: "video-once",
+    pattern: "video ad: <video autoplay muted playsinline>, 3 s, not looping",
+    html: (f) => `<div style="${AD};background:#000"><video src="${f.https("cdn.example", "/ad.webm")}" autoplay muted playsinline width="300" height="250" style="display:block"></video></div>`,
+    expect: { size: [300, 250], video: true, animation: { min: 2600, max: 3700 } },
+  },
+  {
+    id: "video-loop",
+    pattern: "video ad with the loop attribute",
+    html: (f) => `<div style="${AD};background:#000"><video src="${f.https("cdn.example", "/ad.webm")}" autoplay muted playsinline loop width="300" height="250" style="display:block"></video></div>`,
+    expect: { size: [300, 250], video: true, animation: "endless" },
+  },
+  {
+    id: "static-banner",
+    pattern: "static banner: background, headline, logo, CTA; nothing moves",
+    html: (f) => still("#264653", `<img src="${f.https("cdn.example", "/img/solid.png?w=60&h=30&c=e9c46a")}" width="60" height="30" style="position:absolute;right:20px;top:90px">`),
+    expect: { size: [300, 250], animation: { min: 0, max: 300 } },
+  },
+
+  // ---- has_border
+  { id: "border-2px-solid", pattern: "white ad with a 2 px black border", html: () => `<div style="${AD};box-sizing:border-box;border:2px solid #000;background:#fff">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
+  { id: "border-3px-brand", pattern: "light ad framed by a 3 px solid brand-red border", html: () => `<div style="${AD};box-sizing:border-box;border:3px solid #c8102e;background:#fdf6ec">${headline("Pizza night", "#c8102e")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
+  { id: "border-inset-shadow", pattern: "border drawn as box-shadow: inset 0 0 0 2px #000", html: () => `<div style="${AD};background:#fff;box-shadow:inset 0 0 0 2px #000">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
+  { id: "border-grey-1px-white-ad", pattern: "white ad with the usual 1 px light-grey (#ccc) keyline", html: () => `<div style="${AD};box-sizing:border-box;border:1px solid #ccc;background:#fff">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
+  { id: "border-outline-inset", pattern: "keyline drawn with outline: 1px solid #000; outline-offset: -1px", html: () => `<div style="${AD};background:#fff;outline:1px solid #000;outline-offset:-1px">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
+  {
+    // The 2 px outline is painted outside the 296x246 box, so what shows is 300x250 with a black frame.
+    id: "border-outline-outer",
+    pattern: "outer border drawn with outline around a 296x246 box (margin 2px, outline 2px)",
+    html: () => `<div style="position:relative;width:296px;height:246px;margin:2px;overflow:hidden;background:#fff;outline:2px solid #000;font-family:Arial,sans-serif">${headline("Spring sale", "#111")}${CTA}</div>`,
+    expect: { size: [300, 250], border: true },
+  },
+  { id: "border-baked-in-png", pattern: "the border is part of the artwork: a PNG with a dark 2 px frame", html: (f) => `<img src="${f.https("cdn.example", "/img/framed.png?w=300&h=250&c=2a9d8f")}" width="300" height="250" style="display:block">`, expect: { size: [300, 250], border: true } },
+  { id: "no-border-flat-fill", pattern: "flat colour fill to the edges", html: () => still("#e63946"), expect: { size: [300, 250], border: false } },
+  { id: "no-border-gradient", pattern: "left-to-right gradient background to the edges", html: () => still("linear-gradient(to right,#0b3d91,#4fc3f7)"), expect: { size: [300, 250], border: false } },
+  { id: "no-border-photo", pattern: "photo artwork running to the edges", html: (f) => `<img src="${f.https("cdn.example", "/img/photo.png?w=300&h=250")}" width="300" height="250" style="display:block">`, expect: { size: [300, 250], border: false } },
+
+  // ---- dimensions
+  {
+    id: "pixel-inline-after-ad",
+    pattern: "1x1 tracking pixel as an inline <img> right after the 300x250 ad",
+    html: (f) => `${still("#457b9d")}<img src="${f.https("track.example", "/px.gif?ev=imp")}" width="1" height="1" alt="">`,
+    expect: { size: [300, 250] },
+  },
+  {
+    id: "pixel-display-block",
+    pattern: "1x1 tracking pixel with display:block below the ad",
+    html: (f) => `${still("#457b9d")}<img src="${f.https("track.example", "/px.gif?ev=imp")}" width="1" height="1" style="display:block" alt="">`,
+    expect: { size: [300, 250] },
+  },
+  {
+    id: "hidden-and-offscreen",
+    pattern: "unused sizes left in the tag: display:none, visibility:hidden and left:-9999px elements",
+    html: () => `${still("#6d597a")}<div style="display:none;width:728px;height:90px;background:#f00"></div>
+<div style="visibility:hidden;width:728px;height:90px;background:#f00"></div>
+<div style="position:absolute;left:-9999px;top:0;width:160px;height:600px;background:#f00"></div>`,
+    expect: { size: [300, 250] },
+  },
+  {
+    id: "expanding-overflow",
+    pattern: "expandable: 300x250 that widens to 600x250 on hover (overflow:hidden), collapsed at load",
+    html: () => `<style>#exp { width:300px; transition: width .3s } #exp:hover { width:600px }</style>
+<div id="exp" style="${AD.replace("width:300px;", "")};background:#ffb703"><div style="position:absolute;left:300px;top:0;width:300px;height:250px;background:#023047"></div>${headline("Hover to explore", "#023047")}</div>`,
+    expect: { size: [300, 250] },
+  },
+  {
+    id: "expanding-clip-path",
+    pattern: "expandable: 600x250 panel clipped to 300x250 with clip-path until hover",
+    html: () => `<style>#exp { clip-path: inset(0 300px 0 0); transition: clip-path .3s } #exp:hover { clip-path: inset(0) }</style>
+<div id="exp" style="position:absolute;left:0;top:0;width:600px;height:250px;font-family:Arial,sans-serif;background:linear-gradient(to right,#ffb703 50%,#023047 50%)">${headline("Hover to explore", "#023047")}</div>`,
+    expect: { size: [300, 250] },
+  },
+  {
+    id: "responsive-in-slot",
+    pattern: "responsive creative (width:100%) inside the publisher's 300x250 slot div",
+    html: (f) => `<div class="ad-slot" style="width:300px;height:250px"><div style="width:100%;height:100%;position:relative;background:#8ecae6;font-family:Arial,sans-serif">
+<img src="${f.https("cdn.example", "/img/solid.png?w=600&h=200&c=219ebc")}" style="display:block;width:100%;height:auto" alt="">${CTA}</div></div>`,
+    expect: { size: [300, 250] },
+  },
+  {
+    id: "adchoices-icon",
+    pattern: "AdChoices 15x15 icon absolutely positioned in the ad's top-right corner",
+    html: (f) => still("#2a9d8f", `<a href="https://optout.example/" target="_blank"><img src="${f.https("cdn.example", "/img/solid.png?w=15&h=15&c=00aecd")}" width="15" height="15" style="position:absolute;top:0;right:0" alt="AdChoices"></a>`),
+    expect: { size: [300, 250] },
+  },
+  {
+    // The bottom strip arrives 1.5 s after load: it belongs to the ad's size, and its appearance is a change. It
+    // shows once fetched, so a loaded machine may add a few hundred ms; it can never show before 1.5 s.
+    id: "late-image-timeout",
+    pattern: "a 300x50 offer strip inserted by setTimeout 1.5 s after load below a 300x200 panel",
+    html: (f) => `<div id="ad" style="width:300px;font-family:Arial,sans-serif"><div style="height:200px;background:#3d405b;color:#fff;font:bold 24px Arial;padding:30px 20px;box-sizing:border-box">Late offer</div></div>
+<script>addEventListener("load", function () { setTimeout(function () {
+  var i = new Image(300, 50); i.style.display = "block"; i.src = "${f.https("cdn.example", "/img/solid.png?w=300&h=50&c=e07a5f")}";
+  document.getElementById("ad").appendChild(i);
+}, 1500); });</script>`,
+    expect: { size: [300, 250], animation: { min: 1300, max: 2300 } },
+  },
+  {
+    // In view, a lazy image loads at once; this CDN answers after 1 s, so the artwork appears about 1 s in.
+    id: "lazy-image",
+    pattern: "loading=\"lazy\" hero image (slow CDN, 1 s) over the banner's background",
+    html: (f) => `<div style="${AD};background:#f4f1de"><img loading="lazy" src="${f.https("cdn.example", "/img/solid.png?w=300&h=150&c=81b29a&delay=1000")}" width="300" height="150" style="display:block">${CTA}</div>`,
+    expect: { size: [300, 250], animation: { min: 900, max: 1800 } },
+  },
+  {
+    id: "friendly-iframe-docwrite",
+    pattern: "ad server writes the creative into a same-origin (friendly) iframe with document.write",
+    html: () => `<div id="slot"></div><script>(function () {
+  var f = document.createElement("iframe");
+  f.width = "300"; f.height = "250"; f.frameBorder = "0"; f.scrolling = "no"; f.style.cssText = "border:0;display:block";
+  document.getElementById("slot").appendChild(f);
+  var d = f.contentWindow.document;
+  d.open();
+  d.write('<!doctype html><html><body style="margin:0">' + ${JSON.stringify(still("#bc4749"))} + '</body></html>');
+  d.close();
+})();</script>`,
+    expect: { size: [300, 250], docWrite: true, iframes: 1 },
+  },
+  {
+    id: "xo-iframe-300x250",
+    pattern: "creative served in a cross-origin 300x250 iframe (frame.example)",
+    html: (f) => `<iframe src="${f.page("frame.example", `<!doctype html><body style="margin:0">${still("#386641")}</body>`)}" width="300" height="250" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>`,
+    expect: { size: [300, 250], iframes: 1 },
+  },
+  {
+    // The frame's document has no background, so its lower 350 px are transparent: what shows is 300x250.
+    id: "xo-iframe-300x600-paints-top",
+    pattern: "300x600 cross-origin iframe whose document paints only a 300x250 ad at the top",
+    html: (f) => `<iframe src="${f.page("frame.example", `<!doctype html><body style="margin:0">${still("#6a994e")}</body>`)}" width="300" height="600" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>`,
+    expect: { size: [300, 250], iframes: 1 },
+  },
+
+  // ---- ssl
+  {
+    id: "ssl-http-pixel",
+    pattern: "impression pixel written as http:// (Chromium auto-upgrades it to https)",
+    html: (f) => `${still("#1d3557")}<img src="${f.http("track.example", "/px.gif?ev=imp")}" width="1" height="1" style="position:absolute;left:0;top:0">`,
+    expect: (f) => ({ size: [300, 250], ssl: { compliant: false, insecure: [f.http("track.example", "/px.gif?ev=imp")] } }),
+  },
+  {
+    id: "ssl-http-script",
+    pattern: "library loaded with an http:// script src (blocked as mixed content)",
+    html: (f) => `${still("#1d3557")}<script src="${f.http("cdn.example", "/js/lib.js")}"></script>`,
+    expect: (f) => ({ size: [300, 250], ssl: { compliant: false, insecure: [f.http("cdn.example", "/js/lib.js")] } }),
+  },
+  {
+    id: "ssl-all-https",
+    pattern: "script, artwork and pixel all over https",
+    html: (f) => `<script src="${f.https("cdn.example", "/js/lib.js")}"></script>${still("#1d3557", `<img src="${f.https("cdn.example", "/img/solid.png?w=60&h=30&c=e9c46a")}" style="position:absolute;right:20px;top:90px">`)}
+<img src="${f.https("track.example", "/px.gif?ev=imp")}" width="1" height="1" style="position:absolute;left:0;top:0">`,
+    expect: { size: [300, 250], ssl: { compliant: true, insecure: [] } },
+  },
+
+  // ---- cookies
+  {
+    id: "cookie-3p-pixel",
+    pattern: "third-party impression pixel over https setting tp=1; SameSite=None; Secure; HttpOnly",
+    html: (f) => `${still("#264653")}<img src="${f.https("track.example", "/cookie.gif")}" width="1" height="1" style="position:absolute;left:0;top:0">`,
+    expect: { size: [300, 250], cookie: { name: "tp", httpOnly: true, secure: true, sameSite: "None" } },
+  },
+  {
+    id: "cookie-js-in-xo-iframe",
+    pattern: "cross-origin iframe creative whose vendor script (cdn.example) sets a cookie from JS",
+    html: (f) => `<iframe src="${f.page("frame.example", `<!doctype html><body style="margin:0">${still("#264653")}<script src="${f.https("cdn.example", "/js/cookie.js")}"></script></body>`)}" width="300" height="250" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>`,
+    expect: { size: [300, 250], cookie: { name: "fp_id", httpOnly: false, secure: true, sameSite: "None" } },
+  },
+
+  // ---- landing page
+  {
+    id: "landing-anchor-blank",
+    pattern: "whole ad wrapped in <a href target=_blank>",
+    landing: true,
+    html: (f) => `<a href="${f.landing}" target="_blank" style="display:block;width:300px">${still("#e76f51")}</a>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
+    id: "landing-clicktag-window-open",
+    pattern: "HTML5 clickTag: var clickTag = \"…\"; onclick=\"window.open(clickTag)\"",
+    landing: true,
+    html: (f) => `<script>var clickTag = "${f.landing}";</script>
+<div onclick="window.open(clickTag)" style="cursor:pointer">${still("#e76f51")}</div>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
+    id: "landing-click-tracker-2-redirects",
+    pattern: "click goes through two 302 click trackers before the landing page",
+    landing: true,
+    html: (f) => `<a href="${f.https("click.example", `/click?hops=2&to=${encodeURIComponent(f.landing)}`)}" target="_blank" style="display:block;width:300px">${still("#e76f51")}</a>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
+    id: "landing-same-tab-top-location",
+    pattern: "click handler navigating the page itself: top.location.href = clickTag",
+    landing: true,
+    html: (f) => `<script>var clickTag = "${f.landing}";</script>
+<div onclick="top.location.href = clickTag" style="cursor:pointer">${still("#e76f51")}</div>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "same_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
+    // Nobody replaced the macro, so the href is relative: a browser resolves it against the page the ad is on and
+    // opens that URL, which is no landing page (our host page's origin answers 404 / does not resolve).
+    id: "landing-unexpanded-macro",
+    pattern: "click macro left unexpanded: href=\"%%CLICK_URL_UNESC%%https://landing…\"",
+    landing: true,
+    html: (f) => `<a href="%%CLICK_URL_UNESC%%${f.landing}" target="_blank" style="display:block;width:300px">${still("#e76f51")}</a>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: new URL(`%%CLICK_URL_UNESC%%${f.landing}`, CREATIVE_PAGE).href, working: false } }),
+  },
+  {
+    id: "landing-none",
+    pattern: "creative without any click-through",
+    landing: true,
+    html: () => still("#e76f51"),
+    expect: { size: [300, 250], landing: { tab: "none" } },
+  },
+];
+
+const show = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(", ")}]` : String(v));
+
+/** Every way the report differs from the truth, one line each ("field: expected …, got …"); empty when it matches. */
+export function differences(r: TagReport, e: Expect): string[] {
+  const out: string[] = [];
+  const check = (field: string, want: unknown, got: unknown) => {
+    if (want !== got) out.push(`${field}: expected ${show(want)}, got ${show(got)}`);
+  };
+  check("dimensions", `${e.size[0]}x${e.size[1]}`, `${r.dimensions?.width ?? 0}x${r.dimensions?.height ?? 0}`);
+  check("creativeRendered", e.rendered ?? true, r.creativeRendered);
+  if (e.animation !== undefined) {
+    const got = Number(r.animationDurationMs);
+    if (e.animation === "endless") check("animationDurationMs", -1, got);
+    else if (got < e.animation.min || got > e.animation.max) out.push(`animationDurationMs: expected ${e.animation.min}..${e.animation.max}, got ${got}`);
+  }
+  if (e.border !== undefined) check("hasBorder", e.border, r.hasBorder);
+  if (e.video !== undefined) check("hasVideo", e.video, r.hasVideo);
+  if (e.docWrite !== undefined) check("usesDocumentWrite", e.docWrite, r.usesDocumentWrite);
+  if (e.iframes !== undefined) check("iframes", e.iframes, r.iframes);
+  if (e.ssl) {
+    check("ssl.compliant", e.ssl.compliant, r.ssl?.compliant);
+    if (e.ssl.insecure) {
+      const got = [...new Set(r.ssl?.insecureUrls ?? [])].sort();
+      const want = [...new Set(e.ssl.insecure)].sort();
+      check("ssl.insecureUrls", show(want), show(got));
+    }
+  }
+  if (e.cookie) {
+    const c = r.cookies.find((x) => x.name === e.cookie!.name);
+    if (!c) out.push(`cookies: expected a cookie named ${show(e.cookie.name)}, got [${r.cookies.map((x) => x.name).join(", ")}]`);
+    else {
+      if (e.cookie.httpOnly !== undefined) check(`cookie ${c.name}.httpOnly`, e.cookie.httpOnly, c.httpOnly);
+      if (e.cookie.secure !== undefined) check(`cookie ${c.name}.secure`, e.cookie.secure, c.secure);
+      if (e.cookie.sameSite !== undefined) check(`cookie ${c.name}.sameSite`, e.cookie.sameSite, c.sameSite);
+    }
+  }
+  if (e.landing) {
+    const l = r.landingPage;
+    if (!l) out.push("landingPage: expected an object, got none");
+    else {
+      check("landingPage.tab", e.landing.tab, l.tab);
+      if (e.landing.url !== undefined) check("landingPage.url", e.landing.url, l.url);
+      if (e.landing.title !== undefined) check("landingPage.title", e.landing.title, l.title);
+      if (e.landing.working !== undefined) check("landingPage.working", e.landing.working, l.working);
+      if (!l.screenshot) out.push("landingPage.screenshot: expected an object, got none");
+    }
+  }
+  return out;
+}
+
+export const expectationOf = (c: Case, f: Fixtures): Expect => (typeof c.expect === "function" ? c.expect(f) : c.expect);

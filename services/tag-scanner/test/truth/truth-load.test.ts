@@ -1,0 +1,51 @@
+// The whole corpus with four scans in flight at once on one browser, against the same truth: a loaded machine may
+// blur timings within the tolerances, but must not change what is measured.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TagReport } from "@cva/contracts";
+import { tagJob } from "../helpers.ts";
+import { cases, differences, expectationOf } from "./corpus.ts";
+import { makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
+
+const IN_FLIGHT = 4;
+let f: Fixtures;
+let s: ReturnType<typeof makeScanner>;
+const reports = new Map<string, Promise<TagReport>>();
+
+beforeAll(async () => {
+  f = await startFixtures();
+  s = makeScanner(IN_FLIGHT);
+  // Our own limiter rather than the pool's queue: a scan's render deadline starts when scan() is called, so a scan
+  // waiting for a slot would lose render time.
+  const queue = [...cases];
+  const settled = new Map<string, (r: Promise<TagReport>) => void>();
+  for (const c of cases) {
+    const p = new Promise<TagReport>((resolve) => settled.set(c.id, resolve));
+    p.catch(() => {}); // a failed scan is reported by its own test, not as an unhandled rejection
+    reports.set(c.id, p);
+  }
+  const worker = async () => {
+    for (let c = queue.shift(); c; c = queue.shift()) {
+      const job = c;
+      const r = Promise.resolve().then(() => s.scanner.scan(tagJob(job.html(f), { landing: job.landing ?? false })));
+      settled.get(c.id)!(r);
+      await r.catch(() => {});
+    }
+  };
+  for (let i = 0; i < IN_FLIGHT; i++) void worker();
+}, 120_000);
+afterAll(async () => {
+  await Promise.allSettled(reports.values());
+  await s?.close();
+  await f?.close();
+});
+
+describe(`truth corpus, ${IN_FLIGHT} scans in flight`, () => {
+  for (const c of cases) {
+    // Waits for this case's scan, which may still be queued behind up to a few slow (endless) cases.
+    it(c.id, async () => {
+      const r = await reports.get(c.id)!;
+      const diff = differences(r, expectationOf(c, f));
+      expect(diff, `${c.id} (${c.pattern}):\n  ${diff.join("\n  ")}`).toEqual([]);
+    }, 300_000);
+  }
+});
