@@ -40,9 +40,14 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
       const log = { job_id: job.jobId };
       const extracted = await extractZip(job.input.value.data, deps.limits);
       const entry = findEntryPoint(extracted.files.map((f) => f.name));
+      const fields = computeStaticFields(extracted.files, entry.path);
       const bundle = create(BundleSchema, {
         entry: ENTRY_FILE,
         files: extracted.files.map((f) => create(BundleFileSchema, { path: relativeToRoot(f.name, entry.root), data: f.data })),
+        // Served as ad servers serve an HTML5 zip: in a frame of its ad.size, so that a responsive export lays itself
+        // out in the slot, not in the scanner's 1366x768 (or 390 px) viewport. Without ad.size there is no slot size
+        // to honour, and the entry is opened as the page itself.
+        ...(fields.adSize.found ? { frameSize: create(DimensionsSchema, { width: fields.adSize.width, height: fields.adSize.height }) } : {}),
       });
       logger.info({ ...log, entry_point: entry.path, files: extracted.files.length, ignored: extracted.ignored.length }, "zip extracted");
 
@@ -51,7 +56,6 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
       options.signal?.addEventListener("abort", () => stopMinify.abort(), { once: true });
       const rendered = deps.render(bundle, job);
       rendered.catch(() => stopMinify.abort());
-      const fields = computeStaticFields(extracted.files, entry.path);
       const minifiedPromise = checkMinified(fields.minifyCandidates, { ...deps.minify, signal: stopMinify.signal })
         .catch((err: unknown): MinifiedResult => {
           logger.warn({ ...log, err: err instanceof Error ? err.message : String(err) }, "minified check failed");

@@ -70,10 +70,12 @@ describe("createZipAnalyzer", () => {
     expect(calls[0].entry).toBe("index.html");
     expect(calls[0].files.map((f) => f.path)).toEqual(["index.html", "main.js", "style.css", "img/logo.png"]);
     expect(Buffer.from(calls[0].files[3].data).equals(PNG)).toBe(true);
+    // Rendered in a slot of its ad.size, as ad servers serve it.
+    expect(calls[0].frameSize).toMatchObject({ width: 300, height: 250 });
   });
 
   it("reports a minified creative without clickTag or ad.size", async () => {
-    const { render } = fakeRender();
+    const { render, calls } = fakeRender();
     const zip = buildZip([
       { name: "index.html", data: '<!DOCTYPE html><html><head><link rel="stylesheet" href="s.min.css"></head><body><script src="a.min.js"></script></body></html>' },
       { name: "a.min.js", data: "/*! banner */\nwindow.start=function(n){for(var o=[],t=0;t<10;t++)o.push(t/n);return o};" },
@@ -82,6 +84,31 @@ describe("createZipAnalyzer", () => {
     const report = await createZipAnalyzer({ render }).analyze(zipJob(zip));
     expect({ click: report.clickTagFound, meta: report.metaAdSize, minified: report.minified }).toEqual({ click: false, meta: false, minified: true });
     expect(report.render?.declaredDimensions).toBeUndefined();
+    // No declared size, no slot to honour: the entry opens as the page.
+    expect(calls[0].frameSize).toBeUndefined();
+  });
+
+  it("finds a clickTag declared in a script file index.html loads (was false)", async () => {
+    const { render } = fakeRender();
+    const zip = buildZip([
+      { name: "index.html", data: '<html><head><meta name="ad.size" content="width=300,height=250"></head><body><script src="js/ad.js"></script></body></html>' },
+      { name: "js/ad.js", data: 'var clickTag = "https://advertiser.example/";\ndocument.body.onclick = function () { window.open(clickTag); };' },
+    ]);
+    expect((await createZipAnalyzer({ render }).analyze(zipJob(zip))).clickTagFound).toBe(true);
+  });
+
+  it("analyses a Windows Compress-Archive zip (backslash paths) like any other (was refused)", async () => {
+    const { render, calls } = fakeRender();
+    const dos = 20;
+    const zip = buildZip([
+      { name: "index.html", data: INDEX, versionMadeBy: dos },
+      { name: "main.js", data: UNMINIFIED_JS, versionMadeBy: dos },
+      { name: "img\\logo.png", data: PNG, versionMadeBy: dos },
+    ]);
+    const report = await createZipAnalyzer({ render }).analyze(zipJob(zip));
+    expect(report.fileStructure.map((f) => f.name)).toEqual(["index.html", "main.js", "img/logo.png"]);
+    // The bundle serves img/logo.png where index.html's <img src="img/logo.png"> asks for it.
+    expect(calls[0].files.map((f) => f.path)).toContain("img/logo.png");
   });
 
   it("uses a single top-level folder as the root", async () => {

@@ -32,6 +32,17 @@ describe("extractZip: honest archives", () => {
     expect(out.entryCount).toBe(5);
   });
 
+  it("reads a Windows Compress-Archive zip: backslash separators become \"/\" (was refused)", async () => {
+    // What PowerShell 5.1's Compress-Archive writes for a folder's contents: MS-DOS host, "\\" between path segments.
+    const dos = 20; // version made by: host 0 (MS-DOS/FAT), spec 2.0
+    const out = await extractZip(buildZip([
+      { name: "index.html", data: "<html></html>", versionMadeBy: dos },
+      { name: "css\\style.css", data: "body{}", versionMadeBy: dos },
+      { name: "img\\sub\\logo.png", data: "png", versionMadeBy: dos },
+    ]));
+    expect(out.files.map((f) => f.name)).toEqual(["index.html", "css/style.css", "img/sub/logo.png"]);
+  });
+
   it("accepts exactly the entry limit", async () => {
     const entries = Array.from({ length: 1000 }, (_, i) => ({ name: `f${i}.txt`, data: "x", method: 0 as const }));
     expect((await extractZip(buildZip(entries))).files).toHaveLength(1000);
@@ -45,7 +56,11 @@ describe("extractZip: hostile archives", () => {
     ["traversal deeper in the path", () => buildZip([INDEX, { name: "js/../../evil.js", data: "x" }]), /path traversal/],
     ["absolute path", () => buildZip([INDEX, { name: "/etc/passwd", data: "x" }]), /^zip entry "\/etc\/passwd" is an absolute path$/],
     ["drive letter", () => buildZip([INDEX, { name: "C:/Windows/evil.dll", data: "x" }]), /starts with a drive letter/],
-    ["backslash", () => buildZip([INDEX, { name: "..\\evil.js", data: "x" }]), /contains a backslash/],
+    // A backslash is a separator (Windows zips), so a backslash traversal is a traversal and a backslash twin a duplicate.
+    ["backslash traversal", () => buildZip([INDEX, { name: "..\\evil.js", data: "x" }]), /^zip entry "\.\.\/evil\.js" escapes the archive root/],
+    ["backslash traversal deeper in the path", () => buildZip([INDEX, { name: "js\\..\\..\\evil.js", data: "x" }]), /path traversal/],
+    ["the same file with both separators", () => buildZip([INDEX, { name: "js/a.js", data: "1" }, { name: "js\\a.js", data: "2" }]),
+      /^zip entry "js\/a\.js" appears more than once/],
     ["NUL in name", () => buildZip([INDEX, { name: "a", rawName: Buffer.from("index.html\0.png"), data: "x" }]),
       /has a NUL character in its name/],
     ["symlink", () => buildZip([INDEX, { name: "link", data: "/etc/passwd", externalAttributes: (0o120777 << 16) >>> 0 }]),

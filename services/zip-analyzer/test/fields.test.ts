@@ -36,6 +36,23 @@ describe("click_tag_found", () => {
   it("ignores a declaration in an external script tag's attributes or the text", () => {
     expect(clickTagFound('<script src="clickTag=1.js"></script><p>var clickTag = 1</p>')).toBe(false);
   });
+
+  it("reads the zip's script files that index.html loads (was false for a clickTag in main.js)", () => {
+    const files: Record<string, string> = {
+      "banner/js/main.js": 'var clickTag = "https://advertiser.example/";\nfunction go() { window.open(clickTag); }',
+      "banner/js/unused.js": 'var clickTag = "never loaded";',
+      "banner/lib.js": "var x = 1;",
+    };
+    const read = (p: string) => files[p];
+    const html = '<script src="lib.js"></script><script src="./js/main.js?v=3"></script>';
+    expect(clickTagFound(html, "banner/index.html", read)).toBe(true);
+    // Only what index.html loads: the same declaration in a file it does not load, or on another host, is not its.
+    expect(clickTagFound('<script src="lib.js"></script>', "banner/index.html", read)).toBe(false);
+    expect(clickTagFound('<script src="https://cdn.example/js/main.js"></script>', "banner/index.html", read)).toBe(false);
+    // Served with the creative's folder as the site root, "/js/main.js" is banner/js/main.js.
+    expect(clickTagFound('<script src="/js/main.js"></script>', "banner/index.html", read)).toBe(true);
+    expect(clickTagFound('<script src="/banner/js/main.js"></script>', "banner/index.html", read)).toBe(false);
+  });
 });
 
 describe("meta_ad_size", () => {

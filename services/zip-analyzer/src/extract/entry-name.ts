@@ -1,6 +1,16 @@
 import { ZipError, quoteName } from "../errors.ts";
 
 /**
+ * The entry name with Windows separators made zip separators. APPNOTE 4.4.17 allows only "/", but Windows PowerShell's
+ * Compress-Archive (.NET Framework before 4.6.1) writes "css\style.css", and every Windows tool, browser-based
+ * uploader and `unzip` (with a warning) reads a backslash as a separator — as ad servers do. A name is normalised
+ * *before* it is validated, so "..\x" is refused as the traversal it is, and "a\b" next to "a/b" as a duplicate.
+ */
+export function normaliseSeparators(name: string): string {
+  return name.replaceAll("\\", "/");
+}
+
+/**
  * Rejects every entry name that could land outside the extraction root or mean different things to different
  * tools. Nothing is written to disk here, but the bundle is served by path and other consumers may extract it, so
  * names must be canonical relative POSIX paths. Order matters: the most specific reason wins.
@@ -16,10 +26,6 @@ export function validateEntryName(name: string, rawBytes: Uint8Array, maxNameByt
   if (name.length === 0) throw new ZipError("the zip has an entry with an empty name");
   if (/^[A-Za-z]:/.test(name)) {
     throw new ZipError(`zip entry ${q} starts with a drive letter (absolute path)`);
-  }
-  if (name.includes("\\")) {
-    // Backslash is not a separator in zip names (APPNOTE 4.4.17) but Windows tools treat it as one: "..\\x" escapes.
-    throw new ZipError(`zip entry ${q} contains a backslash; zip paths must use "/"`);
   }
   if (name.startsWith("/")) {
     throw new ZipError(`zip entry ${q} is an absolute path`);

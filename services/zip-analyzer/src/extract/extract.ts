@@ -1,7 +1,7 @@
 import { crc32 } from "node:zlib";
 import { ZipError, quoteName } from "../errors.ts";
 import { resolveLimits, type ZipLimits } from "../limits.ts";
-import { collisionKey, validateEntryName } from "./entry-name.ts";
+import { collisionKey, normaliseSeparators, validateEntryName } from "./entry-name.ts";
 import { hasArchiveMagic, isArchiveName, isOsMetadata } from "./entry-kind.ts";
 import { checkNoOverlap, type EntrySpan } from "./overlap.ts";
 import {
@@ -111,7 +111,7 @@ async function readDeclared(zip: RawZipFile, limits: ZipLimits): Promise<Declare
     if (!entry) break;
     let name: string;
     try {
-      name = decodeEntryName(entry);
+      name = normaliseSeparators(decodeEntryName(entry));
     } catch {
       throw new ZipError("the zip has an entry whose name cannot be decoded");
     }

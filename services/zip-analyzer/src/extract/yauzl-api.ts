@@ -84,7 +84,7 @@ export function openEntryStream(zip: RawZipFile, entry: RawEntry): Promise<Reada
   return new Promise((resolve, reject) => zip.openReadStream(entry, (err, s) => (err ? reject(err) : resolve(s))));
 }
 
-/** Name as the spec decodes it (UTF-8 flag or CP437, Info-ZIP Unicode Path field); backslashes kept for validation. */
+/** Name as the spec decodes it (UTF-8 flag or CP437, Info-ZIP Unicode Path field); separators as written. */
 export function decodeEntryName(entry: RawEntry): string {
   return y.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields ?? [], true);
 }

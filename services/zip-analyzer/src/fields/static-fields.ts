@@ -37,7 +37,7 @@ export function computeStaticFields(files: readonly ExtractedFile[], entryPath: 
   }
   return {
     fileStructure: entries,
-    clickTagFound: clickTagFound(index),
+    clickTagFound: clickTagFound(index, entryPath, (path) => withText.find((f) => f.name === path && f.entry.type === "script")?.text),
     adSize: metaAdSize(index),
     html5Library: html5Library(withText),
     staticExternalUrls,
