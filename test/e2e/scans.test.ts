@@ -216,4 +216,11 @@ describe("scans end to end", () => {
     const again = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64("<p>still here</p>") }, key);
     expect(again.status).toBe(200);
   });
+
+  // Every scan kind above ran with the per-service NATS users: none of them needed a subject it is not given. The
+  // one expected refusal is a worker trying to create the job stream before a requester did (it then waits).
+  it("needed no NATS subject beyond each service's permissions", () => {
+    const violations = stack.natsLog.filter((l) => /Violation/.test(l) && !/Publish Violation - User "[\w-]+", Subject "\$JS\.API\.STREAM\.CREATE\.SCANS"/.test(l));
+    expect(violations).toEqual([]);
+  });
 });

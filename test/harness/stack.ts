@@ -29,6 +29,8 @@ export interface TestStack {
   revokeKey(key: string): Promise<void>;
   // Kill one process abruptly (SIGKILL), e.g. to prove redelivery.
   kill(name: string): void;
+  // Process ids of the running processes by name (nats-server as "nats"), e.g. to see what they listen on.
+  pids(): Map<string, number>;
   stop(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
     createKey: async (customer, quota) => (await store.createKey(customer, quota)).apiKey,
     revokeKey: async (key) => void (await store.revokeKey(key)),
     kill: (name) => stack.children().get(name)?.kill("SIGKILL"),
+    pids: () => new Map([["nats", nats.pid], ...[...stack.children()].map(([n, c]) => [n, c.pid!] as [string, number])]),
     stop,
   };
 }

@@ -11,6 +11,7 @@ import { freePort } from "./free-port.ts";
 export interface TestNatsServer {
   url: string;
   port: number;
+  pid: number;
   // With `users: true`: the password of every service user, and its NATS_USER/NATS_PASSWORD pair.
   passwords?: NatsPasswords;
   authFor(user: NatsUser): NatsAuth | undefined;
@@ -35,6 +36,7 @@ export async function startNatsServer(opts: { users?: boolean } = {}): Promise<T
   return {
     url: srv.url,
     port,
+    pid: srv.process.pid!,
     passwords,
     authFor: (user) => (passwords ? { user, password: passwords[user] } : undefined),
     log,
