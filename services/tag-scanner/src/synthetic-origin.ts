@@ -18,8 +18,12 @@ export interface SyntheticResponse {
  * creative's box is measured in the top document without a frame boundary clipping it. The host page carries no
  * styles of its own apart from a zero margin, so everything painted is the creative's.
  *
- * Bundle (an extracted HTML5 zip): every file is served by path under the synthetic origin and the entry is opened
- * as the top document; a file the creative asks for that the bundle lacks answers 404 (→ missing_assets).
+ * Bundle (an extracted HTML5 zip): every file is served by path under the synthetic origin; a file the creative asks
+ * for that the bundle lacks answers 404 (→ missing_assets). With a `frame_size` (the creative's ad.size) the entry is
+ * served the way ad servers serve HTML5 zips: a slot page frames it in an iframe of exactly that width and height, so
+ * the creative's window is the slot — a responsive export (Google Web Designer responsive, Hype scale-to-fit,
+ * width:100% layouts) lays itself out at its ad size instead of filling the scanner's viewport, and what it paints is
+ * clipped to the slot as on a publisher's page. Without a frame size the entry is the top document.
  */
 export interface SyntheticSite {
   /** URL the top frame navigates to. */
@@ -28,6 +32,12 @@ export interface SyntheticSite {
   markup: string;
   /** True when entryUrl is our wrapper page (not a creative file): it is left out of network/load size. */
   hostPageIsWrapper: boolean;
+  /**
+   * Set when a bundle is framed: entryUrl is then the slot page (ours, not the creative's) and `creativeUrl` the
+   * framed entry. For whoever attributes requests, frames and DOMContentLoaded to the creative: the slot page's
+   * request, its one iframe and its DOMContentLoaded are the host's, not the creative's.
+   */
+  slot?: { creativeUrl: string; width: number; height: number };
   /** Answer for a request URL, or undefined to let it go to the network (through the egress proxy). */
   respond(url: string): SyntheticResponse | undefined;
 }
@@ -52,6 +62,23 @@ export function hostPageHtml(tag: string): string {
   return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><style>html,body{margin:0;padding:0}</style></head><body>${tag}</body></html>`;
 }
 
+/**
+ * The slot page of a framed bundle: nothing but an iframe of the ad size at the top left, no margin, no border, no
+ * scrollbars, same origin as the bundle (so storage and cookies are the creative's own, as in the unframed case).
+ */
+export function slotPageHtml(entryPath: string, width: number, height: number): string {
+  const src = `/${entryPath.split("/").map(encodeURIComponent).join("/")}`;
+  return `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><style>html,body{margin:0;padding:0}iframe{display:block;border:0;margin:0;padding:0;width:${width}px;height:${height}px}</style></head><body><iframe src="${src}" width="${width}" height="${height}" scrolling="no" frameborder="0" title="ad"></iframe></body></html>`;
+}
+
+/** A path for the slot page that no file of the bundle has (the bundle's own files always win). */
+function slotPagePath(files: ReadonlyMap<string, Uint8Array>): string {
+  for (let i = 0; ; i++) {
+    const p = `__cva_slot${i === 0 ? "" : i}__.html`;
+    if (!files.has(p)) return p;
+  }
+}
+
 const enc = new TextEncoder();
 
 function sameDocument(a: string, b: string): boolean {
@@ -73,12 +100,26 @@ export function buildSyntheticSite(job: ScanJob): SyntheticSite {
     const files = new Map<string, Uint8Array>();
     for (const f of creative.value.files) files.set(f.path.replace(/^\/+/, ""), f.data);
     const entry = creative.value.entry.replace(/^\/+/, "");
-    const entryUrl = new URL(`/${entry.split("/").map(encodeURIComponent).join("/")}`, SYNTHETIC_ORIGIN).href;
+    const creativeUrl = new URL(`/${entry.split("/").map(encodeURIComponent).join("/")}`, SYNTHETIC_ORIGIN).href;
+    let entryUrl = creativeUrl;
+    const frame = creative.value.frameSize;
+    let slotPage: Uint8Array | undefined;
+    let slot: SyntheticSite["slot"];
+    if (frame && frame.width > 0 && frame.height > 0) {
+      slot = { creativeUrl, width: Math.min(frame.width, 10_000), height: Math.min(frame.height, 10_000) };
+      entryUrl = new URL(`/${slotPagePath(files)}`, SYNTHETIC_ORIGIN).href;
+      slotPage = enc.encode(slotPageHtml(entry, slot.width, slot.height));
+    }
     return {
       entryUrl,
+      ...(slot ? { slot } : {}),
       markup: new TextDecoder().decode(files.get(entry) ?? new Uint8Array()),
+      // The slot page stays in the network list: it is the page request of this scan, and report.ts would otherwise
+      // add the entry's bytes a second time (it counts a wrapper's markup as delivered with the wrapper, while the
+      // framed entry arrives as its own request).
       hostPageIsWrapper: false,
       respond(url) {
+        if (slotPage && sameDocument(url, entryUrl)) return { status: 200, contentType: "text/html; charset=utf-8", body: slotPage };
         let u: URL;
         try {
           u = new URL(url);
