@@ -4,7 +4,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import {
-  ADMIN_SECRET_ENV, NATS_USERS, SERVICE_SECRET_ENV, digestVar, natsPasswordVar, newSecret, secretDigest, type NatsAuth, type NatsPasswords, type NatsUser,
+  ADMIN_SECRET_ENV, NATS_PASSWORD_FORMAT, NATS_USERS, SERVICE_SECRET_ENV, checkSecretStrength, digestVar, natsPasswordVar, newNatsPassword, newSecret, secretDigest,
+  type NatsAuth, type NatsPasswords, type NatsUser,
 } from "@cva/platform";
 
 export interface StackSecrets {
@@ -13,7 +14,8 @@ export interface StackSecrets {
   nats: NatsPasswords;
 }
 
-const VARS = [SERVICE_SECRET_ENV, ADMIN_SECRET_ENV, ...NATS_USERS.map(natsPasswordVar)];
+const NATS_VARS = NATS_USERS.map(natsPasswordVar);
+const VARS = [SERVICE_SECRET_ENV, ADMIN_SECRET_ENV, ...NATS_VARS];
 
 export function readSecretsFile(file: string): Record<string, string> {
   if (!existsSync(file)) return {};
@@ -30,7 +32,7 @@ export function loadOrCreateSecrets(file: string, env: NodeJS.ProcessEnv = proce
   const stored = readSecretsFile(file);
   const created = VARS.filter((v) => !stored[v] && !env[v]);
   if (created.length) {
-    for (const v of created) stored[v] = newSecret();
+    for (const v of created) stored[v] = NATS_VARS.includes(v) ? newNatsPassword() : newSecret();
     mkdirSync(dirname(file), { recursive: true });
     // The digests are what services are given (compose interpolates them from this file); they follow the secrets.
     const digests = [SERVICE_SECRET_ENV, ADMIN_SECRET_ENV].filter((v) => stored[v]).map((v) => `${digestVar(v)}=${secretDigest(stored[v]!)}`);
@@ -43,7 +45,11 @@ export function loadOrCreateSecrets(file: string, env: NodeJS.ProcessEnv = proce
     writeFileSync(file, body, { mode: 0o600 });
     chmodSync(file, 0o600);
   }
-  const value = (v: string) => env[v] || stored[v]!;
+  const value = (v: string) => {
+    const x = env[v] || stored[v]!;
+    if (NATS_VARS.includes(v) && !NATS_PASSWORD_FORMAT.test(x)) throw new Error(`${v} must start with a letter and use only letters, digits, - and _ (at least 16): nats-server reads it from its environment as a config value`);
+    return checkSecretStrength(v, x);
+  };
   return {
     secrets: {
       service: value(SERVICE_SECRET_ENV),

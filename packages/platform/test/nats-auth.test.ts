@@ -55,8 +55,7 @@ describe("a NATS server with per-service users", () => {
       }
       // Knowing an id is not enough for the scanner: reading needs the bucket's stored-message API.
       const known = await writer.put(small, "image/gif");
-      const spy = await createArtifactStore(scanner);
-      const readAttempt = await spy.get(known).then(() => undefined, (e: unknown) => e as Error);
+      const readAttempt = await createArtifactStore(scanner).then((spy) => spy.get(known)).then(() => undefined, (e: unknown) => e as Error);
       expect(readAttempt?.message).toMatch(/Permissions Violation/);
     } finally {
       await scanner.close();

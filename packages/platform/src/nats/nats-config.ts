@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { NATS_USERS, natsPasswordVar, natsPermissions, type NatsUser } from "./permissions.ts";
 
 // A password is either the value itself (npm start and tests write it into a 0600 file under .data/ or a temp dir)
@@ -6,8 +7,14 @@ export type NatsPassword = { value: string } | { env: string };
 
 export type NatsPasswords = Record<NatsUser, string>;
 
+// nats-server parses an environment variable's value as a config value, not as a string: "-3ab…" or "1234…" fail
+// or become numbers. Passwords therefore start with a letter and use only characters of an unquoted string.
+export const NATS_PASSWORD_FORMAT = /^[A-Za-z][A-Za-z0-9_-]{15,}$/;
+export const newNatsPassword = (): string => `n${randomBytes(32).toString("hex")}`;
+
 const quote = (s: string) => JSON.stringify(s);
-const list = (xs: string[]) => `[${xs.map(quote).join(", ")}]`;
+// One subject per line: deploy/nats-users.conf is reviewed by people.
+const list = (xs: string[], indent: string) => ["[", ...xs.map((x) => `${indent}  ${quote(x)}`), `${indent}]`].join("\n");
 
 // nats-server's `authorization` block: one user per service with publish/subscribe allow lists (anything not listed
 // is denied) and no anonymous access.
@@ -21,8 +28,8 @@ export function authorizationBlock(password: (user: NatsUser) => NatsPassword): 
       `      user: ${quote(user)}`,
       `      password: ${secret}`,
       `      permissions: {`,
-      `        publish: { allow: ${list(p.publish)} }`,
-      `        subscribe: { allow: ${list(p.subscribe)} }`,
+      `        publish: { allow: ${list(p.publish, "        ")} }`,
+      `        subscribe: { allow: ${list(p.subscribe, "        ")} }`,
       `      }`,
       `    }`,
     ].join("\n");

@@ -94,7 +94,7 @@ const objectStore = (bucket: string) => bucketOwner(`OBJ_${bucket}`, `$O.${bucke
 // Adds images to the artifact bucket without being able to read it: chunks and the object's metadata are plain
 // JetStream publishes (artifacts/writer.ts), never a get, a consumer or a listing.
 const artifactWriter = (): NatsPermissions => ({
-  publish: [`$JS.API.STREAM.INFO.OBJ_${ARTIFACT_BUCKET}`, `$O.${ARTIFACT_BUCKET}.C.*`, `$O.${ARTIFACT_BUCKET}.M.*`],
+  publish: [`$O.${ARTIFACT_BUCKET}.C.*`, `$O.${ARTIFACT_BUCKET}.M.*`],
   subscribe: [],
 });
 

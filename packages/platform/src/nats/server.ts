@@ -20,6 +20,8 @@ export interface SpawnNatsOptions {
   // An `authorization { ... }` block (nats-config.ts): users and their permissions. Without it anyone connecting
   // may do anything — only for tests that exercise a single component.
   authorization?: string;
+  // Added to nats-server's environment: `$VAR` references in the config resolve from it.
+  env?: Record<string, string>;
   log?: (line: string) => void;
 }
 
@@ -42,7 +44,7 @@ export async function spawnNatsServer(opts: SpawnNatsOptions): Promise<NatsServe
   );
   // writeFileSync keeps the mode of an existing file.
   chmodSync(conf, 0o600);
-  const proc = spawn("nats-server", ["-c", conf], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn("nats-server", ["-c", conf], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...opts.env } });
   const forward = (b: Buffer) => opts.log?.(b.toString());
   proc.stdout?.on("data", forward);
   proc.stderr?.on("data", forward);

@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { newSecret } from "../credentials/secret.ts";
 import type { NatsAuth } from "../nats/auth.ts";
-import { authorizationBlock, literalPasswords, type NatsPasswords } from "../nats/nats-config.ts";
+import { authorizationBlock, literalPasswords, newNatsPassword, type NatsPasswords } from "../nats/nats-config.ts";
 import { NATS_USERS, type NatsUser } from "../nats/permissions.ts";
 import { spawnNatsServer } from "../nats/server.ts";
 import { freePort } from "./free-port.ts";
@@ -25,7 +24,7 @@ export interface TestNatsServer {
 export async function startNatsServer(opts: { users?: boolean } = {}): Promise<TestNatsServer> {
   const dir = mkdtempSync(join(tmpdir(), "cva-nats-"));
   const port = await freePort();
-  const passwords = opts.users ? (Object.fromEntries(NATS_USERS.map((u) => [u, newSecret()])) as NatsPasswords) : undefined;
+  const passwords = opts.users ? (Object.fromEntries(NATS_USERS.map((u) => [u, newNatsPassword()])) as NatsPasswords) : undefined;
   const log: string[] = [];
   const srv = await spawnNatsServer({
     port,
