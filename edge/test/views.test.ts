@@ -5,6 +5,7 @@ import { TagReportSchema, VastCreativeSchema, VastMediaFileSchema, VastReportSch
 import { fillImageUrls } from "../src/scan/images.ts";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, tagV2Schema, tagV3Schema, vastV3Schema, zipV2Schema } from "../src/views/index.ts";
 import { fullTagReport, fullVastReport, fullZipReport } from "./fakes.ts";
+import { OMITTABLE_MEDIA_FIELDS } from "../src/views/not-measured.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 function check(schema: object, doc: unknown) {
@@ -133,8 +134,17 @@ describe("views", () => {
       type: "nonlinear", duration: "00:00:05",
       nonLinears: [{ id: "o", width: 480, height: 70, resourceType: "static", resourceUrl: "https://cdn.example.com/o.png", creativeType: "image/png", httpCode: 404, error: "the resource answered HTTP 404" }],
     }));
+    r.creatives[1]!.mediafiles.push(create(VastMediaFileSchema, {
+      probe: { url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered", notProbed: true, notMeasured: ["http_code", "file_size", "download_speed"] },
+    }));
     const doc = JSON.parse(renderVastV3(r));
     check(vastV3Schema, doc);
+    const never = doc.creatives[1].mediafiles[1];
+    expect(never).toEqual({
+      attributes: { bitrate: 0, delivery: "", height: 0, maintainaspectratio: "", scalable: "", type: "", width: 0 },
+      file_info: {}, url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered",
+      not_measured: ["http_code", "file_size", "download_speed"],
+    });
     const mf = doc.creatives[0].mediafiles[0];
     expect(mf.file_info.audio).not.toHaveProperty("loudness");
     expect(mf.file_info.video).not.toHaveProperty("letterboxing");
@@ -149,6 +159,18 @@ describe("views", () => {
       id: "o", width: 480, height: 70, resource_type: "static", resource_url: "https://cdn.example.com/o.png", creative_type: "image/png",
       click_through: { url: "" }, min_suggested_duration: "", api_framework: "", http_code: 404, content_type: "", error: "the resource answered HTTP 404",
     });
+  });
+
+  it("every field a media file may list as not measured is optional in the schema (it is left out)", () => {
+    const schema = vastV3Schema as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const mediafile = schema.properties.creatives.items.properties.mediafiles.items;
+    for (const path of OMITTABLE_MEDIA_FIELDS) {
+      const keys = path.split(".");
+      let node = mediafile;
+      for (const k of keys.slice(0, -1)) node = node.properties[k];
+      expect(node.required, path).not.toContain(keys.at(-1));
+      expect(node.properties[keys.at(-1)!], path).toBeDefined();
+    }
   });
 
   it("empty internal reports still produce schema-valid documents", () => {

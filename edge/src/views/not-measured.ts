@@ -4,6 +4,9 @@
 
 /** The fields that may be listed, as paths below a media file; the schema marks each optional. */
 export const OMITTABLE_MEDIA_FIELDS = [
+  "http_code",
+  "file_size",
+  "download_speed",
   "file_info.audio.loudness",
   "file_info.audio.bit_rate",
   "file_info.video.letterboxing",

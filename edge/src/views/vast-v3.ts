@@ -32,11 +32,11 @@ const mediafileSchema = obj(
   {
     attributes: attributesSchema,
     audio_wave: imageSchema,
-    download_speed: num("MB/s"),
+    download_speed: num(`MB/s${NOT_MEASURED}`),
     file_info: obj({ audio: audioSchema, container: containerSchema, video: videoSchema }, { optional: ["audio", "container", "video"] }),
-    file_size: int("bytes"),
+    file_size: int(`bytes${NOT_MEASURED}`),
     film_strip: imageSchema,
-    http_code: int(),
+    http_code: int(`HTTP status of the download, 0 when no answer came${NOT_MEASURED} (the file was never requested)`),
     poster: imageSchema,
     url: str(),
     error: str(
@@ -45,7 +45,7 @@ const mediafileSchema = obj(
     ),
     not_measured: arr(str(), "fields of this media file that were not measured and are therefore absent, e.g. file_info.audio.loudness"),
   },
-  { optional: ["audio_wave", "film_strip", "poster"] },
+  { optional: ["audio_wave", "film_strip", "poster", "http_code", "file_size", "download_speed"] },
 );
 const nonLinearSchema = obj(
   {

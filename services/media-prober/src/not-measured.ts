@@ -5,6 +5,9 @@
  * no report shows a value nobody measured.
  */
 export const FIELD = {
+  httpCode: "http_code",
+  fileSize: "file_size",
+  downloadSpeed: "download_speed",
   loudness: "file_info.audio.loudness",
   audioBitRate: "file_info.audio.bit_rate",
   letterboxing: "file_info.video.letterboxing",

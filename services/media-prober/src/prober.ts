@@ -109,6 +109,9 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       downloadSpeed: dl.downloadSpeed,
     };
     const fail = (error: string) => create(MediaProbeSchema, { ...init, error });
+    // No answer at all (refused, unreachable, timed out, over the size cap): no size or speed was measured. An HTTP
+    // error answer has both (its body).
+    if (dl.error && dl.httpCode === 0) return create(MediaProbeSchema, { ...init, error: dl.error, notMeasured: [FIELD.fileSize, FIELD.downloadSpeed] });
     if (dl.error) return fail(dl.error);
 
     const head = await readHead(file);

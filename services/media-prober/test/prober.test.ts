@@ -188,6 +188,9 @@ describe("media prober: what is not media, or not reachable", () => {
     expect(p.httpCode).toBe(404);
     expect(p.error).toMatch(/HTTP 404/);
     expect(p.fileInfo).toBeUndefined();
+    // An error answer is an answer: its size was measured.
+    expect(p.notMeasured).toEqual([]);
+    expect(Number(p.fileSize)).toBe("not found".length);
   });
 
   it("an HLS playlist is named and not followed", async () => {
@@ -218,6 +221,8 @@ describe("media prober: what is not media, or not reachable", () => {
     const p = await probe("/hang", quick);
     expect(p.error).toBe("media download timed out after 1.5 s");
     expect(p.httpCode).toBe(0);
+    // No answer: no size or speed was measured.
+    expect(p.notMeasured).toEqual(["file_size", "download_speed"]);
   });
 
   it("a file over maxBytes → an error, nothing analysed", async () => {

@@ -18,6 +18,14 @@ import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 
 export type ProbeFn = (input: MediaInput, job: ScanJob) => Promise<MediaProbe>;
 
+/**
+ * A media file nothing was downloaded for: `error` says why; its HTTP status, size and speed were not measured (the
+ * report leaves them out rather than show 0). `notProbed` when the failure is the scan's, not the file's.
+ */
+export function unprobed(url: string, error: string, notProbed: boolean): MediaProbe {
+  return create(MediaProbeSchema, { url, error, notProbed, notMeasured: ["http_code", "file_size", "download_speed"] });
+}
+
 export interface MediaTarget {
   info: MediaFileInfo;
   /** Resolved against the inline document; undefined when the value is no http(s) URL. */
@@ -56,10 +64,10 @@ export async function probeMedia(
   return mapBounded(targets, opts.concurrency, async (t, i) => {
     const declared = t.url?.href ?? t.info.url;
     if (!isHttpUrl(t.url)) {
-      return create(MediaProbeSchema, { url: declared, error: "the media file URL is not an http(s) URL; not probed" });
+      return unprobed(declared, "the media file URL is not an http(s) URL; not probed", false);
     }
     if (i >= opts.max) {
-      return create(MediaProbeSchema, { url: declared, error: `not probed: more than ${opts.max} media files`, notProbed: true });
+      return unprobed(declared, `not probed: more than ${opts.max} media files`, true);
     }
     try {
       // Requested as a player requests it (macros filled); reported as declared.
@@ -68,7 +76,7 @@ export async function probeMedia(
       return create(MediaProbeSchema, { ...probe, url: declared });
     } catch (e) {
       opts.logger?.warn({ job_id: opts.job.jobId, err: e instanceof Error ? e.message : String(e), url: declared }, "media probe failed");
-      return create(MediaProbeSchema, { url: declared, error: "the media file could not be probed", notProbed: true });
+      return unprobed(declared, "the media file could not be probed", true);
     }
   });
 }

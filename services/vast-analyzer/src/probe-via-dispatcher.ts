@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
-import { MediaProbeSchema, ScanJobSchema, ScanKind, type MediaInput, type MediaProbe, type ScanJob } from "@cva/contracts";
+import { ScanJobSchema, ScanKind, type MediaInput, type MediaProbe, type ScanJob } from "@cva/contracts";
 import type { Dispatcher, Logger } from "@cva/platform";
+import { unprobed } from "./media.ts";
 
 /**
  * deps.probe for production: each media file becomes a SCAN_KIND_MEDIA job for a media-prober worker of this
@@ -16,7 +17,7 @@ export function probeViaDispatcher(
     // Leave the VAST worker a second to assemble and publish its report.
     const left = deadline ? deadline - Date.now() - 1_000 : opts.timeoutMs;
     const timeoutMs = Math.min(opts.timeoutMs, left);
-    if (timeoutMs <= 0) return create(MediaProbeSchema, { url: input.url, error: "not probed: the scan ran out of time", notProbed: true });
+    if (timeoutMs <= 0) return unprobed(input.url, "not probed: the scan ran out of time", true);
     const job = create(ScanJobSchema, {
       // Unique per media file: the id is also the JetStream de-duplication id and part of the reply subject.
       jobId: `${parent.jobId}-media-${randomUUID().slice(0, 8)}`,
@@ -31,10 +32,10 @@ export function probeViaDispatcher(
       if (result.outcome.case === "media") return result.outcome.value;
       // A media worker that answers with an error failed itself (the prober reports what a file is inside a probe).
       const message = result.outcome.case === "error" ? result.outcome.value.message : "no media result";
-      return create(MediaProbeSchema, { url: input.url, error: `not probed: ${message}`, notProbed: true });
+      return unprobed(input.url, `not probed: ${message}`, true);
     } catch (err) {
       opts.logger?.warn({ job_id: parent.jobId, media_job_id: job.jobId, err: err instanceof Error ? err.message : String(err) }, "media probe job failed");
-      return create(MediaProbeSchema, { url: input.url, error: "not probed: no media worker answered", notProbed: true });
+      return unprobed(input.url, "not probed: no media worker answered", true);
     }
   };
 }

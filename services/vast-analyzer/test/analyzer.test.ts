@@ -130,8 +130,10 @@ describe("inline VAST", () => {
     }).analyze(vastJob(srv.url("/probe-throws.xml")));
     const p = report.creatives[0]!.mediafiles[0]!.probe!;
     expect(p.error).toBe("the media file could not be probed");
-    // The scan failed, not the file: tests report "not evaluated" rather than a failure.
+    // The scan failed, not the file: tests report "not evaluated" rather than a failure; nothing was downloaded, so
+    // status, size and speed are not measured (never a 0 that looks like one).
     expect(p.notProbed).toBe(true);
+    expect(p.notMeasured).toEqual(["http_code", "file_size", "download_speed"]);
     expect(p.url).toBe(srv.url("/media/x.mp4"));
   });
 });
