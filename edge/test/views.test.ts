@@ -75,11 +75,22 @@ describe("views", () => {
     const doc = JSON.parse(renderZipV2(withUrls(fullZipReport())));
     check(zipV2Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
-      [...TAG_V2_KEYS, "click_tag_found", "file_structure", "has_external_assets", "html5_library", "meta_ad_size", "minified"].sort(),
+      [...TAG_V2_KEYS, "click_tag_found", "file_structure", "has_external_assets", "html5_library", "meta_ad_size", "minified", "not_measured", "errors"].sort(),
     );
     expect(doc.meta.creative_type).toBe("zip");
     expect(doc.file_structure[0]).toEqual({ bytes: 1200, name: "index.html", type: "html" });
-    expect(doc).toMatchObject({ click_tag_found: true, has_external_assets: false, html5_library: "GSAP", meta_ad_size: true, minified: false });
+    expect(doc).toMatchObject({ click_tag_found: true, has_external_assets: false, html5_library: "GSAP", meta_ad_size: true, minified: false, not_measured: [], errors: [] });
+  });
+
+  it("zip v2: a field that was not measured is left out and listed with why", () => {
+    const r = withUrls(fullZipReport());
+    r.notMeasured = ["minified"];
+    r.errors = ["minified not measured: 1 file not checked: big.js (minification check timed out)"];
+    const doc = JSON.parse(renderZipV2(r));
+    check(zipV2Schema, doc);
+    expect(doc).not.toHaveProperty("minified");
+    expect(doc.not_measured).toEqual(["minified"]);
+    expect(doc.errors).toEqual(["minified not measured: 1 file not checked: big.js (minification check timed out)"]);
   });
 
   it("vast v3: non_secure_urls, xml.data_base64, grouped tests, mediafile shapes", () => {

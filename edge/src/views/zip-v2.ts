@@ -11,9 +11,11 @@ export const zipV2Schema = obj(
     has_external_assets: bool(),
     html5_library: str(),
     meta_ad_size: bool("index file has an ad.size meta tag with width and height"),
-    minified: bool("false if at least one CSS or JavaScript file could be reduced by more than 5%"),
+    minified: bool("false if at least one CSS or JavaScript file could be reduced by more than 5%; absent when not measured (then listed in not_measured)"),
+    not_measured: arr(str(), "zip fields that were not measured and are therefore absent, e.g. minified"),
+    errors: arr(str(), "why each field in not_measured was not measured"),
   },
-  { description: "Zip report, v2" },
+  { description: "Zip report, v2", optional: ["minified"] },
 );
 
 export function zipV2View(r: ZipReport) {
@@ -25,6 +27,8 @@ export function zipV2View(r: ZipReport) {
     has_external_assets: r.hasExternalAssets,
     html5_library: r.html5Library,
     meta_ad_size: r.metaAdSize,
-    minified: r.minified,
+    ...(r.notMeasured.includes("minified") ? {} : { minified: r.minified }),
+    not_measured: [...r.notMeasured],
+    errors: [...r.errors],
   };
 }

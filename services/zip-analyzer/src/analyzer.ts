@@ -7,7 +7,7 @@ import { ZipError } from "./errors.ts";
 import { ENTRY_FILE, findEntryPoint, relativeToRoot } from "./entry-point.ts";
 import { extractZip } from "./extract/extract.ts";
 import { requestsLeavingOrigin } from "./fields/external-assets.ts";
-import { checkMinified, type MinifiedResult, type MinifyOptions } from "./fields/minified.ts";
+import { checkMinified, minifiedNotMeasured, type MinifiedResult, type MinifyOptions } from "./fields/minified.ts";
 import { computeStaticFields } from "./fields/static-fields.ts";
 import type { ZipLimits } from "./limits.ts";
 import { silentLogger, type Logger } from "./logger.ts";
@@ -59,10 +59,12 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
       const minifiedPromise = checkMinified(fields.minifyCandidates, { ...deps.minify, signal: stopMinify.signal })
         .catch((err: unknown): MinifiedResult => {
           logger.warn({ ...log, err: err instanceof Error ? err.message : String(err) }, "minified check failed");
-          return { minified: true, measured: [], skipped: [] };
+          // Nothing was checked: every candidate is unknown, so the field is reported as not measured.
+          return { minified: true, measured: [], skipped: fields.minifyCandidates.map((c) => ({ name: c.name, reason: "minifier failed" })) };
         });
       const [tag, minified] = await Promise.all([rendered, minifiedPromise]);
       if (minified.skipped.length > 0) logger.info({ ...log, skipped: minified.skipped }, "minified check skipped files");
+      const minifiedUnknown = minifiedNotMeasured(minified);
 
       const render = clone(TagReportSchema, tag);
       // The render ran as its own tag job; the report belongs to the zip job.
@@ -85,8 +87,11 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
         hasExternalAssets: leaving.length > 0 || fields.staticExternalUrls.length > 0,
         html5Library: fields.html5Library,
         metaAdSize: fields.adSize.found,
+        // A placeholder when not measured (listed in not_measured, left out of the JSON).
         minified: minified.minified,
         entryPoint: entry.path,
+        notMeasured: minifiedUnknown ? ["minified"] : [],
+        errors: minifiedUnknown ? [minifiedUnknown] : [],
       });
     },
   };

@@ -21,7 +21,7 @@ export { DEFAULT_ZIP_LIMITS, limitsFromEnv, resolveLimits, type ZipLimits } from
 export { extractZip, type ExtractedFile, type ExtractedZip } from "./extract/extract.ts";
 export { findEntryPoint, type EntryPoint } from "./entry-point.ts";
 export { computeStaticFields, type StaticFields } from "./fields/static-fields.ts";
-export { checkMinified, type MinifiedResult } from "./fields/minified.ts";
+export { checkMinified, minifiedNotMeasured, type MinifiedResult } from "./fields/minified.ts";
 export { clickTagFound } from "./fields/click-tag.ts";
 export { metaAdSize, type AdSize } from "./fields/meta-ad-size.ts";
 export { html5Library, detectHtml5Libraries } from "./fields/html5-library.ts";

@@ -170,6 +170,16 @@ describe("createZipAnalyzer", () => {
     expect(err).not.toBeInstanceOf(ZipError);
   });
 
+  it("a minified check that cannot finish reports minified as not measured, with why (never a default true)", async () => {
+    const { render } = fakeRender();
+    const zip = buildZip([{ name: "index.html", data: "<html></html>" }, { name: "a.min.js", data: "window.a=1;" }]);
+    const report = await createZipAnalyzer({ render, minify: { maxFileBytes: 5 } }).analyze(zipJob(zip));
+    expect(report.notMeasured).toEqual(["minified"]);
+    expect(report.errors).toEqual(["minified not measured: 1 file not checked: a.min.js (larger than 5 bytes)"]);
+    const measured = await createZipAnalyzer({ render }).analyze(zipJob(zip));
+    expect(measured).toMatchObject({ minified: true, notMeasured: [], errors: [] });
+  });
+
   it("counts real bytes of deflated entries in file_structure", async () => {
     const { render } = fakeRender();
     const big = Buffer.alloc(100_000, 0x20);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
-  checkMinified, clickTagFound, externalUrlsInCss, externalUrlsInHtml, findEntryPoint, metaAdSize, requestsLeavingOrigin,
+  checkMinified, minifiedNotMeasured, clickTagFound, externalUrlsInCss, externalUrlsInHtml, findEntryPoint, metaAdSize, requestsLeavingOrigin,
 } from "../src/index.ts";
 import { classifyFile } from "../src/fields/file-type.ts";
 import { detectHtml5Libraries } from "../src/fields/html5-library.ts";
@@ -165,6 +165,18 @@ describe("minified", () => {
     const r = await checkMinified([js("broken.js", "function (((( {"), css("ok.css", "a{color:red}")]);
     expect(r.minified).toBe(true);
     expect(r.skipped).toEqual([{ name: "broken.js", reason: expect.stringMatching(/^could not be parsed/) }]);
+  });
+  it("is not measured when a file was never checked (too large, time-out); an unminified file still settles it", async () => {
+    const readable = js("readable.js", "function add(first, second) {\n  // sum\n  return first + second;\n}\nwindow.add = add;\n");
+    const big = js("big.min.js", `window.x=${"1".repeat(200)};`);
+    const tooBig = await checkMinified([big, js("a.min.js", "window.a=1;")], { maxFileBytes: 100 });
+    expect(tooBig.minified).toBe(true);
+    expect(minifiedNotMeasured(tooBig)).toBe("minified not measured: 1 file not checked: big.min.js (larger than 100 bytes)");
+    const settled = await checkMinified([big, readable], { maxFileBytes: 100 });
+    expect(settled.minified).toBe(false);
+    expect(minifiedNotMeasured(settled)).toBeUndefined();
+    const broken = await checkMinified([js("broken.js", "function (((( {")]);
+    expect(minifiedNotMeasured(broken)).toBeUndefined();
   });
   it("is false for unminified CSS", async () => {
     const r = await checkMinified([css("s.css", "body {\n  margin: 0;\n  padding: 0;\n}\n\n.banner {\n  color: #ff0000;\n}\n")]);

@@ -65,6 +65,20 @@ export function minifyCandidates(files: ReadonlyArray<{ name: string; text?: str
   return out;
 }
 
+/**
+ * Whether `minified` was measured. A file over the threshold settles it (false) whatever else happened. Otherwise
+ * "true" needs every file measured: a file skipped because it is too large, or never reached (time-out, worker
+ * failure, abort), could be the unminified one. A file the minifier cannot parse counts as measured (there is nothing
+ * a minifier would make of it). Returns the reason when not measured, undefined when measured.
+ */
+export function minifiedNotMeasured(result: MinifiedResult): string | undefined {
+  if (!result.minified) return undefined;
+  const unknown = result.skipped.filter((s) => !s.reason.startsWith("could not be parsed"));
+  if (unknown.length === 0) return undefined;
+  const shown = unknown.slice(0, 3).map((s) => `${s.name} (${s.reason})`).join(", ");
+  return `minified not measured: ${unknown.length} file${unknown.length === 1 ? "" : "s"} not checked: ${shown}${unknown.length > 3 ? ", ..." : ""}`;
+}
+
 export async function checkMinified(candidates: readonly MinifyCandidate[], options: MinifyOptions = {}): Promise<MinifiedResult> {
   const threshold = options.threshold ?? 0.05;
   const maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
