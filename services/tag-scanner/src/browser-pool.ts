@@ -1,4 +1,5 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
@@ -112,7 +113,8 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
       slot.tabProfiles = installNewTabProfiles(browser);
       browser.on("disconnected", () => {
-        rmSync(userDataDir, { recursive: true, force: true });
+        // Chromium's last processes may still be writing into the profile: retry, and never throw from here.
+        void rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
         if (slot.browser === browser) slot.browser = undefined;
         opts.logger?.warn({}, "chromium disconnected; it will be relaunched on next use");
       });

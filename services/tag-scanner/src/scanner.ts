@@ -226,7 +226,11 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     phaseMs.landing = Date.now() - landingStart;
     context.off("targetcreated", onTarget);
     await bounded(net.stop(), 2_000, undefined);
-    log?.info({ render_end: watch.ended, still_moving: watch.stillMoving }, "render watch");
+    const changes = screencast.localChanges();
+    log?.info({
+      render_end: watch.ended, still_moving: watch.stillMoving, render_ms: phaseMs.render, pixel_changes: changes.length,
+      last_change_ms: changes.length ? changes[changes.length - 1]! - renderStart : -1,
+    }, "render watch");
 
     const art: TagArtifacts = {
       profile, site, requests: net.artifact.requests, mixedContent: net.artifact.mixedContent.slice(0, creativeMixed),

@@ -7,7 +7,7 @@ import { PIXEL_GIF } from "./helpers.ts";
 
 const cfg = { settleMs: 300, holdMs: 4_500 };
 const realm = (o: Partial<RealmReport> = {}): RealmReport =>
-  ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, ...o });
+  ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, ...o });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
   realms: [realm()], probe: { anims: [], videos: [], images: [] }, images: [], ...o,
@@ -24,7 +24,7 @@ describe("render watch verdict", () => {
     expect(motionVerdict(ev({ ...still, loaded: false }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ ...still, networkBusy: true, networkIdleSince: 0 }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ ...still, probe: undefined }), cfg).done).toBe(false);
-    expect(motionVerdict(ev({ ...still, realms: [realm({ pending: 1 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, realms: [realm({ pending: 1, at: 59_900 })] }), cfg).done).toBe(false);
     // A CSS animation waiting out its 3 s animation-delay is "running" with time left.
     expect(motionVerdict(ev({ ...still, probe: { anims: [{ remaining: 1_000, period: 1_000, visible: true }], videos: [], images: [] } }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ ...still, probe: { anims: [], videos: [{ remaining: 2_000, period: 5_000, visible: true }], images: [] } }), cfg).done).toBe(false);
@@ -33,14 +33,28 @@ describe("render watch verdict", () => {
   });
 
   it("a repeating source (rAF ticker, interval, timer chain) needs the hold window, longer for long periods", () => {
-    const raf = realm({ raf: 9_990 });
-    expect(motionVerdict(ev({ now: 9_000, lastChange: 5_000, realms: [realm({ raf: 8_990 })] }), cfg).done).toBe(false);
+    const raf = realm({ raf: 9_890 });
+    expect(motionVerdict(ev({ now: 9_000, lastChange: 5_000, realms: [realm({ raf: 8_990, at: 8_995 })] }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ now: 10_000, lastChange: 5_000, realms: [raf] }), cfg)).toMatchObject({ done: true, stillMoving: false });
+    // On a busy machine the last rAF call is judged against when the realm reported, not against Node's clock.
+    expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ raf: 5_500, at: 5_600 })] }), cfg).done).toBe(false);
     // A slideshow on a 6 s interval: 1.5 periods without change before concluding it stopped.
     const slow = [realm({ intervals: 1, intervalPeriod: 6_000 })];
     expect(motionVerdict(ev({ now: 14_000, lastChange: 5_000, realms: slow }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ now: 14_300, lastChange: 5_000, realms: slow }), cfg).done).toBe(true);
     expect(motionVerdict(ev({ now: 9_000, lastChange: 5_000, realms: [realm({ chainPeriod: 3_000 })] }), cfg).done).toBe(false);
+    // A chain whose next timer fires late on a busy machine: not judged until it fired again without a change.
+    const late = { now: 12_000, lastChange: 5_000, realms: [realm({ chainPeriod: 3_000, at: 11_900 })] };
+    expect(motionVerdict(ev({ ...late, firedSince: () => 1 }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...late, firedSince: () => 2 }), cfg).done).toBe(true);
+  });
+
+  it("a realm gone silent after reporting activity cannot prove it stopped; one silent after idling can", () => {
+    expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ raf: 3_000, at: 3_100 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ pending: 1, at: 3_100 })] }), cfg).done).toBe(false);
+    // ...but a timer pending in a realm silent for good holds the watch for the hold window only, not to the time-out.
+    expect(motionVerdict(ev({ now: 9_600, lastChange: 5_000, realms: [realm({ pending: 1, at: 3_100 })] }), cfg).done).toBe(true);
+    expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ at: 3_100 })] }), cfg).done).toBe(true);
   });
 
   it("no word at all from the creative's world is treated as a repeating source", () => {
@@ -68,12 +82,19 @@ describe("render watch verdict", () => {
   it("the realm tracker keeps only bounded numbers from whatever reaches the channel", () => {
     const t = createRealmTracker();
     t.note({ t: "motion", realm: "x", pending: "lots" as unknown as number, intervals: NaN, raf: Infinity, afterClick: -3 });
-    expect(t.all()).toEqual([realm({ realm: "x" })]);
+    expect(t.all()).toEqual([realm({ realm: "x", at: 0 })]);
+
     t.note({ t: "motion", realm: "y".repeat(100), pending: 1 });
     expect(t.all()).toHaveLength(1);
     for (let i = 0; i < 500; i++) t.note({ t: "motion", realm: `r${i}`, afterClick: 1 });
     expect(t.all().length).toBeLessThanOrEqual(200);
     expect(t.afterClick()).toBe(199);
+    const h = createRealmTracker();
+    h.note({ t: "motion", realm: "c", at: 1_000, fires: 3 });
+    h.note({ t: "motion", realm: "c", at: 2_000, fires: 5 });
+    h.note({ t: "motion", realm: "c", at: 3_000, fires: 9 });
+    expect(h.firedSince("c", 2_500)).toBe(4);
+    expect(h.firedSince("c", 500)).toBe(9);
   });
 });
 

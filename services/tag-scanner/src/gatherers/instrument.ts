@@ -34,6 +34,14 @@ export interface RealmReport {
   raf: number;
   /** Timeouts pending that were scheduled within 5 s after a trusted pointer event (a click handler's work). */
   afterClick: number;
+  /** When the report was made: judged against `raf`, so a report delayed on a busy machine still reads right. */
+  at: number;
+  /**
+   * Callbacks run so far by the repeating sources (timer chains, intervals). A repeating source counts as having
+   * stopped moving pixels only after it fired without changing them: time alone would misjudge a page whose timers
+   * fire late on a busy machine.
+   */
+  fires: number;
 }
 
 export type PageSignal =
@@ -74,7 +82,7 @@ export function instrumentSource(bindingName: string): string {
     const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval, raf = w.requestAnimationFrame;
     // id -> { due, period, chain, afterClick }; null prototype: nothing of the creative's can intercept it.
     const timeouts = Object.create(null), intervals = Object.create(null);
-    let inTimer = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
+    let inTimer = 0, fires = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
     const report = () => {
       let pending = 0, chainPeriod = 0, nIntervals = 0, intervalPeriod = 0, afterClick = 0;
       const t = now();
@@ -85,7 +93,7 @@ export function instrumentSource(bindingName: string): string {
         if (r.afterClick) afterClick++;
       }
       for (const id in intervals) { nIntervals++; intervalPeriod = Math.max(intervalPeriod, intervals[id]); }
-      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick });
+      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires });
     };
     const changed = () => {
       dirty = true;
@@ -121,6 +129,8 @@ export function instrumentSource(bindingName: string): string {
         let id;
         if (typeof fn === "function") {
           args[0] = function () {
+            const rec = timeouts[id];
+            if (rec && rec.chain) fires++;
             delete timeouts[id];
             inTimer++;
             try { return apply(fn, this, arguments); } finally { inTimer--; changed(); }
@@ -137,7 +147,7 @@ export function instrumentSource(bindingName: string): string {
         const args = arguments;
         const d = Math.max(4, Number(delay) || 0);
         if (typeof fn === "function") {
-          args[0] = function () { inTimer++; try { return apply(fn, this, arguments); } finally { inTimer--; } };
+          args[0] = function () { fires++; inTimer++; try { return apply(fn, this, arguments); } finally { inTimer--; } };
         }
         const id = apply(si, w, args);
         if (d <= HORIZON) { intervals[id] = d; changed(); }

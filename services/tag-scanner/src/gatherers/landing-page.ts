@@ -126,7 +126,10 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       try {
         const st = await settle(p, until, opts.stepMs);
         const shot = await bounded(p.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
-        const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : p.url() || popupRequested;
+        // An error page's URL (chrome-error://…) says nothing: report the URL the tab tried to open.
+        const pageUrl = p.url();
+        const tried = pageUrl && !pageUrl.startsWith("chrome-error:") && pageUrl !== "about:blank" ? pageUrl : popupRequested || pageUrl;
+        const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : tried;
         return {
           tab: "new_tab", url: href, title: st?.title ?? "",
           working: !!st && !st.href.startsWith("chrome-error:") && st.status >= 200 && st.status < 300 && st.rendered,

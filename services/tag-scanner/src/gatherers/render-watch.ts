@@ -48,6 +48,8 @@ export interface MotionEvidence {
   /** Local ms of every pixel change, oldest first. */
   changes: number[];
   realms: RealmReport[];
+  /** Callbacks the realm's repeating sources ran since local time `t` (from its report history). */
+  firedSince?: (realm: string, t: number) => number;
   /** Latest isolated-world probe of every frame merged; undefined until the first probe answered. */
   probe?: ProbedMotion;
   images: AnimatedImage[];
@@ -62,7 +64,13 @@ export interface WatchConfig {
 
 export type WatchVerdict = { done: false } | { done: true; stillMoving: boolean; reason: string };
 
-const RAF_LIVE_MS = 300;
+/**
+ * A rAF loop counts as alive when the realm saw a rAF call within this long before its report. Generous on purpose:
+ * on a busy machine frames (and with them rAF callbacks) can be hundreds of ms apart while a ticker still runs.
+ */
+const RAF_LIVE_MS = 1_000;
+/** A realm that has not reported for this long (its heartbeat is 250 ms) may be starved or gone. */
+const STALE_MS = 1_500;
 const NETWORK_IDLE_MS = 300;
 
 function repeatingPeriod(ev: MotionEvidence): number | undefined {
@@ -73,9 +81,13 @@ function repeatingPeriod(ev: MotionEvidence): number | undefined {
     period = Math.max(period, p);
   };
   for (const r of ev.realms) {
+    const rafLive = r.raf > 0 && r.at - r.raf < RAF_LIVE_MS;
     if (r.chainPeriod > 0) take(r.chainPeriod);
     if (r.intervals > 0) take(r.intervalPeriod);
-    if (r.raf > 0 && ev.now - r.raf < RAF_LIVE_MS) take(17);
+    if (rafLive) take(17);
+    // Silent since it last reported activity: starved or gone, it cannot prove it stopped — keep the hold window.
+    // A realm whose last word was "nothing pending" cannot start anything by itself and may be gone for good.
+    if (ev.now - r.at > STALE_MS && (rafLive || r.pending > 0 || r.intervals > 0 || r.chainPeriod > 0)) take(0);
   }
   for (const a of ev.probe?.anims ?? []) if (a.remaining < 0) take(a.period);
   for (const v of ev.probe?.videos ?? []) if (v.remaining < 0) take(v.period);
@@ -85,9 +97,19 @@ function repeatingPeriod(ev: MotionEvidence): number | undefined {
 
 function scheduled(ev: MotionEvidence): string | undefined {
   if (!ev.loaded) return "loading";
+  // A timer chain or interval that has not fired (twice: the first may be the one that made the last change) since
+  // the pixels last changed has not shown yet whether it still moves them.
+  if (ev.firedSince && ev.lastChange > 0) {
+    for (const r of ev.realms) {
+      const live = (r.chainPeriod > 0 || r.intervals > 0) && ev.now - r.at <= STALE_MS;
+      if (live && ev.firedSince(r.realm, ev.lastChange) < 2) return "repeating source not fired since the last change";
+    }
+  }
   if (ev.networkBusy) return "network";
   if (!ev.probe) return "not probed yet";
-  if (ev.realms.some((r) => r.pending > 0)) return "pending timeout";
+  // A realm silent for long with a timer pending is starved or gone (its frame navigated away): the hold window
+  // (see repeatingPeriod) covers the first, and the second must not hold the watch to the time-out.
+  if (ev.realms.some((r) => r.pending > 0 && ev.now - r.at <= STALE_MS)) return "pending timeout";
   if (ev.probe.anims.some((a) => a.remaining > 0)) return "animation";
   if (ev.probe.videos.some((v) => v.remaining > 0)) return "video";
   if (ev.images.some((g) => g.plays > 0 && g.loadedAt + g.durationMs * g.plays > ev.now)) return "animated image";
@@ -164,7 +186,12 @@ export const MOTION_PROBE = `(() => {
   try {
     for (const v of document.querySelectorAll("video")) {
       if (videos.length >= 50) break;
-      if (v.paused || v.ended) continue;
+      if (v.ended) continue;
+      // An autoplay video still loading is about to play: keep watching (its length is not known yet).
+      if (v.paused) {
+        if (v.autoplay && v.networkState !== 3 && v.readyState < 3 && !v.error) videos.push({ remaining: 30000, period: 0, visible: vis(v) });
+        continue;
+      }
       const d = v.duration, rate = Math.abs(v.playbackRate) || 1;
       // Unknown length (metadata not loaded yet, a live stream): keep watching, but it is no proof of endlessness.
       const remaining = v.loop ? -1 : isFinite(d) ? Math.max(0, ((d - v.currentTime) * 1000) / rate) : 30000;
@@ -197,6 +224,8 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number): Promise<Prob
 /** Latest report per realm, validated: a creative that found a way to talk on the channel can only send numbers. */
 export function createRealmTracker() {
   const realms = new Map<string, RealmReport>();
+  /** Per realm, (report time, fires) of recent reports, oldest first: enough to look back over a hold window. */
+  const history = new Map<string, Array<[number, number]>>();
   const num = (v: unknown) => {
     const n = Number(v);
     return Number.isFinite(n) && n >= 0 ? Math.min(n, 1e13) : 0;
@@ -208,7 +237,23 @@ export function createRealmTracker() {
       realms.set(msg.realm, {
         t: "motion", realm: msg.realm, pending: num(msg.pending), chainPeriod: num(msg.chainPeriod),
         intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick),
+        at: num(msg.at), fires: num(msg.fires),
       });
+      const h = history.get(msg.realm) ?? [];
+      h.push([num(msg.at), num(msg.fires)]);
+      if (h.length > 400) h.splice(0, h.length - 400);
+      history.set(msg.realm, h);
+    },
+    /** Callbacks run by the realm's repeating sources since time t (page clock = local clock, epoch ms). */
+    firedSince(realm: string, t: number): number {
+      const h = history.get(realm);
+      if (!h || h.length === 0) return 0;
+      let base = 0;
+      for (const [at, fires] of h) {
+        if (at > t) break;
+        base = fires;
+      }
+      return h[h.length - 1]![1] - base;
     },
     all: (): RealmReport[] => [...realms.values()],
     /** Timeouts a click handler scheduled that have not run yet, over every realm. */
@@ -218,7 +263,7 @@ export function createRealmTracker() {
 
 export interface RenderWatchSources {
   worlds: ProbeWorlds;
-  realms: { all(): RealmReport[] };
+  realms: { all(): RealmReport[]; firedSince(realm: string, t: number): number };
   screencast: { lastChange(): number; localChanges(): number[] };
   network: { busy(): boolean; animatedImages(): AnimatedImage[] };
   /** Local ms of the load event (0 = not yet), and whether the page crashed. */
@@ -240,7 +285,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   const evidence = (now: number): MotionEvidence => ({
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
-    realms: src.realms.all(), probe, images: src.network.animatedImages(),
+    realms: src.realms.all(), firedSince: src.realms.firedSince, probe, images: src.network.animatedImages(),
   });
   for (;;) {
     const now = Date.now();

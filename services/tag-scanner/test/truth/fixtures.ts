@@ -179,6 +179,8 @@ export const TRUTH_TIMEOUTS = { renderMs: 15_000, stepMs: 4_000, landingMs: 8_00
  * A scanner as production runs it (default quiet/settle windows), on one browser with `slots` concurrent scans.
  * The certificate is self-signed, hence --ignore-certificate-errors (test-only, as in tls.test.ts).
  */
+const log = (o: object, m?: string) => process.stderr.write(`${m ?? ""} ${JSON.stringify(o)}\n`);
+
 export function makeScanner(slots: number): { scanner: TagScanner; close(): Promise<void> } {
   const pool = createBrowserPool({ browsers: 1, slots, extraArgs: ["--ignore-certificate-errors"] });
   const resolve = staticHostResolver(Object.fromEntries(HOSTS.map((h) => [h, "127.0.0.1"])));
@@ -186,6 +188,9 @@ export function makeScanner(slots: number): { scanner: TagScanner; close(): Prom
     pool, artifacts: createMemoryArtifactSink(), location: "usa",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"], { resolve }),
     timeouts: TRUTH_TIMEOUTS,
+    // CVA_SCAN_LOG=1 prints each scan's log lines (phase times, how the render watch ended): where to look first
+    // when a row fails.
+    ...(process.env.CVA_SCAN_LOG ? { logger: { info: log, warn: log, error: log } } : {}),
   });
   return { scanner, close: () => pool.close() };
 }
