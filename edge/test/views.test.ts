@@ -99,7 +99,7 @@ describe("views", () => {
     const doc = JSON.parse(renderVastV3(r));
     check(vastV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
-      ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "pixels", "scan_results", "screenshot", "ssl", "type",
+      ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "not_measured", "pixels", "scan_results", "screenshot", "ssl", "type",
         "vast_url_base64", "vast_version", "wrapper_redirects", "xml"].sort(),
     );
     expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
@@ -170,6 +170,20 @@ describe("views", () => {
       id: "o", width: 480, height: 70, resource_type: "static", resource_url: "https://cdn.example.com/o.png", creative_type: "image/png",
       click_through: { url: "" }, min_suggested_duration: "", api_framework: "", http_code: 404, content_type: "", error: "the resource answered HTTP 404",
     });
+  });
+
+  it("vast v3: a VAST URL that gave no answer has no cors and no load time, and says so", () => {
+    const r = create(VastReportSchema, {
+      type: "unavailable", cors: false, notMeasured: ["cors", "xml.load_time"], xml: { httpCode: 0 },
+      errors: ["VAST document http://x.test/v.xml could not be fetched: connection refused"],
+    });
+    const doc = JSON.parse(renderVastV3(r));
+    check(vastV3Schema, doc);
+    expect(doc).not.toHaveProperty("cors");
+    expect(doc.xml).not.toHaveProperty("load_time");
+    expect(doc.xml.http_code).toBe(0);
+    expect(doc.not_measured).toEqual(["cors", "xml.load_time"]);
+    expect(doc.errors).toEqual(["VAST document http://x.test/v.xml could not be fetched: connection refused"]);
   });
 
   it("every field a media file may list as not measured is optional in the schema (it is left out)", () => {

@@ -80,7 +80,7 @@ export const vastV3Schema = obj(
   {
     ad_system: str(),
     ad_title: str(),
-    cors: bool(),
+    cors: bool(`CORS headers as VAST requires${NOT_MEASURED.replace("media file", "report")}`),
     creatives: arr(creativeSchema),
     job_id: str(),
     meta: metaSchema,
@@ -94,9 +94,13 @@ export const vastV3Schema = obj(
     vast_url_base64: str(),
     vast_version: str(),
     wrapper_redirects: int(),
-    xml: obj({ content_type: str(), data_base64: str(), file_size: int(), http_code: int(), load_time: int("milliseconds") }),
+    xml: obj(
+      { content_type: str(), data_base64: str(), file_size: int(), http_code: int("0 when no answer came"), load_time: int(`milliseconds${NOT_MEASURED.replace("media file", "report")}`) },
+      { optional: ["load_time"] },
+    ),
+    not_measured: arr(str(), "report fields that were not measured and are therefore absent (cors, xml.load_time when the VAST URL gave no answer)"),
   },
-  { description: "VAST report, v3" },
+  { description: "VAST report, v3", optional: ["cors"] },
 );
 
 const attributesView = (a: MediaFileAttributes | undefined) => ({
@@ -128,7 +132,7 @@ export function vastV3View(r: VastReport) {
     const group = t.group || "xml";
     (tests[group] ??= {})[t.test] = testResultView(t, false);
   }
-  return {
+  const doc = {
     ad_system: r.adSystem,
     ad_title: r.adTitle,
     cors: r.cors,
@@ -191,5 +195,8 @@ export function vastV3View(r: VastReport) {
       http_code: r.xml?.httpCode ?? 0,
       load_time: Number(r.xml?.loadTimeMs ?? 0),
     },
+    not_measured: [...r.notMeasured],
   };
+  omitNotMeasured(doc, r.notMeasured);
+  return doc;
 }

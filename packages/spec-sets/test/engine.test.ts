@@ -288,6 +288,17 @@ describe("VAST verdicts of ads that cannot play (known truth)", () => {
     expect(find(results, "playable_creatives", "xml").result).toBe(TestOutcome.ERROR);
   });
 
+  it("a VAST URL that gave no answer: cors is not evaluated (no headers to judge), not failed", () => {
+    const results = evaluateVast(vastReport({
+      cors: false, creatives: [], notMeasured: ["cors", "xml.load_time"], xml: { httpCode: 0 },
+      errors: ["VAST document http://x.test/v.xml could not be fetched: connection refused"],
+    }), 0);
+    const cors = find(results, "cors", "xml");
+    expect(cors.result).toBe(TestOutcome.ERROR);
+    expect(cors.message).toBe("test could not be evaluated: cors was not measured: the VAST URL gave no answer (VAST document http://x.test/v.xml could not be fetched: connection refused)");
+    expect(find(results, "xml_http_code", "xml").result).toBe(TestOutcome.FAILED);
+  });
+
   it("every failed or errored result says why; passed ones say what was measured", () => {
     const results = evaluateVast(vastReport({ vastVersion: "1.0", cors: false, creatives: [create(VastCreativeSchema, { duration: "00:00:15", mediafiles: [mediaFile()] })] }), 0);
     for (const t of results.tests) expect(t.message, `${t.group}/${t.test}`).not.toBe("");

@@ -210,6 +210,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         loadTimeMs: BigInt(Math.round(res?.timeMs ?? 0)),
       }),
       errors,
+      // No answer to the VAST request: there were no headers to judge CORS by and no load to time.
+      notMeasured: res ? [] : ["cors", "xml.load_time"],
     });
     log?.info(
       { type: report.type, wrapper_redirects: report.wrapperRedirects, errors: errors.length, creatives: creatives.length },

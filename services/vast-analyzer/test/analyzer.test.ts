@@ -236,6 +236,7 @@ describe("failures reported in the report", () => {
     expect(report.xml?.httpCode).toBe(404);
     expect(report.type).toBe("unavailable");
     expect(report.errors.join("\n")).toMatch(/HTTP 404/);
+    expect(report.notMeasured).toEqual([]);
   });
 
   it("an unreachable host", async () => {
@@ -245,6 +246,8 @@ describe("failures reported in the report", () => {
     expect(report.type).toBe("unavailable");
     expect(report.errors).toHaveLength(1);
     expect(report.errors[0]).toMatch(/could not be fetched/);
+    // No answer: no headers to judge CORS by, no load to time.
+    expect(report.notMeasured).toEqual(["cors", "xml.load_time"]);
   });
 
   it("a server that never answers times out within the bound", async () => {

@@ -69,3 +69,9 @@ export function vastXml(report: VastReport): VastXml {
   if (!report.xml) throw new Error("the report has no xml data");
   return report.xml;
 }
+
+/** A VAST report field listed in the report's not_measured (no answer to the VAST request) is not evaluated. */
+export function requireMeasuredField(report: VastReport, field: string): void {
+  if (!report.notMeasured.includes(field)) return;
+  throw new Error(`${field} was not measured: the VAST URL gave no answer${report.errors[0] ? ` (${report.errors[0]})` : ""}`);
+}

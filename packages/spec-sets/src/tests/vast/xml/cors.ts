@@ -1,5 +1,6 @@
 import type { VastReport } from "@cva/contracts";
 import type { VastXmlTest } from "../../../types.ts";
+import { requireMeasuredField } from "../../util.ts";
 import { bool } from "../../util.ts";
 
 export const cors: VastXmlTest = {
@@ -11,6 +12,7 @@ export const cors: VastXmlTest = {
     description: "1 if the VAST document is served with the CORS headers VAST requires (cors), else 0.",
   },
   measure(report: VastReport) {
+    requireMeasuredField(report, "cors");
     return bool(report.cors);
   },
 };
