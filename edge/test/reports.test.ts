@@ -119,6 +119,8 @@ describe("report page shows the reasons", () => {
     expect(page).toContain("nothing to play");
     expect(page).toContain("https://cdn.example.com/v.mp4");
     expect(page).toContain("1 could not be evaluated");
+    expect(page).not.toContain("0 LUFS");
+    expect(page).toContain("not measured");
   });
 });
 

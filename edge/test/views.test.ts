@@ -57,6 +57,8 @@ describe("views", () => {
     expect(doc.scan_results.tests.dimensions_width).toMatchObject({ expected: "1#300", result: "failed", message: "Width: 301 px, but expected between 1 and 300" });
     // An error says why it could not be evaluated.
     expect(doc.scan_results.tests.cpu).toMatchObject({ result: "error", message: "no data" });
+    // ... and carries no value: nothing was measured.
+    expect(doc.scan_results.tests.cpu).not.toHaveProperty("actual");
     expect(doc.time_to_visual_start).toBe(250);
     expect(doc.animation_duration).toBe(1500);
     expect(doc.name).toBe("Spring");

@@ -25,7 +25,7 @@ function testRows(report: J, kind: string): TestRow[] {
     id,
     name: String(t?.name ?? ""),
     expected: String(t?.expected_text || t?.expected || ""),
-    actual: t?.actual === undefined ? "" : String(t.actual),
+    actual: t?.actual === undefined ? "not measured" : String(t.actual),
     unit: String(t?.unit ?? ""),
     result: String(t?.result ?? ""),
     message: String(t?.message ?? ""),
@@ -132,7 +132,7 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
     ? `<table><thead><tr>${kind === "vast_v3" ? "<th>Group</th>" : ""}<th>Test</th><th>Name</th><th>Expected</th><th>Actual</th><th>Result</th><th>Why</th></tr></thead><tbody>${rows
         .map(
           (r) =>
-            `<tr>${kind === "vast_v3" ? `<td>${esc(r.group)}</td>` : ""}<td><code>${esc(r.id)}</code></td><td>${esc(r.name)}</td><td>${esc(r.expected)}</td><td>${esc(r.actual)}${r.unit ? ` ${esc(r.unit)}` : ""}</td><td class="${esc(r.result)}">${esc(r.result)}</td><td>${esc(r.message)}</td></tr>`,
+            `<tr>${kind === "vast_v3" ? `<td>${esc(r.group)}</td>` : ""}<td><code>${esc(r.id)}</code></td><td>${esc(r.name)}</td><td>${esc(r.expected)}</td><td>${esc(r.actual)}${r.unit && r.actual !== "not measured" ? ` ${esc(r.unit)}` : ""}</td><td class="${esc(r.result)}">${esc(r.result)}</td><td>${esc(r.message)}</td></tr>`,
         )
         .join("")}</tbody></table>`
     : "<p>No tests.</p>";

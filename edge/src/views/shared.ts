@@ -159,14 +159,14 @@ export const testResultSchema = (withTestId: boolean) =>
       ...(withTestId ? { test: str("test id") } : {}),
       name: str(), data_type: str("e.g. int, float"), unit: str(),
       expected: { type: ["number", "string"], description: "a number, or a range lo#hi, or a textual expectation" },
-      expected_text: str(), actual: num(),
+      expected_text: str(), actual: num("the measured value; absent when the test could not be evaluated (result error)"),
       operator: str("<, <=, >, >=, ==, or >< (between two bounds)"), result: str("passed, failed or error"),
       message: str(
         "why: for passed and failed, what was measured against what was expected and what the test found (e.g. which " +
           "media file cannot play); for error, why the test could not be evaluated (e.g. a value that was not measured)",
       ),
     },
-    { optional: ["expected"] },
+    { optional: ["expected", "actual"] },
   );
 export function testResultView(t: TestResult, withTestId: boolean) {
   return {
@@ -176,7 +176,8 @@ export function testResultView(t: TestResult, withTestId: boolean) {
     unit: t.unit,
     ...(t.expected.case !== undefined ? { expected: t.expected.value } : {}),
     expected_text: t.expectedText,
-    actual: t.actual,
+    // A test that could not be evaluated has no measured value; its proto actual is a placeholder.
+    ...(t.result === TestOutcome.PASSED || t.result === TestOutcome.FAILED ? { actual: t.actual } : {}),
     operator: t.operator,
     result: RESULT_NAME[t.result] ?? "error",
     message: t.message,
