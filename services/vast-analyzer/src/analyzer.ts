@@ -3,13 +3,9 @@ import {
   CreativeType,
   MetaSchema,
   SslSchema,
-  VastCreativeSchema,
-  VastMediaFileSchema,
   VastReportSchema,
   VastXmlSchema,
-  type MediaProbe,
   type ScanJob,
-  type VastCreative,
   type VastReport,
 } from "@cva/contracts";
 import { machineCpu, machineRam, type Logger, type OutboundPolicy } from "@cva/platform";
@@ -18,12 +14,11 @@ import { corsAllowsPlayer } from "./cors.ts";
 import { VastInputError } from "./errors.ts";
 import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
 import { resolveLimits, type VastLimits } from "./limits.ts";
-import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type ProbeFn } from "./media.ts";
-import { loadOverlays } from "./overlays.ts";
+import type { ProbeFn } from "./media.ts";
+import { reportCreatives } from "./creatives.ts";
 import { fireImpressions } from "./pixels.ts";
 import { insecureUrls } from "./ssl.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
-import { parseSkipOffset } from "./vast-time.ts";
 
 export interface VastAnalyzerDeps {
   policy: OutboundPolicy;
@@ -93,81 +88,14 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");
     }
 
-    // Creatives: the Linear and NonLinear creatives of the inline ad, in document order; media probed and overlay
-    // resources loaded concurrently across all of them.
-    const creatives: VastCreative[] = [];
-    let screenshot;
-    const inline = chain.inline;
-    if (inline?.ad) {
-      const ad = inline.ad;
-      const linearFiles = ad.creatives.map((c) => (c.kind === "linear" ? mediaTargets(c.mediaFiles, inline.baseUrl) : []));
-      const overlaysIn = ad.creatives.map((c) => (c.kind === "nonlinear" ? c.nonLinears : []));
-      const [probes, overlays] = await Promise.all([
-        probeMedia(linearFiles.flat(), {
-          probe: deps.probe,
-          job,
-          concurrency: limits.probeConcurrency,
-          max: limits.maxProbedMediaFiles,
-          rewriteUrl,
-          logger: log,
-        }),
-        loadOverlays(overlaysIn.flat(), inline.baseUrl, ctx),
-      ]);
-      if (signal?.aborted) throw signal.reason;
-      let k = 0;
-      let o = 0;
-      ad.creatives.forEach((c, ci) => {
-        if (c.kind === "nonlinear") {
-          const mine = overlaysIn[ci]!.map(() => overlays[o++]!);
-          if (mine.length === 0) errors.push(`creative ${ci} (NonLinearAds) has no NonLinear: nothing to show`);
-          creatives.push(
-            create(VastCreativeSchema, {
-              type: "nonlinear",
-              id: c.id,
-              adId: c.adId,
-              clickThroughUrl: mine.find((n) => n.clickThroughUrl !== "")?.clickThroughUrl ?? "",
-              // A NonLinear has no Duration; its minSuggestedDuration is the closest declared figure.
-              duration: mine[0]?.minSuggestedDuration ?? "",
-              nonLinears: mine,
-            }),
-          );
-          return;
-        }
-        const files = linearFiles[ci]!;
-        const mediaProbes: MediaProbe[] = files.map(() => probes[k++]!);
-        const clickThrough = c.clickThrough === "" ? "" : (resolveVastUrl(c.clickThrough, inline.baseUrl)?.href ?? c.clickThrough);
-        const skip = parseSkipOffset(c.skipOffset, c.durationSeconds);
-        if (c.skipOffset !== undefined && c.skipOffset.trim() !== "" && skip === undefined) {
-          errors.push(`creative ${ci}: skipoffset ${JSON.stringify(c.skipOffset.slice(0, 40))} is not a time or a usable percentage`);
-        }
-        if (c.durationSeconds === undefined) {
-          errors.push(`creative ${ci}: Duration ${JSON.stringify(c.duration.slice(0, 40))} is not HH:MM:SS(.mmm)`);
-        }
-        if (files.length === 0) errors.push(`creative ${ci} (Linear) has no MediaFile: a player has nothing to play`);
-        creatives.push(
-          create(VastCreativeSchema, {
-            type: "linear",
-            clickThroughUrl: clickThrough,
-            duration: c.duration,
-            skipOffset: skip,
-            id: c.id,
-            adId: c.adId,
-            mediafiles: files.map((f, fi) =>
-              create(VastMediaFileSchema, { attributes: declaredAttributes(f.info), probe: mediaProbes[fi] }),
-            ),
-          }),
-        );
-      });
-      if (ad.creatives.length === 0) {
-        const others = ad.otherCreatives;
-        const what = others.length === 0
-          ? "its <Creatives> holds no <Creative>"
-          : others.every((x) => x === "companion") ? "it has CompanionAds only, which are shown beside a video or overlay, never alone"
-          : "its <Creative> elements hold neither <Linear> nor <NonLinearAds>";
-        errors.push(`the inline ad has no Linear or NonLinear creative (${what}): nothing to play`);
-      }
-      screenshot = screenshotFrom(probes);
-    }
+    // Creatives: the Linear and NonLinear creatives of the inline ad, in document order.
+    const { creatives, screenshot, problems } = chain.inline?.ad
+      ? await reportCreatives(chain.inline, chain.inline.ad, {
+          probe: deps.probe, job, limits, rewriteUrl, ctx, logger: log,
+        })
+      : { creatives: [], screenshot: undefined, problems: [] };
+    if (signal?.aborted) throw signal.reason;
+    errors.push(...problems);
 
     // ad_system: the inline ad's (the server that delivered the creative), else the nearest wrapper's.
     let adSystem = chain.inline?.ad?.adSystem ?? "";
