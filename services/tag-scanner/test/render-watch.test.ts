@@ -11,9 +11,20 @@ const realm = (o: Partial<RealmReport> = {}): RealmReport =>
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
   realms: [realm()], probe: { anims: [], videos: [], images: [] }, images: [], ...o,
+  // Fresh evidence by default: the creative's world reported and the DOM was probed just now.
+  ...(o.probeAt === undefined ? { probeAt: (o.now ?? 10_000) - 10 } : {}),
+  realms: (o.realms ?? [realm()]).map((r) => ({ ...r, at: r.at === 9_900 && o.now !== undefined ? o.now - 100 : r.at })),
 });
 
 describe("render watch verdict", () => {
+  it("calm needs fresh evidence from a running renderer, gathered after the pixels had settled", () => {
+    // A starved renderer: its last report is old, or the DOM probe answered before the stillness began.
+    expect(motionVerdict(ev({ now: 6_000, realms: [realm({ at: 5_000 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 6_000, realms: [realm({ at: 5_200 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 6_000, probeAt: 5_100 }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 6_000, probeAt: 5_900 }), cfg).done).toBe(true);
+  });
+
   it("a calm page ends after the settle time", () => {
     expect(motionVerdict(ev({ now: 5_200 }), cfg)).toEqual({ done: false });
     expect(motionVerdict(ev({ now: 5_400 }), cfg)).toMatchObject({ done: true, stillMoving: false });
@@ -36,6 +47,8 @@ describe("render watch verdict", () => {
     const raf = realm({ raf: 9_890 });
     expect(motionVerdict(ev({ now: 9_000, lastChange: 5_000, realms: [realm({ raf: 8_990, at: 8_995 })] }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ now: 10_000, lastChange: 5_000, realms: [raf] }), cfg)).toMatchObject({ done: true, stillMoving: false });
+    // A ticker that kept calling rAF after the last change is alive even when its calls are far apart.
+    expect(motionVerdict(ev({ now: 8_000, lastChange: 5_000, realms: [realm({ raf: 6_000, at: 7_900 })] }), cfg).done).toBe(false);
     // On a busy machine the last rAF call is judged against when the realm reported, not against Node's clock.
     expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ raf: 5_500, at: 5_600 })] }), cfg).done).toBe(false);
     // A slideshow on a 6 s interval: 1.5 periods without change before concluding it stopped.
@@ -53,8 +66,9 @@ describe("render watch verdict", () => {
     expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ raf: 3_000, at: 3_100 })] }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ pending: 1, at: 3_100 })] }), cfg).done).toBe(false);
     // ...but a timer pending in a realm silent for good holds the watch for the hold window only, not to the time-out.
-    expect(motionVerdict(ev({ now: 9_600, lastChange: 5_000, realms: [realm({ pending: 1, at: 3_100 })] }), cfg).done).toBe(true);
-    expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [realm({ at: 3_100 })] }), cfg).done).toBe(true);
+    expect(motionVerdict(ev({ now: 9_600, lastChange: 5_000, realms: [realm({ realm: "top", at: 9_500 }), realm({ pending: 1, at: 3_100 })] }), cfg).done).toBe(true);
+    const top = realm({ realm: "top", at: 5_950 });
+    expect(motionVerdict(ev({ now: 6_000, lastChange: 5_000, realms: [top, realm({ realm: "gone", at: 3_100 })] }), cfg).done).toBe(true);
   });
 
   it("no word at all from the creative's world is treated as a repeating source", () => {

@@ -71,6 +71,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
   let popup: Target | undefined;
   let popupRequested = "";
   let sameTab = "";
+  let committed = "";
   let wake: (() => void) | undefined;
   const poke = () => wake?.();
   const onTarget = (t: Target) => {
@@ -88,9 +89,16 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
     else popupRequested ||= e.url;
     poke();
   };
+  // The old document stays "complete" until the new one commits: read the landing page only after that.
+  const onCommit = (e: Protocol.Page.FrameNavigatedEvent) => {
+    if (e.frame.id !== opts.mainFrameId || e.type !== "Navigation") return;
+    committed = e.frame.url;
+    poke();
+  };
   context.on("targetcreated", onTarget);
   client.on("Page.windowOpen", onWindowOpen);
   client.on("Page.frameRequestedNavigation", onNavigation);
+  client.on("Page.frameNavigated", onCommit);
   void opts.nextTopNavigation().then((url) => {
     sameTab ||= url;
     poke();
@@ -141,9 +149,11 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       }
     }
     if (!sameTab) return { tab: "none", url: "", title: "", working: false, evidence };
-    const st = await settle(page, until, opts.stepMs);
+    while (!committed && Date.now() < until) await wait(50);
+    const st = committed ? await settle(page, until, opts.stepMs) : undefined;
     const shot = await bounded(page.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
     const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : sameTab;
+    // Nothing committed within the bound: the navigation never completed; report where it was going.
     return {
       tab: "same_tab", url: href, title: st?.title ?? "",
       working: !!st && !st.href.startsWith("chrome-error:") && st.status >= 200 && st.status < 300 && st.rendered,
@@ -154,5 +164,6 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
     context.off("targetcreated", onTarget);
     client.off("Page.windowOpen", onWindowOpen);
     client.off("Page.frameRequestedNavigation", onNavigation);
+    client.off("Page.frameNavigated", onCommit);
   }
 }

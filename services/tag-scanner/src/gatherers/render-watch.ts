@@ -52,6 +52,8 @@ export interface MotionEvidence {
   firedSince?: (realm: string, t: number) => number;
   /** Latest isolated-world probe of every frame merged; undefined until the first probe answered. */
   probe?: ProbedMotion;
+  /** Local ms when that probe answered. */
+  probeAt?: number;
   images: AnimatedImage[];
 }
 
@@ -71,6 +73,8 @@ export type WatchVerdict = { done: false } | { done: true; stillMoving: boolean;
 const RAF_LIVE_MS = 1_000;
 /** A realm that has not reported for this long (its heartbeat is 250 ms) may be starved or gone. */
 const STALE_MS = 1_500;
+/** A calm verdict needs the creative's world to have reported this recently: proof the renderer is running. */
+const FRESH_MS = 750;
 const NETWORK_IDLE_MS = 300;
 
 function repeatingPeriod(ev: MotionEvidence): number | undefined {
@@ -81,7 +85,9 @@ function repeatingPeriod(ev: MotionEvidence): number | undefined {
     period = Math.max(period, p);
   };
   for (const r of ev.realms) {
-    const rafLive = r.raf > 0 && r.at - r.raf < RAF_LIVE_MS;
+    // A rAF loop is alive if the realm saw a call shortly before it reported, or if the loop kept going after the last
+    // pixel change (a ticker through a hold: on a starved renderer the calls themselves can be a second apart).
+    const rafLive = r.raf > 0 && (r.at - r.raf < RAF_LIVE_MS || (ev.lastChange > 0 && r.raf > ev.lastChange + 100));
     if (r.chainPeriod > 0) take(r.chainPeriod);
     if (r.intervals > 0) take(r.intervalPeriod);
     if (rafLive) take(17);
@@ -145,6 +151,15 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
   }
   const busy = scheduled(ev);
   if (busy) return { done: false };
+  // Calm must be proven by evidence gathered after the pixels had been still a while, from a renderer that is
+  // running: a renderer starved on a busy machine moves nothing, schedules nothing and reports nothing, which would
+  // otherwise read exactly like a finished creative.
+  const settled = ev.lastChange + cfg.settleMs;
+  if (ev.realms.length > 0) {
+    const heard = Math.max(...ev.realms.map((r) => r.at));
+    if (ev.now - heard > FRESH_MS || heard < settled) return { done: false };
+  }
+  if (!ev.probeAt || ev.probeAt < settled) return { done: false };
   if (!ev.networkIdleSince || ev.now - ev.networkIdleSince < NETWORK_IDLE_MS) return { done: false };
   if (still < holdWindow(ev, cfg)) return { done: false };
   return { done: true, stillMoving: false, reason: "calm" };
@@ -280,12 +295,13 @@ export interface RenderWatchSources {
 export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, renderStart: number, deadline: number, signal?: AbortSignal) {
   let idleSince = 0;
   let probe: ProbedMotion | undefined;
+  let probeAt = 0;
   let probing: Promise<void> | undefined;
   let lastProbe = 0;
   const evidence = (now: number): MotionEvidence => ({
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
-    realms: src.realms.all(), firedSince: src.realms.firedSince, probe, images: src.network.animatedImages(),
+    realms: src.realms.all(), firedSince: src.realms.firedSince, probe, probeAt, images: src.network.animatedImages(),
   });
   for (;;) {
     const now = Date.now();
@@ -296,7 +312,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     else idleSince = 0;
     if (!probing && now - lastProbe >= 200) {
       lastProbe = now;
-      probing = probeMotion(src.worlds, 1_000).then((p) => { probe = p; }, () => {}).finally(() => { probing = undefined; });
+      probing = probeMotion(src.worlds, 1_000).then((p) => { probe = p; probeAt = Date.now(); }, () => {}).finally(() => { probing = undefined; });
     }
     const verdict = motionVerdict(evidence(now), cfg);
     if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason };

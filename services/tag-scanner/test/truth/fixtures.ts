@@ -12,7 +12,7 @@ import path from "node:path";
 import { createMemoryArtifactSink, createOutboundPolicy, staticHostResolver } from "@cva/platform";
 import { PNG } from "pngjs";
 import { createBrowserPool, createTagScanner, type TagScanner } from "../../src/index.ts";
-import { PIXEL_GIF } from "../helpers.ts";
+import { PIXEL_GIF, tagJob } from "../helpers.ts";
 
 export const HOSTS = ["ads.example", "cdn.example", "track.example", "click.example", "landing.example", "frame.example"] as const;
 export type Host = (typeof HOSTS)[number];
@@ -179,7 +179,12 @@ export const TRUTH_TIMEOUTS = { renderMs: 15_000, stepMs: 4_000, landingMs: 8_00
  * A scanner as production runs it (default quiet/settle windows), on one browser with `slots` concurrent scans.
  * The certificate is self-signed, hence --ignore-certificate-errors (test-only, as in tls.test.ts).
  */
-const log = (o: object, m?: string) => process.stderr.write(`${m ?? ""} ${JSON.stringify(o)}\n`);
+type Log = (o: object, m?: string) => void;
+interface ScanLog { info: Log; warn: Log; error: Log; child(b: object): ScanLog }
+function scanLog(bindings: object): ScanLog {
+  const log: Log = (o, m) => process.stderr.write(`${m ?? ""} ${JSON.stringify({ ...bindings, ...o })}\n`);
+  return { info: log, warn: log, error: log, child: (b) => scanLog({ ...bindings, ...b }) };
+}
 
 export function makeScanner(slots: number): { scanner: TagScanner; close(): Promise<void> } {
   const pool = createBrowserPool({ browsers: 1, slots, extraArgs: ["--ignore-certificate-errors"] });
@@ -190,7 +195,14 @@ export function makeScanner(slots: number): { scanner: TagScanner; close(): Prom
     timeouts: TRUTH_TIMEOUTS,
     // CVA_SCAN_LOG=1 prints each scan's log lines (phase times, how the render watch ended): where to look first
     // when a row fails.
-    ...(process.env.CVA_SCAN_LOG ? { logger: { info: log, warn: log, error: log } } : {}),
+    ...(process.env.CVA_SCAN_LOG ? { logger: scanLog({}) } : {}),
   });
   return { scanner, close: () => pool.close() };
+}
+
+/** The scan job of a corpus case; its job id names the case, so the scan log (CVA_SCAN_LOG=1) says which is which. */
+export function caseJob(c: { id: string; html: (f: Fixtures) => string; landing?: boolean }, f: Fixtures) {
+  const job = tagJob(c.html(f), { landing: c.landing ?? false });
+  job.jobId = `${c.id}-${job.jobId}`;
+  return job;
 }

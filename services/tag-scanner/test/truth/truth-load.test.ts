@@ -2,8 +2,8 @@
 // blur timings within the tolerances, but must not change what is measured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TagReport } from "@cva/contracts";
-import { tagJob } from "../helpers.ts";
 import { cases, differences, expectationOf } from "./corpus.ts";
+import { caseJob } from "./fixtures.ts";
 import { makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
 
 const IN_FLIGHT = 4;
@@ -26,7 +26,7 @@ beforeAll(async () => {
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const job = c;
-      const r = Promise.resolve().then(() => s.scanner.scan(tagJob(job.html(f), { landing: job.landing ?? false })));
+      const r = Promise.resolve().then(() => s.scanner.scan(caseJob(job, f)));
       settled.get(c.id)!(r);
       await r.catch(() => {});
     }
