@@ -27,12 +27,19 @@ export interface NewTabProfiles {
  * right away, with no hook in between; Chromium also defers a paused target's first navigation until it is resumed.
  * So each new session's resume is held back until the target's browser context is known and, for a page of a scan
  * context, its emulation is applied. Commands of one session run in order, so the emulation is in place before the
- * page runs or requests anything. Puppeteer's Connection emits "sessionattached" synchronously with the attach
- * event, before its TargetManager sends the resume: this relies on that internal order (puppeteer-core 24.x) and
- * falls back to resuming without a profile if anything fails.
+ * page runs or requests anything. With Chromium's tab targets, the tab (attached first) is held too until its page
+ * session has the emulation queued: a running tab starts loading before its page would be paused. Puppeteer's
+ * Connection emits "sessionattached" synchronously with the attach event, before its TargetManager sends the
+ * resume: this relies on that internal order (puppeteer-core 24.x) and falls back to resuming without a profile if
+ * anything fails (test/render.test.ts checks the landing request's UA, language and viewport).
  */
 export function installNewTabProfiles(browser: Browser): NewTabProfiles {
   const profiles = new Map<string, TabProfile>();
+  /** Tabs of a scan context held back until their page has its profile (per browser context). */
+  const heldTabs = new Map<string, Array<() => void>>();
+  const releaseTabs = (contextId: string) => {
+    for (const release of heldTabs.get(contextId)?.splice(0) ?? []) release();
+  };
   const connection = (browser as unknown as { _connection?: { on(ev: string, fn: (s: CDPSession) => void): void } })._connection;
   connection?.on("sessionattached", (session: CDPSession) => {
     if (profiles.size === 0) return;
@@ -42,8 +49,24 @@ export function installNewTabProfiles(browser: Browser): NewTabProfiles {
         | { targetInfo: { type: string; browserContextId?: string } }
         | undefined;
       const t = info?.targetInfo;
-      const p = t && t.type === "page" && t.browserContextId ? profiles.get(t.browserContextId) : undefined;
-      if (p) await bounded(Promise.all(applyProfile(send, p)), 2_000, undefined);
+      const contextId = t?.browserContextId;
+      const p = contextId ? profiles.get(contextId) : undefined;
+      if (!t || !contextId || !p) return;
+      if (t.type === "page") {
+        // The emulation commands are queued on the page's session first; they complete only once its tab runs.
+        const applied = Promise.all(applyProfile(send, p));
+        releaseTabs(contextId);
+        await bounded(applied, 2_000, undefined);
+      } else if (t.type === "tab") {
+        // A new tab starts loading its page as soon as the tab itself runs: hold it until its page target (attached
+        // meanwhile through the tab's own auto-attach) has the profile. Bounded, in case the page never shows up.
+        await new Promise<void>((resolve) => {
+          const list = heldTabs.get(contextId) ?? [];
+          list.push(resolve);
+          heldTabs.set(contextId, list);
+          setTimeout(resolve, 2_000);
+        });
+      }
     })();
     (session as unknown as { send: (m: string, p?: object) => Promise<unknown> }).send = (method: string, params?: object) =>
       method === "Runtime.runIfWaitingForDebugger" ? ready.then(() => send(method, params)) : send(method, params);
@@ -51,7 +74,11 @@ export function installNewTabProfiles(browser: Browser): NewTabProfiles {
   return {
     register(id, profile) {
       profiles.set(id, profile);
-      return () => profiles.delete(id);
+      return () => {
+        profiles.delete(id);
+        releaseTabs(id);
+        heldTabs.delete(id);
+      };
     },
   };
 }

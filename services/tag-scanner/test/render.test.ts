@@ -45,6 +45,7 @@ beforeAll(async () => {
     "/beacon": send("image/gif", PIXEL_GIF),
     "/red.png": send("image/png", redPng(300, 250)),
     "/landing.html": send("text/html", "<!doctype html><title>Landing</title><h1>Welcome to the landing page</h1>"),
+    "/landing-probe.html": send("text/html", `<!doctype html><meta name="viewport" content="width=device-width"><title>Probe</title><h1>Landing</h1><script>new Image().src = "/beacon?landing=" + innerWidth + "," + encodeURIComponent(navigator.language) + "," + navigator.webdriver;</script>`),
     "/v.webm": (_req, res) => {
       if (!video) { res.writeHead(404); return res.end(); }
       res.writeHead(200, { "content-type": "video/webm", "content-length": String(video.length) });
@@ -248,6 +249,19 @@ confirm("sure?");
     expect(refused.landingPage).toMatchObject({ tab: "new_tab", working: false });
     const none = await scanner.scan(tagJob(box, { landing: true }));
     expect(none.landingPage?.tab).toBe("none");
+  });
+
+  it("the landing tab gets the scan's device, user agent and language from its first request", async () => {
+    const o = fixture.origin;
+    const box = `<div style="width:300px;height:250px;background:#36c"></div>`;
+    const r = await scanner.scan(tagJob(`<a href="${o}/landing-probe.html" target="_blank">${box}</a>`, { landing: true, device: Device.MOBILE, language: "nl-NL" }));
+    expect(r.landingPage).toMatchObject({ tab: "new_tab", title: "Probe", working: true });
+    const doc = fixture.seen.filter((x) => x.url === "/landing-probe.html").at(-1)!;
+    expect(doc.headers["user-agent"]).toBe(r.meta?.ua);
+    expect(doc.headers["user-agent"]).toContain("Mobile");
+    expect(String(doc.headers["accept-language"])).toMatch(/^nl-NL/);
+    const probe = fixture.seen.filter((x) => x.url.startsWith("/beacon?landing=")).at(-1)!;
+    expect(decodeURIComponent(probe.url.split("=")[1]!)).toBe("390,nl-NL,false");
   });
 
   it("concurrent scans share nothing: cookies and storage of one are invisible to the other and the next", async () => {

@@ -13,6 +13,8 @@ export interface Expect {
   ssl?: { compliant: boolean; insecure?: string[] };
   /** A cookie that must be in `cookies`; only the listed attributes are compared. */
   cookie?: { name: string; httpOnly?: boolean; secure?: boolean; sameSite?: string };
+  /** A cookie the browser refused: it must not be reported as dropped. */
+  noCookie?: string;
   /** The click-through; only the listed fields are compared, and the screenshot object must be there. */
   landing?: { tab: "new_tab" | "same_tab" | "none"; url?: string; title?: string; working?: boolean };
   /** creative_rendered; true unless stated. */
@@ -334,6 +336,12 @@ export const cases: Case[] = [
     expect: { size: [300, 250], cookie: { name: "tp", httpOnly: true, secure: true, sameSite: "None" } },
   },
   {
+    id: "cookie-refused-not-listed",
+    pattern: "third-party pixel whose SameSite=None cookie lacks Secure (Chromium refuses it) beside a valid one",
+    html: (f) => `${still("#264653")}<img src="${f.https("track.example", "/cookie.gif")}" width="1" height="1" style="position:absolute;left:0;top:0"><img src="${f.https("ads.example", "/bad-cookie.gif")}" width="1" height="1" style="position:absolute;left:0;top:0">`,
+    expect: { size: [300, 250], cookie: { name: "tp", secure: true }, noCookie: "refused" },
+  },
+  {
     id: "cookie-js-in-xo-iframe",
     pattern: "cross-origin iframe creative whose vendor script (cdn.example) sets a cookie from JS",
     html: (f) => `<iframe src="${f.page("frame.example", `<!doctype html><body style="margin:0">${still("#264653")}<script src="${f.https("cdn.example", "/js/cookie.js")}"></script></body>`)}" width="300" height="250" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>`,
@@ -416,6 +424,7 @@ export function differences(r: TagReport, e: Expect): string[] {
       check("ssl.insecureUrls", show(want), show(got));
     }
   }
+  if (e.noCookie && r.cookies.some((x) => x.name === e.noCookie)) out.push(`cookies: ${show(e.noCookie)} was refused by the browser but is listed`);
   if (e.cookie) {
     const c = r.cookies.find((x) => x.name === e.cookie!.name);
     if (!c) out.push(`cookies: expected a cookie named ${show(e.cookie.name)}, got [${r.cookies.map((x) => x.name).join(", ")}]`);

@@ -122,6 +122,8 @@ export async function startFixtures(): Promise<Fixtures> {
       const p = u.pathname;
       if (p === "/px.gif") return send("image/gif", PIXEL_GIF);
       if (p === "/cookie.gif") return send("image/gif", PIXEL_GIF, { "set-cookie": "tp=1; SameSite=None; Secure; HttpOnly; Max-Age=3600" });
+      // SameSite=None without Secure: every current browser refuses it.
+      if (p === "/bad-cookie.gif") return send("image/gif", PIXEL_GIF, { "set-cookie": "refused=1; SameSite=None; Max-Age=3600" });
       if (p === "/landing.html") return send("text/html; charset=utf-8", LANDING_HTML);
       if (p === "/click") {
         // A click tracker: counts the click, then redirects; `hops` trackers in a row, the last to `to`.
