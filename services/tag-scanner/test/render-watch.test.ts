@@ -10,7 +10,7 @@ const realm = (o: Partial<RealmReport> = {}): RealmReport =>
   ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, ...o });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
-  realms: [realm()], probe: { anims: [], videos: [], images: [] }, images: [], ...o,
+  probe: { anims: [], videos: [], images: [] }, images: [], ...o,
   // Fresh evidence by default: the creative's world reported and the DOM was probed just now.
   ...(o.probeAt === undefined ? { probeAt: (o.now ?? 10_000) - 10 } : {}),
   realms: (o.realms ?? [realm()]).map((r) => ({ ...r, at: r.at === 9_900 && o.now !== undefined ? o.now - 100 : r.at })),
