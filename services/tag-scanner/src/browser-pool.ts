@@ -32,7 +32,11 @@ export interface BrowserLease {
 export interface BrowserPool {
   acquire(signal?: AbortSignal): Promise<BrowserLease>;
   readonly capacity: number;
+  /** Concurrent scans per browser. */
+  readonly slotsPerBrowser: number;
   readonly busy: number;
+  /** Runs `fn` first when the pool closes (the scanner disposes the pages it prepared ahead). */
+  onClose?(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -86,6 +90,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? 2));
   const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
   const waiters: Array<() => void> = [];
+  const closeHooks: Array<() => Promise<void>> = [];
   let closed = false;
 
   async function launch(slot: Slot): Promise<Browser> {
@@ -143,6 +148,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
 
   return {
     capacity: nBrowsers * perBrowser,
+    slotsPerBrowser: perBrowser,
     get busy() {
       return slots.reduce((n, s) => n + s.busy, 0);
     },
@@ -185,8 +191,12 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
         });
       }
     },
+    onClose(fn) {
+      closeHooks.push(fn);
+    },
     async close() {
       closed = true;
+      await Promise.all(closeHooks.splice(0).map((fn) => bounded(fn(), 15_000, undefined)));
       for (const w of waiters.splice(0)) w();
       await Promise.all(
         slots.map(async (s) => {

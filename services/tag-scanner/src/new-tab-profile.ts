@@ -56,7 +56,7 @@ export function installNewTabProfiles(browser: Browser): NewTabProfiles {
         // The emulation commands are queued on the page's session first; they complete only once its tab runs.
         const applied = Promise.all(applyProfile(send, p));
         releaseTabs(contextId);
-        await bounded(applied, 2_000, undefined);
+        await bounded(applied, 10_000, undefined);
       } else if (t.type === "tab") {
         // A new tab starts loading its page as soon as the tab itself runs: hold it until its page target (attached
         // meanwhile through the tab's own auto-attach) has the profile. Bounded, in case the page never shows up.
@@ -64,7 +64,7 @@ export function installNewTabProfiles(browser: Browser): NewTabProfiles {
           const list = heldTabs.get(contextId) ?? [];
           list.push(resolve);
           heldTabs.set(contextId, list);
-          setTimeout(resolve, 2_000);
+          setTimeout(resolve, 5_000);
         });
       }
     })();

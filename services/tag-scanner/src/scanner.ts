@@ -1,27 +1,25 @@
-import type { ScanJob, TagReport } from "@cva/contracts";
+import { create } from "@bufbuild/protobuf";
+import { ScanJobSchema, type ScanJob, type TagReport } from "@cva/contracts";
 import {
   machineCpu, machineRam, startEgressProxy,
   type ArtifactSink, type EgressProxy, type OutboundPolicy,
 } from "@cva/platform";
-import type { BrowserContext, CDPSession, Target } from "puppeteer-core";
-import type { BrowserPool } from "./browser-pool.ts";
-import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, primaryLanguage, type DeviceProfile, type ScanTimeouts } from "./config.ts";
+import type { Browser } from "puppeteer-core";
+import type { BrowserLease, BrowserPool } from "./browser-pool.ts";
+import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
 import { decodePng, dominantColor, hasBorder, thumbnailJpeg } from "./fields/image.ts";
-import { gatherInterception } from "./gatherers/interception.ts";
 import { captureLandingPage } from "./gatherers/landing-page.ts";
 import { measureCreative, type MeasureArtifact } from "./gatherers/measure.ts";
-import { gatherNetwork } from "./gatherers/network.ts";
-import { gatherPageEvents } from "./gatherers/page-events.ts";
-import { gatherPageSignals } from "./gatherers/page-signals.ts";
-import { gatherPerformance } from "./gatherers/performance.ts";
-import { createProbeWorlds } from "./gatherers/probe-world.ts";
 import { watchRender } from "./gatherers/render-watch.ts";
-import { gatherScreencast } from "./gatherers/screencast.ts";
 import { readStorage } from "./gatherers/storage.ts";
-import type { TabProfile } from "./new-tab-profile.ts";
+import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
 import { buildSyntheticSite } from "./synthetic-origin.ts";
-import { TIMED_OUT, bounded, within } from "./util.ts";
+import { bounded } from "./util.ts";
+import { createWarmPages } from "./warm-pages.ts";
+
+/** A job with no targeting: the profile prepared pages start with. */
+const DEFAULT_JOB = create(ScanJobSchema, {});
 
 export interface ScanLogger {
   info(obj: object, msg?: string): void;
@@ -53,25 +51,34 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
   const startProxy = deps.startProxy ?? ((policy: OutboundPolicy) => startEgressProxy({ policy }));
 
+  // The next scan's page is prepared while the slot is idle; the default profile is desktop/en-US (most scans), a
+  // job with other targeting re-emulates its prepared page (a few CDP calls).
+  const prepare = (browser: Browser, tabProfiles: BrowserLease["tabProfiles"], chromeMajor: string) =>
+    preparePage({ browser, tabProfiles, policy: deps.policy, startProxy, profile: deviceProfile(DEFAULT_JOB, chromeMajor) });
+  const leases = new Map<Browser, { tabProfiles: BrowserLease["tabProfiles"]; chromeMajor: string }>();
+  const warm = createWarmPages({
+    perBrowser: deps.pool.slotsPerBrowser ?? 1,
+    prepare: (browser) => {
+      const l = leases.get(browser);
+      return l ? prepare(browser, l.tabProfiles, l.chromeMajor) : Promise.reject(new Error("unknown browser"));
+    },
+  });
+  deps.pool.onClose?.(() => warm.close());
+
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
     const t0 = Date.now();
     const log = deps.logger?.child?.({ job_id: job.jobId }) ?? deps.logger;
     const lease = await deps.pool.acquire(signal);
+    leases.set(lease.browser, { tabProfiles: lease.tabProfiles, chromeMajor: lease.chromeMajor });
     let broken = false;
-    let proxy: EgressProxy | undefined;
-    let context: BrowserContext | undefined;
-    let unregister: (() => void) | undefined;
+    let prepared: PreparedPage | undefined;
     try {
-      proxy = await startProxy(deps.policy);
-      // `<-loopback>` removes Chromium's implicit proxy bypass for localhost/127.0.0.1: loopback must obey the policy too.
-      context = await setup(lease.browser.createBrowserContext({
-        proxyServer: proxy.url,
-        proxyBypassList: ["<-loopback>"],
-        downloadBehavior: { policy: "deny" },
-      }));
       const profile = deviceProfile(job, lease.chromeMajor);
-      if (context.id) unregister = lease.tabProfiles.register(context.id, tabProfile(profile));
-      const { art, phaseMs, screenshotPng, landingShot } = await gather(job, profile, context, proxy, t0, signal, log);
+      prepared = (await warm.take(lease.browser)) ?? (await prepare(lease.browser, lease.tabProfiles, lease.chromeMajor));
+      // The next scan's page is prepared while this one renders and measures.
+      warm.refill(lease.browser);
+      await prepared.useProfile(profile);
+      const { art, phaseMs, screenshotPng, landingShot } = await gather(job, profile, prepared, t0, signal, log);
       const images = await storeImages(art, screenshotPng, landingShot);
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({ ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence }, "tag scanned");
@@ -81,14 +88,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       log?.error({ err: String(err) }, "tag scan failed");
       throw err;
     } finally {
-      unregister?.();
-      if (context) {
-        // Closing the context drops its renderer, cookies, storage, cache and service workers: nothing reaches the
-        // next scan. A context that does not close means a wedged browser: replace it.
-        const closed = await bounded(context.close().then(() => true), 10_000, false);
-        if (!closed) broken = true;
-      }
-      if (proxy) await bounded(proxy.close(), 5_000, undefined);
+      // Closing the context drops its renderer, cookies, storage, cache and service workers: nothing reaches the
+      // next scan. A context that does not close means a wedged browser: replace it.
+      if (prepared && !(await prepared.dispose()).closed) broken = true;
       lease.release(broken);
     }
   }
@@ -114,7 +116,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   }
 
   async function gather(
-    job: ScanJob, profile: DeviceProfile, context: BrowserContext, proxy: EgressProxy, t0: number,
+    job: ScanJob, profile: DeviceProfile, prepared: PreparedPage, t0: number,
     signal: AbortSignal | undefined, log: ScanLogger | undefined,
   ) {
     const site = buildSyntheticSite(job);
@@ -126,37 +128,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       renderDeadline = Math.max(t0 + 1_000, Math.min(renderDeadline, hard));
     }
     const phaseMs: PhaseMs = { setup: 0, render: 0, measure: 0, landing: 0 };
-
-    // Popups: closed at once while the creative renders (the browser's popup blocker already refuses those without a
-    // user gesture); during the click-through the landing-page step takes the new tab instead.
-    let closePopups = true;
-    const onTarget = (t: Target) => {
-      if (t.type() !== "page" || !closePopups || !t.opener()) return;
-      void t.page().then((p) => p?.close().catch(() => {}), () => {});
-    };
-    context.on("targetcreated", onTarget);
-
-    // A browser that cannot even open a tab is wedged: fail fast and let the pool replace it.
-    const page = await setup(context.newPage());
-    const client = await setup(page.createCDPSession());
-    let mainFrameId = "";
-    const events = gatherPageEvents(client);
-    const signals = gatherPageSignals(client);
-    const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
-    const interception = gatherInterception(client, site, () => mainFrameId);
-    const perf = gatherPerformance(client);
-    const screencast = gatherScreencast(client, { width: profile.width, height: profile.height });
-    const worlds = createProbeWorlds(client);
-
-    mainFrameId = (await setup(client.send("Page.getFrameTree"))).frameTree.frame.id;
-    await setup(Promise.all([
-      events.start(), signals.start(), net.start(), perf.start(),
-      ...emulate(client, profile),
-      // The exact targeting value on every request of the creative (the UA override derives a q-valued one).
-      client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": profile.language } }),
-      interception.start(),
-    ]));
-    await screencast.start().catch(() => {});
+    const { page, client, context, proxy, mainFrameId, events, signals, net, interception, perf, screencast, worlds } = prepared;
+    prepared.site.current = site;
+    await screencast.start({ width: profile.width, height: profile.height }).catch(() => {});
 
     // ---- render phase: navigate, then watch until the render watch proves the creative calm (or endless), or the
     // deadline.
@@ -204,7 +178,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     let landing: TagArtifacts["landing"];
     const click = measured.layout?.click;
     if (captureLanding && responsive && click) {
-      closePopups = false;
+      prepared.popups.close = false;
       interception.allowClickNavigation();
       landing = await bounded(
         captureLandingPage({
@@ -224,7 +198,6 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     interception.stop();
     signals.stop();
     phaseMs.landing = Date.now() - landingStart;
-    context.off("targetcreated", onTarget);
     await bounded(net.stop(), 2_000, undefined);
     const changes = screencast.localChanges();
     log?.info({
@@ -250,34 +223,6 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   return { scan };
 }
 
-function tabProfile(p: DeviceProfile): TabProfile {
-  return {
-    userAgent: p.userAgent, acceptLanguage: languageList(p.language), platform: p.platform, locale: primaryLanguage(p.language),
-    width: p.width, height: p.height, deviceScaleFactor: p.deviceScaleFactor, isMobile: p.isMobile, hasTouch: p.hasTouch,
-  };
-}
 
-function emulate(client: CDPSession, p: DeviceProfile): Array<Promise<unknown>> {
-  const t = tabProfile(p);
-  return [
-    client.send("Emulation.setDeviceMetricsOverride", { width: t.width, height: t.height, deviceScaleFactor: t.deviceScaleFactor, mobile: t.isMobile }),
-    client.send("Emulation.setTouchEmulationEnabled", { enabled: t.hasTouch, maxTouchPoints: t.hasTouch ? 5 : 1 }),
-    // acceptLanguage (a plain list; Chromium adds q-values itself) drives navigator.language(s).
-    client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
-    client.send("Emulation.setLocaleOverride", { locale: t.locale }).catch(() => {}),
-  ];
-}
-
-class BrowserWedgedError extends Error {}
-
-async function setup<T>(p: Promise<T>, ms = 15_000): Promise<T> {
-  const r = await within(p, ms);
-  if (r === TIMED_OUT) throw new BrowserWedgedError("the browser did not answer while setting up the scan");
-  return r;
-}
-
-function languageList(acceptLanguage: string): string {
-  return acceptLanguage.split(",").map((l) => l.split(";")[0]!.trim()).filter((l) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l)).join(",") || "en-US";
-}
 
 export { SYNTHETIC_ORIGIN };

@@ -91,6 +91,11 @@ describe("render watch verdict", () => {
     // A slideshow changing every 8 s, last change 7 s ago: still moving.
     expect(movingAtDeadline(ev({ now: 30_000, changes: [7_000, 15_000, 23_000], lastChange: 23_000 }), cfg)).toBe(true);
     expect(movingAtDeadline(ev({ now: 30_000, changes: [100], lastChange: 100 }), cfg)).toBe(false);
+    // A slideshow whose next slide is overdue (its chain has not fired since the last change) was still going...
+    const chain = { now: 30_000, changes: [1_000, 3_000], lastChange: 3_000, realms: [realm({ chainPeriod: 3_000 })] };
+    expect(movingAtDeadline(ev({ ...chain, firedSince: () => 0 }), cfg)).toBe(true);
+    // ...a ticker chain that fired on and on without changing anything had stopped.
+    expect(movingAtDeadline(ev({ ...chain, firedSince: () => 700 }), cfg)).toBe(false);
   });
 
   it("the realm tracker keeps only bounded numbers from whatever reaches the channel", () => {

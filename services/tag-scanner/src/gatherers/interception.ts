@@ -13,13 +13,19 @@ export interface InterceptionArtifact {
  * while it renders (an auto-redirecting tag would otherwise replace itself); non-http(s) ones always. During the
  * click-through a top-frame navigation is the same-tab landing page and goes out to the network.
  */
-export function gatherInterception(client: CDPSession, site: SyntheticSite, mainFrameId: () => string) {
+export function gatherInterception(client: CDPSession, siteRef: { current?: SyntheticSite }, mainFrameId: () => string) {
   const artifact: InterceptionArtifact = { blockedNavigations: new Set() };
   let phase: "render" | "click" | "done" = "render";
   let topNavigations = 0;
   const waiters: Array<(url: string) => void> = [];
   client.on("Fetch.requestPaused", (e: Protocol.Fetch.RequestPausedEvent) => {
     const url = e.request.url;
+    const site = siteRef.current;
+    if (!site) {
+      // Prepared ahead of the scan: nothing but about:blank should load yet.
+      client.send("Fetch.failRequest", { requestId: e.requestId, errorReason: "Aborted" }).catch(() => {});
+      return;
+    }
     const isTopDoc = e.resourceType === "Document" && e.frameId === mainFrameId();
     if (isTopDoc) {
       topNavigations++;

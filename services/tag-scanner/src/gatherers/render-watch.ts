@@ -169,6 +169,8 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
 export function movingAtDeadline(ev: MotionEvidence, cfg: WatchConfig): boolean {
   if (endless(ev)) return ev.lastChange > 0;
   if (ev.changes.length < 2 || ev.lastChange <= 0) return false;
+  // A slideshow whose next timer has not fired since its last change (late, on a starved renderer) was still going.
+  if (ev.firedSince && ev.realms.some((r) => (r.chainPeriod > 0 || r.intervals > 0) && ev.firedSince!(r.realm, ev.lastChange) < 2)) return true;
   const window = Math.max(holdWindow(ev, cfg), cfg.holdMs, 1.5 * longestGap(ev.changes));
   return ev.now - ev.changes[ev.changes.length - 1]! < window;
 }

@@ -11,7 +11,7 @@ export interface ScreencastArtifact {
   frames: number;
 }
 
-export function gatherScreencast(client: CDPSession, size: { width: number; height: number }) {
+export function gatherScreencast(client: CDPSession) {
   const artifact: ScreencastArtifact = { changes: [], frames: 0 };
   let prev = "";
   let lastChangeLocal = 0;
@@ -30,7 +30,7 @@ export function gatherScreencast(client: CDPSession, size: { width: number; heig
   client.on("Page.screencastFrame", onFrame);
   return {
     artifact,
-    async start() {
+    async start(size: { width: number; height: number }) {
       // Half resolution: changes are still seen, encoding costs a quarter.
       await client.send("Page.startScreencast", {
         format: "jpeg", quality: 60, everyNthFrame: 1,

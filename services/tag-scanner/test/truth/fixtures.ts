@@ -175,7 +175,9 @@ export async function startFixtures(): Promise<Fixtures> {
   }
 }
 
-export const TRUTH_TIMEOUTS = { renderMs: 15_000, stepMs: 4_000, landingMs: 8_000 };
+// 20 s of render from when scan() is called: room for a slow setup on a loaded machine before the longest finite
+// case (a 6 s slideshow) and its hold window; the endless cases that cannot be proven endless run to it.
+export const TRUTH_TIMEOUTS = { renderMs: 20_000, stepMs: 4_000, landingMs: 8_000 };
 
 /**
  * A scanner as production runs it (default quiet/settle windows), on one browser with `slots` concurrent scans.

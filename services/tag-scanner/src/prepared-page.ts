@@ -1,0 +1,144 @@
+import type { EgressProxy, OutboundPolicy } from "@cva/platform";
+import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
+import { primaryLanguage, type DeviceProfile } from "./config.ts";
+import { gatherInterception } from "./gatherers/interception.ts";
+import { gatherNetwork } from "./gatherers/network.ts";
+import { gatherPageEvents } from "./gatherers/page-events.ts";
+import { gatherPageSignals } from "./gatherers/page-signals.ts";
+import { gatherPerformance } from "./gatherers/performance.ts";
+import { createProbeWorlds } from "./gatherers/probe-world.ts";
+import { gatherScreencast } from "./gatherers/screencast.ts";
+import type { NewTabProfiles, TabProfile } from "./new-tab-profile.ts";
+import type { SyntheticSite } from "./synthetic-origin.ts";
+import { TIMED_OUT, bounded, within } from "./util.ts";
+
+/** The browser did not answer while a page was being set up: it is wedged and must be replaced. */
+export class BrowserWedgedError extends Error {}
+
+async function setup<T>(p: Promise<T>, ms = 15_000): Promise<T> {
+  const r = await within(p, ms);
+  if (r === TIMED_OUT) throw new BrowserWedgedError("the browser did not answer while setting up the scan");
+  return r;
+}
+
+/**
+ * Everything a scan needs before it knows its creative: its own egress proxy, incognito context, page, CDP session,
+ * every gatherer started (domains enabled, instrumentation injected, interception on) and the device emulated. Made
+ * ahead of time while the slot is idle (warm-pages.ts), so none of it is on the scan's critical path; used by one
+ * scan only, then disposed with its context (cookies, storage, cache, renderer gone).
+ */
+export interface PreparedPage {
+  browser: Browser;
+  proxy: EgressProxy;
+  context: BrowserContext;
+  page: Page;
+  client: CDPSession;
+  mainFrameId: string;
+  /** The creative's synthetic site: set by the scan, read by interception and the network gatherer. */
+  site: { current?: SyntheticSite };
+  /** While true, popups opened by the creative are closed at once (the click-through turns it off). */
+  popups: { close: boolean };
+  events: ReturnType<typeof gatherPageEvents>;
+  signals: ReturnType<typeof gatherPageSignals>;
+  net: ReturnType<typeof gatherNetwork>;
+  interception: ReturnType<typeof gatherInterception>;
+  perf: ReturnType<typeof gatherPerformance>;
+  screencast: ReturnType<typeof gatherScreencast>;
+  worlds: ReturnType<typeof createProbeWorlds>;
+  /** Emulates `profile` unless it is the one already applied. */
+  useProfile(profile: DeviceProfile): Promise<void>;
+  /** Closes the context and the proxy; `closed` false means the browser is wedged. */
+  dispose(): Promise<{ closed: boolean }>;
+}
+
+export function tabProfile(p: DeviceProfile): TabProfile {
+  return {
+    userAgent: p.userAgent, acceptLanguage: languageList(p.language), platform: p.platform, locale: primaryLanguage(p.language),
+    width: p.width, height: p.height, deviceScaleFactor: p.deviceScaleFactor, isMobile: p.isMobile, hasTouch: p.hasTouch,
+  };
+}
+
+function languageList(acceptLanguage: string): string {
+  return acceptLanguage.split(",").map((l) => l.split(";")[0]!.trim()).filter((l) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l)).join(",") || "en-US";
+}
+
+function emulate(client: CDPSession, p: DeviceProfile): Array<Promise<unknown>> {
+  const t = tabProfile(p);
+  return [
+    client.send("Emulation.setDeviceMetricsOverride", { width: t.width, height: t.height, deviceScaleFactor: t.deviceScaleFactor, mobile: t.isMobile }),
+    client.send("Emulation.setTouchEmulationEnabled", { enabled: t.hasTouch, maxTouchPoints: t.hasTouch ? 5 : 1 }),
+    // acceptLanguage (a plain list; Chromium adds q-values itself) drives navigator.language(s).
+    client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
+    client.send("Emulation.setLocaleOverride", { locale: t.locale }).catch(() => {}),
+    // The exact targeting value on every request of the creative (the UA override derives a q-valued one).
+    client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": p.language } }),
+  ];
+}
+
+export async function preparePage(opts: {
+  browser: Browser;
+  tabProfiles: NewTabProfiles;
+  policy: OutboundPolicy;
+  startProxy: (policy: OutboundPolicy) => Promise<EgressProxy>;
+  profile: DeviceProfile;
+}): Promise<PreparedPage> {
+  const proxy = await opts.startProxy(opts.policy);
+  let context: BrowserContext | undefined;
+  let unregister: (() => void) | undefined;
+  try {
+    // `<-loopback>` removes Chromium's implicit proxy bypass for localhost/127.0.0.1: loopback obeys the policy too.
+    context = await setup(opts.browser.createBrowserContext({
+      proxyServer: proxy.url,
+      proxyBypassList: ["<-loopback>"],
+      downloadBehavior: { policy: "deny" },
+    }));
+    const ctx = context;
+    let profile = opts.profile;
+    if (ctx.id) unregister = opts.tabProfiles.register(ctx.id, tabProfile(profile));
+    // Popups: closed at once while the creative renders (the browser's popup blocker already refuses those without
+    // a user gesture); during the click-through the landing-page step takes the new tab instead.
+    const popups = { close: true };
+    ctx.on("targetcreated", (t: Target) => {
+      if (t.type() !== "page" || !popups.close || !t.opener()) return;
+      void t.page().then((p) => p?.close().catch(() => {}), () => {});
+    });
+    // A browser that cannot even open a tab is wedged: fail fast and let the pool replace it.
+    const page = await setup(ctx.newPage());
+    const client = await setup(page.createCDPSession());
+    const site: PreparedPage["site"] = {};
+    let mainFrameId = "";
+    const events = gatherPageEvents(client);
+    const signals = gatherPageSignals(client);
+    const net = gatherNetwork(client, { isSynthetic: (u) => site.current?.respond(u) !== undefined });
+    const interception = gatherInterception(client, site, () => mainFrameId);
+    const perf = gatherPerformance(client);
+    const screencast = gatherScreencast(client);
+    const worlds = createProbeWorlds(client);
+    mainFrameId = (await setup(client.send("Page.getFrameTree"))).frameTree.frame.id;
+    await setup(Promise.all([
+      events.start(), signals.start(), net.start(), perf.start(), interception.start(), ...emulate(client, profile),
+    ]));
+    return {
+      browser: opts.browser, proxy, context: ctx, page, client, mainFrameId, site, popups,
+      events, signals, net, interception, perf, screencast, worlds,
+      async useProfile(p) {
+        if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) return;
+        profile = p;
+        unregister?.();
+        if (ctx.id) unregister = opts.tabProfiles.register(ctx.id, tabProfile(p));
+        await setup(Promise.all(emulate(client, p)));
+      },
+      async dispose() {
+        unregister?.();
+        const closed = await bounded(ctx.close().then(() => true), 10_000, false);
+        await bounded(proxy.close(), 5_000, undefined);
+        return { closed };
+      },
+    };
+  } catch (err) {
+    unregister?.();
+    if (context) await bounded(context.close(), 5_000, undefined);
+    await bounded(proxy.close(), 5_000, undefined);
+    throw err;
+  }
+}
