@@ -69,11 +69,21 @@ export interface ReportContext {
 export function creativeRequests(art: TagArtifacts): RequestRecord[] {
   const { site } = art;
   const favicon = new URL("/favicon.ico", site.entryUrl).href;
+  // The wrapper host page of a tag and the slot page of a framed bundle are ours.
+  const ourPage = site.hostPageIsWrapper || site.slot !== undefined;
   return art.requests.slice(0, art.creativeRequestCount ?? art.requests.length).filter(
     (r) =>
-      !(site.hostPageIsWrapper && r.resourceType === "document" && r.synthetic && r.url === site.entryUrl) &&
+      !(ourPage && r.resourceType === "document" && r.synthetic && r.url === site.entryUrl) &&
       !(r.url === favicon && r.resourceType === "other"),
   );
+}
+
+/** DOMContentLoaded of the creative's document, from its own request: for a framed bundle, the framed entry's. */
+function domContentLoaded(art: TagArtifacts): number {
+  const slot = art.site.slot;
+  if (!slot) return sinceNav(art.navTs, art.events.dclTs);
+  const doc = art.requests.find((r) => r.resourceType === "document" && r.url === slot.creativeUrl);
+  return sinceNav(doc?.startTs, art.events.frameDcl.get(slot.creativeUrl));
 }
 
 export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: StoredImages): TagReport {
@@ -137,10 +147,11 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     dialogs: art.events.dialogs,
     dimensions: painted,
     declaredDimensions: declared,
-    domContentLoadedMs: BigInt(sinceNav(art.navTs, art.events.dclTs)),
+    domContentLoadedMs: BigInt(domContentLoaded(art)),
     hasBorder: rendered && images.hasBorder,
     hasVideo,
-    iframes: art.events.frames,
+    // The slot frame a bundle is served in is ours, not an iframe the creative added.
+    iframes: Math.max(0, art.events.frames - (site.slot ? 1 : 0)),
     ...(landing
       ? {
           landingPage: {

@@ -163,7 +163,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     let measured: MeasureArtifact = {};
     if (responsive) {
       await perf.sample();
-      measured = await measureCreative(client, worlds, mainFrameId, profile, budget);
+      measured = await measureCreative(client, worlds, mainFrameId, profile, budget, site.slot);
     }
     const storage = responsive ? await readStorage(client, worlds, budget()) : { cookies: [], localStorage: [] };
     phaseMs.measure = Date.now() - endedAt;

@@ -98,6 +98,8 @@ describe("framed bundles in Chromium", () => {
     expect(framed.dimensions).toMatchObject({ width: 300, height: 250 });
     expect(framed.creativeRendered).toBe(true);
     expect(framed.visualArtifacts).toBe(false);
+    // Responsive: it follows a narrower slot.
+    expect(framed.mobileFriendly).toBe(true);
     const unframed = await scanner.scan(framedJob({ "index.html": GWD_RESPONSIVE }));
     expect(unframed.dimensions).toMatchObject({ width: 1366, height: 768 });
   });
@@ -121,5 +123,11 @@ describe("framed bundles in Chromium", () => {
     expect(r.missingAssets.map((m) => new URL(m.url).pathname)).toEqual(["/img/missing.png"]);
     expect(r.localStorage).toContainEqual(expect.objectContaining({ key: "framed", value: "yes" }));
     expect(r.screenshot?.highres?.color).toBe("#cc0000");
+    // The slot page and its frame are ours: not in the network list, not an iframe of the creative's; the
+    // DOMContentLoaded is the creative document's own.
+    expect(paths).not.toContain("/__cva_slot__.html");
+    expect(r.iframes).toBe(0);
+    expect(Number(r.domContentLoadedMs)).toBeGreaterThanOrEqual(0);
+    expect(r.mobileFriendly).toBe(false); // a fixed 300 px creative does not follow a narrower slot
   });
 });

@@ -3,7 +3,7 @@ import type { DeviceProfile } from "../config.ts";
 import { paintedSize } from "../fields/dimensions.ts";
 import { bounded } from "../util.ts";
 import { measureLayout } from "./frame-layout.ts";
-import type { LayoutArtifact } from "./layout.ts";
+import { LAYOUT_SCRIPT, type LayoutArtifact } from "./layout.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 export interface MeasureArtifact {
@@ -23,6 +23,7 @@ const TWO_FRAMES = `new Promise((r) => { requestAnimationFrame(() => requestAnim
  */
 export async function measureCreative(
   client: CDPSession, worlds: ProbeWorlds, mainFrameId: string, profile: DeviceProfile, budget: () => number,
+  slot?: { width: number; height: number },
 ): Promise<MeasureArtifact> {
   const out: MeasureArtifact = {};
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
@@ -34,9 +35,25 @@ export async function measureCreative(
   if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
   const painted = paintedSize(box ?? null);
   if (painted.width < 300) return out;
+  const narrow = Math.max(200, Math.min(320, painted.width - 20));
+  if (slot) {
+    // A framed bundle lives in a slot of fixed size: narrowing the viewport would not reach it, narrowing the slot
+    // does (as a responsive placement would).
+    const set = (w: number) => worlds.evaluate(mainFrameId, `(() => { const f = document.querySelector("iframe"); if (!f) return false; f.style.width = "${w}px"; f.width = "${w}"; return true; })()`, budget());
+    if (!(await set(narrow))) return out;
+    const inner = (await worlds.frames()).find((f) => f.parentId === mainFrameId);
+    if (inner) {
+      await worlds.evaluate(inner.id, TWO_FRAMES, budget(), true);
+      // What the creative lays out inside the narrower slot, before the slot clips it: a fixed 300 px creative
+      // still paints 300 px (clipped), a responsive one fits.
+      const l2 = await worlds.evaluate<LayoutArtifact>(inner.id, LAYOUT_SCRIPT, budget());
+      if (l2) out.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
+    }
+    await set(slot.width);
+    return out;
+  }
   const metrics = (width: number) =>
     client.send("Emulation.setDeviceMetricsOverride", { width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile });
-  const narrow = Math.max(200, Math.min(320, painted.width - 20));
   if (!(await bounded(metrics(narrow).then(() => true), budget(), false))) return out;
   // Two frames let resize listeners and media queries re-lay the creative out before it is measured.
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);

@@ -10,6 +10,8 @@ export interface PageEventsArtifact {
   frames: number;
   dclTs?: number;
   loadTs?: number;
+  /** DOMContentLoaded of every frame's documents, by URL (CDP lifecycle events, monotonic seconds), first wins. */
+  frameDcl: Map<string, number>;
   /** Local Date.now() of the load event. */
   loadLocal: number;
   crashed: boolean;
@@ -31,13 +33,22 @@ function remoteText(o: Protocol.Runtime.RemoteObject): string {
  * (a beforeunload accepted, so the page can always be closed).
  */
 export function gatherPageEvents(client: CDPSession) {
-  const artifact: PageEventsArtifact = { consoleErrors: [], consoleWarnings: [], dialogs: [], frames: 0, loadLocal: 0, crashed: false };
+  const artifact: PageEventsArtifact = { consoleErrors: [], consoleWarnings: [], dialogs: [], frames: 0, frameDcl: new Map(), loadLocal: 0, crashed: false };
+  const frameUrls = new Map<string, string>();
   let active = true;
   const error = (text: string) => {
     if (active && artifact.consoleErrors.length < MAX_CONSOLE) artifact.consoleErrors.push(truncate(text));
   };
   client.on("Page.frameAttached", (e: Protocol.Page.FrameAttachedEvent) => {
     if (active && e.parentFrameId) artifact.frames++;
+  });
+  client.on("Page.frameNavigated", (e: Protocol.Page.FrameNavigatedEvent) => {
+    if (frameUrls.size < 200) frameUrls.set(e.frame.id, e.frame.url);
+  });
+  client.on("Page.lifecycleEvent", (e: Protocol.Page.LifecycleEventEvent) => {
+    const url = frameUrls.get(e.frameId);
+    if (!active || e.name !== "DOMContentLoaded" || !url || artifact.frameDcl.has(url) || artifact.frameDcl.size >= 200) return;
+    artifact.frameDcl.set(url, e.timestamp);
   });
   client.on("Page.domContentEventFired", (e: Protocol.Page.DomContentEventFiredEvent) => {
     if (active) artifact.dclTs ??= e.timestamp;
@@ -70,7 +81,11 @@ export function gatherPageEvents(client: CDPSession) {
   return {
     artifact,
     async start() {
-      await Promise.all([client.send("Page.enable"), client.send("Runtime.enable"), client.send("Inspector.enable").catch(() => {})]);
+      await Promise.all([
+        client.send("Page.enable"), client.send("Runtime.enable"), client.send("Inspector.enable").catch(() => {}),
+        // Per-frame DOMContentLoaded: a framed bundle's creative is a child frame of our slot page.
+        client.send("Page.setLifecycleEventsEnabled", { enabled: true }),
+      ]);
     },
     stop() {
       active = false;
