@@ -117,7 +117,10 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
       const version = await browser.version(); // "Chrome/156.0.8078.79" or "HeadlessChrome/…"
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
       slot.tabProfiles = installNewTabProfiles(browser);
+      const proc = browser.process();
       browser.on("disconnected", () => {
+        // A browser whose CDP pipe dropped may still be running (and holding memory): make sure it is gone.
+        if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
         // Chromium's last processes may still be writing into the profile: retry, and never throw from here.
         void rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
         if (slot.browser === browser) slot.browser = undefined;

@@ -98,6 +98,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     if (art.blockedNavigations.has(r.url)) failure = "top-frame navigation refused (the creative tried to navigate the page away)";
     else if (art.blockedHosts.has(hostname)) failure = `refused by the outbound policy: ${art.blockedHosts.get(hostname)}`;
     if (r.writtenUrl && r.writtenUrl !== r.url) failure = failure ? `${failure}; written as ${r.writtenUrl}` : `upgraded by the browser from ${r.writtenUrl}`;
+    if (r.truncated) failure = failure ? `${failure}; record truncated: ${r.truncated}` : `record truncated: ${r.truncated}`;
     const started = art.navTs !== undefined ? Math.max(0, Math.round((r.startTs - art.navTs) * 1000)) : 0;
     return {
       bytes: BigInt(r.encodedBytes),

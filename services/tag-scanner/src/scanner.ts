@@ -9,7 +9,7 @@ import type { BrowserLease, BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
 import { decodePng, dominantColor, hasBorder, thumbnailJpeg } from "./fields/image.ts";
 import { captureLandingPage } from "./gatherers/landing-page.ts";
-import { measureCreative, type MeasureArtifact } from "./gatherers/measure.ts";
+import { MAX_SHOT_CSS, measureCreative, type MeasureArtifact } from "./gatherers/measure.ts";
 import { watchRender } from "./gatherers/render-watch.ts";
 import { readStorage } from "./gatherers/storage.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
@@ -103,7 +103,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         const raster = decodePng(png);
         const color = dominantColor(raster);
         const box = art.layout?.box;
-        if (box) out.hasBorder = hasBorder(raster, raster.width / Math.max(1, box.width));
+        // Device pixels per CSS pixel of the shot (DPR, or less when a huge box was scaled down to its budget).
+        if (box) out.hasBorder = hasBorder(raster, raster.width / Math.max(1, Math.min(box.width, MAX_SHOT_CSS)));
         const thumb = thumbnailJpeg(raster, 300);
         const [hiId, thId] = await Promise.all([deps.artifacts.put(png, "image/png"), deps.artifacts.put(thumb, "image/jpeg")]);
         out.screenshot = { highres: { id: hiId, bytes: png.byteLength, color }, thumbnail: { id: thId, bytes: thumb.byteLength, color } };
@@ -122,6 +123,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const site = buildSyntheticSite(job);
     const captureLanding = job.input.case === "tag" && job.input.value.captureLandingPage;
     let renderDeadline = t0 + timeouts.renderMs;
+    // Every phase answers to the job's deadline, less a second to build, store and send the report.
+    const jobDeadline = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - 1_000 : Infinity;
     if (job.deadlineUnixMs > 0n) {
       // Leave room after the render phase for measuring and replying before the requester gives up.
       const hard = Number(job.deadlineUnixMs) - timeouts.stepMs * 2 - (captureLanding ? timeouts.landingMs : 0);
@@ -151,8 +154,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     await screencast.stop();
 
     // ---- measuring phase: each step bounded; a page whose main thread is stuck gets its script terminated once.
-    const measureDeadline = Date.now() + timeouts.stepMs * 4;
-    const budget = () => Math.max(500, Math.min(timeouts.stepMs, measureDeadline - Date.now()));
+    const measureDeadline = Math.min(Date.now() + timeouts.stepMs * 4, jobDeadline);
+    const budget = () => Math.max(200, Math.min(timeouts.stepMs, measureDeadline - Date.now()));
     const alive = () => worlds.evaluate(mainFrameId, "1", 2_000);
     let responsive = !events.artifact.crashed && (await alive()) !== undefined;
     if (!responsive && !events.artifact.crashed) {
@@ -177,19 +180,22 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     signals.clickPhase();
     let landing: TagArtifacts["landing"];
     const click = measured.layout?.click;
-    if (captureLanding && responsive && click) {
+    const landingMs = Math.min(timeouts.landingMs, jobDeadline - Date.now() - timeouts.stepMs);
+    if (captureLanding && responsive && click && landingMs < 1_000) {
+      landing = { tab: "none", url: "", title: "", working: false, evidence: "no time left before the job's deadline" };
+    } else if (captureLanding && responsive && click) {
       prepared.popups.close = false;
       interception.allowClickNavigation();
       landing = await bounded(
         captureLandingPage({
           page, client, context, worlds, mainFrameId, point: click,
-          waitMs: timeouts.landingMs, stepMs: timeouts.stepMs,
+          waitMs: landingMs, stepMs: timeouts.stepMs,
           nextTopNavigation: interception.nextTopNavigation,
           inflightSince: (i) => net.inflightSince(i),
           requestCount: () => net.artifact.requests.length,
           clickTimers: () => signals.realms.afterClick(),
         }),
-        timeouts.landingMs + timeouts.stepMs * 3,
+        landingMs + timeouts.stepMs * 2,
         { tab: "none", url: "", title: "", working: false, evidence: "landing step timed out" },
       );
     } else if (captureLanding) {

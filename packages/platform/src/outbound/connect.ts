@@ -1,4 +1,4 @@
-import { lookup } from "node:dns/promises";
+import { Resolver } from "node:dns/promises";
 import { type Socket, connect as netConnect, isIP } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 import type { buildConnector } from "undici";
@@ -30,6 +30,30 @@ function hostPort(host: string, port: number): string {
 }
 
 /**
+ * The default resolver: c-ares queries with a time-out, not dns.lookup. lookup runs getaddrinfo on libuv's small
+ * threadpool (4 threads, shared with file I/O and zlib): a creative that loads names from a nameserver that never
+ * answers would stall every scan in the process. `localhost` is answered locally (RFC 6761) — the policy then
+ * refuses loopback unless it is allowlisted. /etc/hosts is not consulted: scanners only ever fetch the internet.
+ */
+const DNS_TIMEOUT_MS = 2_500;
+
+/** A resolver on c-ares (optionally with its own nameservers): bounded by time, off libuv's threadpool. */
+export function dnsResolver(opts: { servers?: string[]; timeoutMs?: number; tries?: number } = {}): (host: string) => Promise<string[]> {
+  const resolver = new Resolver({ timeout: opts.timeoutMs ?? DNS_TIMEOUT_MS, tries: opts.tries ?? 2 });
+  if (opts.servers) resolver.setServers(opts.servers);
+  return async (host) => {
+    const name = host.toLowerCase().replace(/\.$/, "");
+    if (name === "localhost" || name.endsWith(".localhost")) return ["127.0.0.1", "::1"];
+    const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+    const out = [...(v4.status === "fulfilled" ? v4.value : []), ...(v6.status === "fulfilled" ? v6.value : [])];
+    if (out.length > 0) return out;
+    throw v4.status === "rejected" ? v4.reason : v6.status === "rejected" ? v6.reason : Object.assign(new Error(`no address for ${name}`), { code: "ENODATA" });
+  };
+}
+
+export const resolveHost = dnsResolver();
+
+/**
  * Resolves the host and returns the candidates the policy allows, in resolver order. A name whose every address is
  * refused is an error that tells the client why without disclosing what our resolver answered.
  */
@@ -42,7 +66,7 @@ export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions
     try {
       candidates = opts.policy.resolve
         ? await opts.policy.resolve(host)
-        : (await lookup(host, { all: true })).map((a) => a.address);
+        : await resolveHost(host);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? "error";
       throw new OutboundError("dns", `could not resolve host ${host} (${code})`);
@@ -80,7 +104,9 @@ function connectOne(host: string, ip: string, port: number, ms: number, opts: Sa
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     const onError = (e: Error): void => {
       const code = (e as NodeJS.ErrnoException).code;
-      if (current !== raw) fail(new OutboundError("connection", `TLS handshake with ${hostPort(host, port)} failed: ${e.message}`));
+      // A failed handshake is the host's answer (another address of the same name would answer the same): marked so
+      // that safeConnect reports it instead of trying the next address.
+      if (current !== raw) fail(Object.assign(new OutboundError("connection", `TLS handshake with ${hostPort(host, port)} failed: ${e.message}`), { handshake: true }));
       else fail(new OutboundError("connection", `could not connect to ${hostPort(host, port)} (${code ?? e.message})`));
     };
     function cleanup(): void {
@@ -137,7 +163,7 @@ export async function safeConnect(hostIn: string, port: number, opts: SafeConnec
     try {
       return { socket: await connectOne(host, ip, port, left, opts), ip };
     } catch (e) {
-      if (!(e instanceof OutboundError) || e.code !== "connection") throw e;
+      if (!(e instanceof OutboundError) || e.code !== "connection" || (e as { handshake?: boolean }).handshake) throw e;
       lastError = e;
     }
   }

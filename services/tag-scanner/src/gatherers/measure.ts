@@ -17,6 +17,22 @@ export interface MeasureArtifact {
 const TWO_FRAMES = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r(true))); setTimeout(() => r(false), 500); })`;
 
 /**
+ * The screenshot is of the creative's box, but the box is the creative's to choose: a 16 000 px creative would ask
+ * Chromium (and our PNG decode) for a gigabyte. The clip is cut to MAX_SHOT_CSS per side and scaled down so that it
+ * holds at most MAX_SHOT_PIXELS device pixels (4096x2048 at DPR 1; a 390x844 phone at DPR 3 fits whole).
+ */
+export const MAX_SHOT_CSS = 4096;
+export const MAX_SHOT_PIXELS = 8 * 1024 * 1024;
+
+export function screenshotClip(box: { x: number; y: number; width: number; height: number } | null | undefined, profile: { width: number; height: number; deviceScaleFactor: number }) {
+  const width = box ? Math.min(MAX_SHOT_CSS, Math.max(1, box.width)) : Math.min(300, profile.width);
+  const height = box ? Math.min(MAX_SHOT_CSS, Math.max(1, box.height)) : Math.min(250, profile.height);
+  const pixels = width * height * profile.deviceScaleFactor ** 2;
+  const scale = pixels > MAX_SHOT_PIXELS ? Math.sqrt(MAX_SHOT_PIXELS / pixels) : 1;
+  return { x: box ? box.x : 0, y: box ? box.y : 0, width, height, scale };
+}
+
+/**
  * After the render watch: the creative's painted box (every frame, isolated worlds), a PNG of exactly that box at
  * device scale, and a second layout at a viewport narrower than the creative (phone width at most) to see whether it
  * follows. Every step has its own bound (`budget()`), so a hung page yields what could be measured.
@@ -28,9 +44,7 @@ export async function measureCreative(
   const out: MeasureArtifact = {};
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
   const box = out.layout?.box;
-  const clip = box
-    ? { x: box.x, y: box.y, width: Math.max(1, box.width), height: Math.max(1, box.height), scale: 1 }
-    : { x: 0, y: 0, width: Math.min(300, profile.width), height: Math.min(250, profile.height), scale: 1 };
+  const clip = screenshotClip(box, profile);
   const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
   if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
   const painted = paintedSize(box ?? null);

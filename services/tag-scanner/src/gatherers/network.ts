@@ -23,6 +23,8 @@ export interface RequestRecord {
   bodyBytes: number;
   failure?: string;
   canceled?: boolean;
+  /** Set when the record was cut to the byte budgets (see MAX_URL …): says what was dropped. */
+  truncated?: string;
   /** Image pixel size parsed from the body's header (GIF/PNG/WebP/JPEG), for small images only. */
   imageSize?: { width: number; height: number };
   synthetic?: boolean;
@@ -84,6 +86,17 @@ export function imageSizeFromBytes(b: Buffer): { width: number; height: number }
 }
 
 const MAX_REQUESTS = 2000;
+/**
+ * Byte budgets: a creative controls its URLs (up to 2 MB each in Chromium) and its servers' headers. Each record
+ * keeps at most MAX_URL chars of URL and MAX_HEADERS bytes of headers (values cut at MAX_HEADER_VALUE); once the
+ * scan's records hold SCAN_BUDGET bytes, later ones keep a short URL and no headers. A cut record says so
+ * (`truncated`), and the report's entry carries it in `failure`.
+ */
+const MAX_URL = 8 * 1024;
+const MAX_HEADER_VALUE = 4 * 1024;
+const MAX_HEADERS = 16 * 1024;
+const SCAN_BUDGET = 8 * 1024 * 1024;
+const OVER_BUDGET_URL = 1024;
 /** Requests that may stay open for the page's lifetime; they do not keep the network "busy". */
 const LONG_LIVED = new Set(["websocket", "eventsource", "media"]);
 
@@ -96,15 +109,42 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   const pendingBodies = new Set<Promise<void>>();
   const extraHeaders = new Map<string, Record<string, string>>();
 
-  const lower = (h: Record<string, unknown> | undefined) => {
+  let held = 0;
+  const cut = (rec: RequestRecord, what: string) => {
+    rec.truncated = rec.truncated ? `${rec.truncated}; ${what}` : what;
+  };
+  const capUrl = (url: string): { url: string; cut: boolean } => {
+    const max = held > SCAN_BUDGET ? OVER_BUDGET_URL : MAX_URL;
+    held += Math.min(url.length, max);
+    return url.length > max ? { url: url.slice(0, max), cut: true } : { url, cut: false };
+  };
+  const lower = (h: Record<string, unknown> | undefined, rec?: RequestRecord) => {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(h ?? {})) out[k.toLowerCase()] = String(v);
+    if (held > SCAN_BUDGET) {
+      if (rec) cut(rec, "headers dropped: the scan's network records reached their byte budget");
+      return out;
+    }
+    let bytes = 0;
+    for (const [k, v] of Object.entries(h ?? {})) {
+      let value = String(v);
+      if (value.length > MAX_HEADER_VALUE) {
+        value = value.slice(0, MAX_HEADER_VALUE);
+        if (rec) cut(rec, `header ${k.toLowerCase().slice(0, 100)} cut to ${MAX_HEADER_VALUE} bytes`);
+      }
+      bytes += k.length + value.length;
+      if (bytes > MAX_HEADERS) {
+        if (rec) cut(rec, `headers cut at ${MAX_HEADERS} bytes`);
+        break;
+      }
+      out[k.toLowerCase().slice(0, 256)] = value;
+    }
+    held += bytes;
     return out;
   };
   const applyResponse = (rec: RequestRecord, r: Protocol.Network.Response) => {
     rec.status = r.status;
     rec.statusText = r.statusText;
-    rec.headers = { ...lower(r.headers), ...(extraHeaders.get(rec.requestId) ?? {}) };
+    rec.headers = { ...lower(r.headers, rec), ...(extraHeaders.get(rec.requestId) ?? {}) };
     rec.mimeType = r.mimeType;
     rec.remoteIp = r.remoteIPAddress;
     if (r.securityDetails)
@@ -126,11 +166,13 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
       artifact.navWallTime = e.wallTime;
     }
     if (list.length >= MAX_REQUESTS) return;
+    const capped = capUrl(e.request.url);
     const rec: RequestRecord = {
-      requestId: e.requestId, url: e.request.url, method: e.request.method,
+      requestId: e.requestId, url: capped.url, method: e.request.method.slice(0, 32),
       resourceType: (e.type ?? "Other").toLowerCase(), frameId: e.frameId ?? "", startTs: e.timestamp,
       headers: {}, encodedBytes: 0, bodyBytes: 0, finished: false, synthetic: opts.isSynthetic(e.request.url),
     };
+    if (capped.cut) cut(rec, `URL cut to ${capped.url.length} characters`);
     const written = upgradedFrom.get(e.requestId);
     if (written && written !== rec.url) rec.writtenUrl = written;
     byId.set(e.requestId, rec);
@@ -145,8 +187,8 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   });
   client.on("Network.responseReceivedExtraInfo", (e: Protocol.Network.ResponseReceivedExtraInfoEvent) => {
     // Raw headers (with Set-Cookie, which responseReceived leaves out); may arrive before or after responseReceived.
-    const h = lower(e.headers);
-    extraHeaders.set(e.requestId, h);
+    const h = lower(e.headers, byId.get(e.requestId));
+    if (extraHeaders.size < MAX_REQUESTS) extraHeaders.set(e.requestId, h);
     const rec = byId.get(e.requestId);
     if (rec && rec.status !== undefined) rec.headers = { ...rec.headers, ...h };
   });
@@ -204,7 +246,7 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   client.on("Network.webSocketCreated", (e: Protocol.Network.WebSocketCreatedEvent) => {
     if (list.length >= MAX_REQUESTS) return;
     const rec: RequestRecord = {
-      requestId: `ws:${e.requestId}`, url: e.url, method: "GET", resourceType: "websocket", frameId: "",
+      requestId: `ws:${e.requestId}`, url: capUrl(e.url).url, method: "GET", resourceType: "websocket", frameId: "",
       startTs: lastTs, headers: {}, encodedBytes: 0, bodyBytes: 0, finished: false,
     };
     sockets.set(e.requestId, rec);
@@ -221,7 +263,7 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     if (!rec) return;
     rec.status = e.response.status;
     rec.statusText = e.response.statusText;
-    rec.headers = lower(e.response.headers);
+    rec.headers = lower(e.response.headers, rec);
     rec.endTs = e.timestamp;
     rec.finished = true;
   });
