@@ -62,6 +62,11 @@ function languageList(acceptLanguage: string): string {
   return acceptLanguage.split(",").map((l) => l.split(";")[0]!.trim()).filter((l) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l)).join(",") || "en-US";
 }
 
+/** The locale is set once, by the scan: Chromium allows one locale override per renderer and keeps the first. */
+function emulateLocale(client: CDPSession, p: DeviceProfile): Promise<unknown> {
+  return client.send("Emulation.setLocaleOverride", { locale: primaryLanguage(p.language) }).catch(() => {});
+}
+
 function emulate(client: CDPSession, p: DeviceProfile): Array<Promise<unknown>> {
   const t = tabProfile(p);
   return [
@@ -69,7 +74,7 @@ function emulate(client: CDPSession, p: DeviceProfile): Array<Promise<unknown>> 
     client.send("Emulation.setTouchEmulationEnabled", { enabled: t.hasTouch, maxTouchPoints: t.hasTouch ? 5 : 1 }),
     // acceptLanguage (a plain list; Chromium adds q-values itself) drives navigator.language(s).
     client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
-    client.send("Emulation.setLocaleOverride", { locale: t.locale }).catch(() => {}),
+
     // The exact targeting value on every request of the creative (the UA override derives a q-valued one).
     client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": p.language } }),
   ];
@@ -122,11 +127,14 @@ export async function preparePage(opts: {
       browser: opts.browser, proxy, context: ctx, page, client, mainFrameId, site, popups,
       events, signals, net, interception, perf, screencast, worlds,
       async useProfile(p) {
-        if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) return;
+        if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) {
+          await setup(emulateLocale(client, p));
+          return;
+        }
         profile = p;
         unregister?.();
         if (ctx.id) unregister = opts.tabProfiles.register(ctx.id, tabProfile(p));
-        await setup(Promise.all(emulate(client, p)));
+        await setup(Promise.all([...emulate(client, p), emulateLocale(client, p)]));
       },
       async dispose() {
         unregister?.();
