@@ -395,6 +395,24 @@ export const cases: Case[] = [
     expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: new URL(`%%CLICK_URL_UNESC%%${f.landing}`, CREATIVE_PAGE).href, working: false } }),
   },
   {
+    id: "landing-form-submit",
+    pattern: "the whole ad is a form button submitting (GET) to the landing page in a new tab",
+    landing: true,
+    html: (f) => `<form action="${f.landing}" method="get" target="_blank" style="margin:0"><button type="submit" style="display:block;padding:0;border:0;margin:0;cursor:pointer">${still("#2a9d8f")}</button></form>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: `${f.landing}?`, title: "Landing", working: true } }),
+  },
+  {
+    id: "landing-friendly-iframe-top-location",
+    pattern: "ad-server friendly iframe whose creative sends the top page to the clickTag (top.location)",
+    landing: true,
+    html: (f) => {
+      const creative = `<body style="margin:0"><div onclick="top.location.href = '${f.landing}'" style="cursor:pointer">${still("#e76f51")}</div></body>`;
+      return `<iframe id="fif" width="300" height="250" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>
+<script>var d = document.getElementById("fif").contentDocument; d.open(); d.write(${JSON.stringify(creative)}); d.close();</script>`;
+    },
+    expect: (f) => ({ size: [300, 250], landing: { tab: "same_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
     id: "landing-none",
     pattern: "creative without any click-through",
     landing: true,
