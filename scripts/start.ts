@@ -4,7 +4,7 @@
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  authorizationBlock, envInt, envString, literalPasswords, natsAnswers, spawnNatsServer, connectNats, type NatsServerHandle,
+  ALL_LOCATIONS, authorizationBlock, envInt, envString, literalPasswords, natsAnswers, spawnNatsServer, connectNats, type NatsServerHandle,
 } from "@cva/platform";
 import { DEFAULT_PORTS, INHERITED_SECRETS_DROPPED, stackProcesses, type StackPorts } from "./lib/stack.ts";
 import { supervise } from "./lib/supervisor.ts";
@@ -41,7 +41,9 @@ const ports: StackPorts = {
   metricsBase: envInt("METRICS_PORT_BASE", DEFAULT_PORTS.metricsBase),
 };
 const baseUrl = envString("PUBLIC_BASE_URL", `http://localhost:${ports.edge}`);
-const stack = supervise(stackProcesses(root, ports, natsUrl, secrets), { env: { PUBLIC_BASE_URL: baseUrl }, dropEnv: INHERITED_SECRETS_DROPPED });
+// Every worker serves every location unless SERVER_LOCATION says otherwise, so targeting.country works out of the box.
+const serverLocation = envString("SERVER_LOCATION", ALL_LOCATIONS);
+const stack = supervise(stackProcesses(root, ports, natsUrl, secrets), { env: { PUBLIC_BASE_URL: baseUrl, SERVER_LOCATION: serverLocation }, dropEnv: INHERITED_SECRETS_DROPPED });
 
 const nc = await connectNats(natsUrl, "start", { auth: natsAuthOf(secrets, "admin") });
 const devKey = await ensureDevKey(nc, join(root, ".data", "dev-api-key"));
@@ -68,5 +70,6 @@ for (let i = 0; i < 600 && !shuttingDown; i++) {
 }
 say(`API:          ${baseUrl}   (docs: ${baseUrl}/docs, gRPC: 127.0.0.1:${ports.edgeGrpc})`);
 say(`internal:     gRPC ${ports.auth}-${ports.mediaProber}, metrics ${ports.metricsBase}-${ports.metricsBase + 6} and NATS on ${envString("BIND_HOST", "127.0.0.1")}; credentials in .data/secrets.env`);
+say(`locations:    ${serverLocation} (targeting.country; scans without it run in ${serverLocation.split(",")[0]})`);
 say(`dev API key:  ${devKey}`);
 say(`try:          curl -s -H 'X-ApiKey: ${devKey}' -H 'content-type: application/json' -d '{"data":"'$(printf '<div style="width:300px;height:250px;background:#c00">ad</div>' | base64 -w0)'"}' ${baseUrl}/v3/scanTag`);

@@ -1,3 +1,4 @@
+import { parseServerLocations } from "@cva/platform";
 import { DEFAULT_LIMITS, type EdgeConfig } from "./ports.ts";
 
 // Edge configuration from the environment (CONTRACT §2 and the README); bad values fail at start-up.
@@ -32,7 +33,8 @@ export function loadEdgeConfig(env: NodeJS.ProcessEnv = process.env): EdgeProces
     metricsPort: int(env, "METRICS_PORT", 9200),
     bindHost: str(env, "BIND_HOST", "127.0.0.1"),
     publicBaseUrl: str(env, "PUBLIC_BASE_URL", `http://localhost:${port}`).replace(/\/+$/, ""),
-    serverLocation: str(env, "SERVER_LOCATION", "usa"),
+    // A list (npm start: "usa,nld") routes scans without targeting.country to its first location.
+    serverLocation: parseServerLocations(env.SERVER_LOCATION)[0]!,
     authUrl: str(env, "AUTH_URL", "http://127.0.0.1:9101"),
     reportStoreUrl: str(env, "REPORT_STORE_URL", "http://127.0.0.1:9102"),
     natsUrl: str(env, "NATS_URL", "nats://127.0.0.1:4222"),

@@ -130,6 +130,7 @@ describe("scans end to end", () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json.meta.device).toMatch(/mobile/i);
     expect(r.json.meta.language).toBe("nl-NL");
+    expect(r.json.meta.server_location).toBe("usa");
     expect(r.json).toHaveProperty("visual_artifacts");
     expect(r.json).not.toHaveProperty("scan_results");
     const hit = seen.find((s) => s.url.startsWith("/lang?"));
@@ -141,6 +142,18 @@ describe("scans end to end", () => {
     expect(hit?.headers.referer).toBe(pageUrl);
     const uid = r.json.cookies.find((c: { name: string }) => c.name === "uid");
     expect(uid).toMatchObject({ httpOnly: true, value: "42", domain: "127.0.0.1" });
+  });
+
+  it("scans for targeting.country nld on the default stack (every worker serves usa and nld)", async () => {
+    const tag = `<div style="width:300px;height:250px;background:#36c">nld</div>`;
+    const nld = await postJson(`${stack.baseUrl}/v2/scanTag`, { data: b64(tag), targeting: { country: "nld" } }, key);
+    expect(nld.status, nld.text).toBe(200);
+    expect(nld.json.meta.server_location).toBe("nld");
+    expect(nld.json.dimensions.text).toBe("300x250");
+    // Without targeting the scan runs in the edge's first location.
+    const usa = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64(tag) }, key);
+    expect(usa.status, usa.text).toBe(200);
+    expect(usa.json.meta.server_location).toBe("usa");
   });
 
   it("scans a zip: zip fields plus the render of its index.html", async () => {

@@ -5,7 +5,7 @@
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuthStore } from "@cva/auth";
-import { connectNats, newSecret, type NatsConnection, type NatsPasswords, type NatsUser } from "@cva/platform";
+import { ALL_LOCATIONS, connectNats, newSecret, type NatsConnection, type NatsPasswords, type NatsUser } from "@cva/platform";
 import { freePort, startNatsServer } from "@cva/platform/testing/index.ts";
 import { processSecretsEnv, type StackSecrets } from "../../scripts/lib/secrets.ts";
 import { INHERITED_SECRETS_DROPPED, stackProcesses, type ProcessSpec, type StackPorts } from "../../scripts/lib/stack.ts";
@@ -70,6 +70,8 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
       PUBLIC_BASE_URL: baseUrl,
       LOG_LEVEL: "info",
       WORKER_HEARTBEAT_MS: "300",
+      // As `npm start` runs it: every worker serves every location.
+      SERVER_LOCATION: ALL_LOCATIONS,
       ...opts.env,
     },
   });

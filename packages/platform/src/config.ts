@@ -1,3 +1,4 @@
+import { parseServerLocations } from "./dispatch/locations.ts";
 import { natsAuthFromEnv, type NatsAuth } from "./nats/auth.ts";
 
 // Small typed readers for environment configuration. Each service documents its own variables in the README;
@@ -19,13 +20,18 @@ export interface CommonConfig {
   natsUrl: string;
   // NATS_USER / NATS_PASSWORD: this process's NATS identity (undefined: connect without credentials).
   natsAuth?: NatsAuth;
+  // SERVER_LOCATION, checked and normalised: one location ("usa") or several ("usa,nld"). Scanners hand it to
+  // startScannerProcess / startWorker as their `location`, which serves each; requesters route to the first.
   serverLocation: string;
+  // The same, as a list.
+  serverLocations: string[];
 }
 
 export function loadCommonConfig(env: NodeJS.ProcessEnv = process.env): CommonConfig {
   return {
     natsUrl: envString("NATS_URL", "nats://127.0.0.1:4222", env),
     natsAuth: natsAuthFromEnv(env),
-    serverLocation: envString("SERVER_LOCATION", "usa", env),
+    serverLocation: parseServerLocations(env.SERVER_LOCATION).join(","),
+    serverLocations: parseServerLocations(env.SERVER_LOCATION),
   };
 }

@@ -76,6 +76,31 @@ describe("dispatch over JetStream", () => {
     await expect(dispatcher.submit(job(), { timeoutMs: 5000, location: "usa" })).rejects.toBeInstanceOf(NoWorkerError);
   });
 
+  it("serves several locations from one worker (SERVER_LOCATION=usa,nld) within one set of slots", async () => {
+    let running = 0;
+    let most = 0;
+    const seenLocations: string[] = [];
+    const both = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa,nld", slots: 2, logger: silentLogger(), settings, workerId: "w-both",
+      handle: async (j, ctx) => {
+        running++;
+        most = Math.max(most, running);
+        seenLocations.push(ctx.location);
+        await new Promise((r) => setTimeout(r, 150));
+        running--;
+        return { case: "media", value: create(MediaProbeSchema, { url: `${ctx.location}:${j.jobId}` }) };
+      } });
+    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length === 1 && dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length === 1);
+    // One worker, counted once across locations.
+    expect(dispatcher.liveWorkers(ScanKind.MEDIA)).toHaveLength(1);
+    const jobs = Array.from({ length: 6 }, (_, i) => ({ j: job(), location: i % 2 ? "nld" : "usa" }));
+    const results = await Promise.all(jobs.map(({ j, location }) => dispatcher.submit(j, { timeoutMs: 20_000, location })));
+    results.forEach((r, i) => expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${jobs[i]!.location}:${jobs[i]!.j.jobId}`));
+    expect(most).toBeLessThanOrEqual(2);
+    expect(new Set(seenLocations)).toEqual(new Set(["usa", "nld"]));
+    await both.stop();
+    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA).length === 0);
+  });
+
   it("redelivers a job to another worker when the one holding it is killed", async () => {
     const doomed = spawnWorker({ NATS_URL: nats.url, WORKER_ID: "doomed", HOLD_MS: "60000", LOCATION: "usa" });
     children.push(doomed.proc);

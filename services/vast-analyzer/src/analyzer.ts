@@ -8,7 +8,7 @@ import {
   type ScanJob,
   type VastReport,
 } from "@cva/contracts";
-import { machineCpu, machineRam, type Logger, type OutboundPolicy } from "@cva/platform";
+import { machineCpu, machineRam, servedLocationOf, splitLocations, type Logger, type OutboundPolicy } from "@cva/platform";
 import { resolveChain, type ChainResult } from "./chain.ts";
 import { corsAllowsPlayer } from "./cors.ts";
 import { VastInputError } from "./errors.ts";
@@ -25,7 +25,7 @@ export interface VastAnalyzerDeps {
   probe: ProbeFn;
   logger?: Logger;
   limits?: Partial<VastLimits>;
-  /** meta.server_location of this worker (SERVER_LOCATION). */
+  /** This worker's SERVER_LOCATION (one or several): meta.server_location is the job's own among them. */
   location: string;
   /** Test seam: maps every outbound URL (documents, pixels, media) before it is requested. Identity by default. */
   rewriteUrl?: (url: string) => string;
@@ -119,7 +119,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         language,
         ram,
         scanDurationSeconds: Math.round(finishedSeconds * 1000) / 1000,
-        serverLocation: deps.location,
+        serverLocation: servedLocationOf(job.targeting?.country, splitLocations(deps.location)),
         timestamp: BigInt(Math.floor(startedAt / 1000)),
         ua: VAST_USER_AGENT,
       }),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { ScanJobSchema, ScanKind, type MediaInput, type MediaProbe, type ScanJob } from "@cva/contracts";
-import type { Dispatcher, Logger } from "@cva/platform";
+import { servedLocationOf, splitLocations, type Dispatcher, type Logger } from "@cva/platform";
 import { unprobed } from "./media.ts";
 
 /**
@@ -28,7 +28,9 @@ export function probeViaDispatcher(
       input: { case: "media", value: input },
     });
     try {
-      const result = await dispatcher.submit(job, { timeoutMs, location: opts.location });
+      // Probed where the VAST job runs (a worker serving several locations serves the job's own).
+      const location = servedLocationOf(parent.targeting?.country, splitLocations(opts.location));
+      const result = await dispatcher.submit(job, { timeoutMs, location });
       if (result.outcome.case === "media") return result.outcome.value;
       // A media worker that answers with an error failed itself (the prober reports what a file is inside a probe).
       const message = result.outcome.case === "error" ? result.outcome.value.message : "no media result";

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { ErrorType, ScanJobSchema, ScanKind, type Bundle, type ScanJob, type ScanJobResult, type TagReport } from "@cva/contracts";
+import { servedLocationOf, splitLocations } from "@cva/platform";
 import type { RenderBundle } from "./analyzer.ts";
 
 /** The subset of the platform Dispatcher used here (structural, so tests can pass a fake). */
@@ -46,7 +47,7 @@ export function renderViaDispatcher(dispatcher: JobSubmitter, options: RenderVia
     });
     let result: ScanJobResult;
     try {
-      result = await dispatcher.submit(tagJob, { timeoutMs, location: options.location });
+      result = await dispatcher.submit(tagJob, { timeoutMs, location: servedLocationOf(job.targeting?.country, splitLocations(options.location)) });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // The dispatcher's own messages ("no worker resources: …", "the scan did not finish in time") are client-safe.

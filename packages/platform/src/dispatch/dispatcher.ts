@@ -4,6 +4,7 @@ import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import { ScanJobResultSchema, ScanJobSchema, WorkerHeartbeatSchema, type ScanJob, type ScanJobResult, type ScanKind, type WorkerHeartbeat } from "@cva/contracts";
 import type { Logger } from "pino";
 import { NoWorkerError, ScanFailedError } from "./errors.ts";
+import { splitLocations } from "./locations.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { natsUserOf } from "../nats/connect.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
@@ -33,14 +34,18 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
   const consumers = new Map<string, Promise<string>>();
   const bySeq = new Map<number, (err: Error) => void>();
   const requester = natsUserOf(nc) ?? "anonymous";
+  // A SERVER_LOCATION list routes to its first location.
+  const defaultLocation = splitLocations(opts.defaultLocation || "usa")[0]!;
 
   const hbSub = nc.subscribe(HEARTBEAT_WILDCARD, {
     callback(err, msg) {
       if (err) return;
       try {
         const hb = fromBinary(WorkerHeartbeatSchema, msg.data);
-        if (hb.slots === 0) seen.delete(hb.workerId);
-        else seen.set(hb.workerId, { hb, at: Date.now() });
+        // A worker serving several locations beats once per location, with the same id.
+        const key = `${hb.workerId}@${hb.location}`;
+        if (hb.slots === 0) seen.delete(key);
+        else seen.set(key, { hb, at: Date.now() });
       } catch {
         /* not ours */
       }
@@ -64,12 +69,17 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
   function liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[] {
     const now = Date.now();
     const out: WorkerHeartbeat[] = [];
-    for (const [id, { hb, at }] of seen) {
+    const ids = new Set<string>();
+    for (const [key, { hb, at }] of seen) {
       if (now - at > settings.heartbeatTtlMs) {
-        seen.delete(id);
+        seen.delete(key);
         continue;
       }
-      if (hb.kind === kind && (location === undefined || hb.location === location)) out.push(hb);
+      if (hb.kind !== kind || (location !== undefined && hb.location !== location)) continue;
+      // Across locations a worker serving several counts once.
+      if (ids.has(hb.workerId)) continue;
+      ids.add(hb.workerId);
+      out.push(hb);
     }
     return out;
   }
@@ -86,7 +96,7 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
   }
 
   async function submit(job: ScanJob, sopts: SubmitOptions): Promise<ScanJobResult> {
-    const location = sopts.location || job.targeting?.country || opts.defaultLocation || "usa";
+    const location = sopts.location || job.targeting?.country || defaultLocation;
     const kind = job.kind;
     const live = liveWorkers(kind, location);
     if (live.length === 0) {

@@ -5,6 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 import type { ServiceCredentials } from "../credentials/service-credentials.ts";
 import { startServiceHost } from "../host/service-host.ts";
+import { servedLocationOf, splitLocations } from "./locations.ts";
 import { startWorker, type JobOutcome } from "./worker.ts";
 
 /**
@@ -42,7 +43,14 @@ export function createSlots(size: number): Slots {
  * One job → its outcome: the scanner's own work. The job's problems (a refused input, an unknown spec) are error
  * outcomes (PAYLOAD: the client's fault; PROCESSING: retryable, not charged); only bugs and aborts throw.
  */
-export type RunJob = (job: ScanJob, ctx: { signal: AbortSignal; logger: Logger }) => Promise<JobOutcome>;
+export type RunJob = (job: ScanJob, ctx: RunContext) => Promise<JobOutcome>;
+
+export interface RunContext {
+  signal: AbortSignal;
+  logger: Logger;
+  /** The location the job runs for: where its child jobs go, what its report's meta.server_location says. */
+  location: string;
+}
 
 /** The outcome cases that carry a report, and the report of each. */
 export type ReportCase = Exclude<JobOutcome["case"], "error" | undefined>;
@@ -70,6 +78,8 @@ export interface DirectRunnerOptions {
   logger: Logger;
   /** The generic INTERNAL message for a job that threw; the error itself only goes to the log. */
   failureMessage: string;
+  /** The locations served (a SERVER_LOCATION value); a direct call runs for its targeting.country if served. */
+  location?: string;
 }
 
 /**
@@ -83,8 +93,9 @@ export function createDirectRunner(opts: DirectRunnerOptions): DirectRunner {
     if (call.expect && job.input.case !== call.expect) throw new ConnectError(`job.${call.expect} is required`, Code.InvalidArgument);
     if (!opts.slots.tryAcquire()) throw new ConnectError(`no worker resources: the ${opts.label} is busy`, Code.ResourceExhausted);
     let outcome: JobOutcome;
+    const location = servedLocationOf(job.targeting?.country, splitLocations(opts.location ?? "usa"));
     try {
-      outcome = await opts.run(job, { signal, logger: opts.logger.child({ job_id: job.jobId }) });
+      outcome = stampServerLocation(await opts.run(job, { signal, logger: opts.logger.child({ job_id: job.jobId }), location }), location);
     } catch (err) {
       if (signal.aborted) throw new ConnectError("cancelled", Code.Canceled);
       opts.logger.error({ job_id: job.jobId, err }, "direct scan failed");
@@ -101,6 +112,17 @@ export function createDirectRunner(opts: DirectRunnerOptions): DirectRunner {
   };
 }
 
+/**
+ * meta.server_location is where the job ran: the location it was routed to. A scanner serving several locations
+ * knows its SERVER_LOCATION list, not which of them a job came for, so the shared worker sets it for every scanner.
+ */
+export function stampServerLocation(outcome: JobOutcome, location: string): JobOutcome {
+  const meta =
+    outcome.case === "tag" || outcome.case === "vast" ? outcome.value.meta : outcome.case === "zip" ? outcome.value.render?.meta : undefined;
+  if (meta) meta.serverLocation = location;
+  return outcome;
+}
+
 export interface ScannerProcessOptions {
   /** The process's name ("tag-scanner"), for the service host. */
   name: string;
@@ -109,6 +131,7 @@ export interface ScannerProcessOptions {
   nc: NatsConnection;
   logger: Logger;
   kind: ScanKind;
+  /** The location served, or several comma-separated (SERVER_LOCATION): one queue pull per location. */
   location: string;
   /** Jobs at a time, queue and direct calls together. */
   slots: number;
@@ -155,6 +178,7 @@ export async function startScannerProcess(opts: ScannerProcessOptions): Promise<
     run,
     logger,
     failureMessage: opts.failureMessage,
+    location: opts.location,
   });
   const jobFailure = opts.jobFailureMessage ?? opts.failureMessage;
   const worker = await startWorker(nc, {
@@ -165,7 +189,7 @@ export async function startScannerProcess(opts: ScannerProcessOptions): Promise<
     async handle(job, ctx) {
       slots.acquire();
       try {
-        return await run(job, { signal: ctx.signal, logger: ctx.logger });
+        return stampServerLocation(await run(job, { signal: ctx.signal, logger: ctx.logger, location: ctx.location }), ctx.location);
       } catch (err) {
         ctx.logger.error({ job_id: job.jobId, err }, "scan failed");
         return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: jobFailure }) };

@@ -7,6 +7,8 @@ import type { Logger } from "pino";
 import { scanJobsCounter } from "../host/metrics.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
+import { splitLocations } from "./locations.ts";
+import { createSlotGate } from "./slot-gate.ts";
 import { heartbeatSubject, kindName, STREAM } from "./subjects.ts";
 
 export type JobOutcome = ScanJobResult["outcome"];
@@ -15,10 +17,13 @@ export interface JobContext {
   signal: AbortSignal;
   logger: Logger;
   deliveryCount: number;
+  /** The location the job was pulled for (one of the worker's). */
+  location: string;
 }
 
 export interface WorkerOptions {
   kind: ScanKind;
+  /** The location served, or several comma-separated ("usa,nld"): one pull per location, one set of slots. */
   location: string;
   slots: number;
   logger: Logger;
@@ -38,28 +43,39 @@ export interface Worker {
 // dies mid-job leaves it unacked and JetStream hands it to another worker after ack_wait.
 export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Promise<Worker> {
   const settings = opts.settings ?? dispatchSettingsFromEnv();
-  const workerId = opts.workerId ?? `${kindName(opts.kind)}-${opts.location}-${randomUUID().slice(0, 8)}`;
+  const locations = splitLocations(opts.location);
+  const workerId = opts.workerId ?? `${kindName(opts.kind)}-${locations.join("+")}-${randomUUID().slice(0, 8)}`;
   const log = opts.logger.child({ worker_id: workerId });
   const jsm = await manager(nc);
   await ensureStream(jsm);
-  const durable = await ensureConsumer(jsm, opts.kind, opts.location, settings);
-  const consumer = await jetstream(nc).consumers.get(STREAM, durable);
+  const js = jetstream(nc);
+  const pulls = await Promise.all(
+    locations.map(async (location) => ({ location, consumer: await js.consumers.get(STREAM, await ensureConsumer(jsm, opts.kind, location, settings)) })),
+  );
 
+  // One set of slots for every location: a slot is taken before a pull is issued (so two locations can never hand
+  // this worker more jobs than it has slots) and handed over in arrival order (so no location starves the other).
+  const gate = createSlotGate(opts.slots);
+  // A waiting pull holds a slot; with several locations it is renewed more often so that a job of another location
+  // waits at most this long when every other slot is busy.
+  const expires = locations.length > 1 ? 1000 : 2000;
   let busy = 0;
   let stopping = false;
   const inflight = new Set<Promise<void>>();
-  let wake: (() => void) | undefined;
-  const slotFreed = () => new Promise<void>((resolve) => (wake = resolve));
 
-  const beat = (slots = opts.slots) =>
-    nc.publish(
-      heartbeatSubject(opts.kind, opts.location),
-      toBinary(WorkerHeartbeatSchema, create(WorkerHeartbeatSchema, { workerId, kind: opts.kind, location: opts.location, slots, busy, sentUnixMs: BigInt(Date.now()) })),
-    );
+  // One heartbeat per location: requesters count live workers and slots per kind and location.
+  const beat = (slots = opts.slots) => {
+    for (const location of locations) {
+      nc.publish(
+        heartbeatSubject(opts.kind, location),
+        toBinary(WorkerHeartbeatSchema, create(WorkerHeartbeatSchema, { workerId, kind: opts.kind, location, slots, busy, sentUnixMs: BigInt(Date.now()) })),
+      );
+    }
+  };
   beat();
   const heartbeat = setInterval(() => beat(), settings.heartbeatEveryMs);
 
-  async function process(m: JsMsg): Promise<void> {
+  async function process(m: JsMsg, location: string): Promise<void> {
     let job: ScanJob;
     try {
       job = fromBinary(ScanJobSchema, m.data);
@@ -82,7 +98,7 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
     const started = Date.now();
     let outcome: JobOutcome;
     try {
-      outcome = await opts.handle(job, { signal: ac.signal, logger: jlog, deliveryCount: m.info.deliveryCount });
+      outcome = await opts.handle(job, { signal: ac.signal, logger: jlog, deliveryCount: m.info.deliveryCount, location });
     } catch (err) {
       jlog.error({ err }, "scan failed");
       outcome = { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: "the scan could not be completed" }) };
@@ -91,7 +107,7 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
       clearTimeout(deadlineTimer);
     }
     scanJobsCounter.inc({ kind: kindName(opts.kind), outcome: outcome.case ?? "none" });
-    jlog.info({ outcome: outcome.case, ms: Date.now() - started }, "job done");
+    jlog.info({ outcome: outcome.case, ms: Date.now() - started, location }, "job done");
     if (job.replySubject) {
       let payload = toBinary(ScanJobResultSchema, create(ScanJobResultSchema, { jobId: job.jobId, workerId, outcome }));
       try {
@@ -108,35 +124,40 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
     m.ack();
   }
 
-  const loop = (async () => {
+  async function pullLoop(location: string, consumer: (typeof pulls)[number]["consumer"]): Promise<void> {
     while (!stopping) {
-      const free = opts.slots - busy;
-      if (free <= 0) {
-        await slotFreed();
+      await gate.acquire();
+      if (stopping) {
+        gate.release();
+        break;
+      }
+      let m: JsMsg | null;
+      try {
+        m = await consumer.next({ expires });
+      } catch (err) {
+        gate.release();
+        if (stopping || nc.isClosed()) break;
+        log.warn({ err: (err as Error).message, location }, "fetch failed; retrying");
+        await new Promise((r) => setTimeout(r, 500));
         continue;
       }
-      try {
-        const batch = await consumer.fetch({ max_messages: free, expires: 2000 });
-        for await (const m of batch) {
-          busy++;
-          beat();
-          const p = process(m).finally(() => {
-            busy--;
-            inflight.delete(p);
-            wake?.();
-          });
-          inflight.add(p);
-          if (stopping) break;
-        }
-      } catch (err) {
-        if (stopping || nc.isClosed()) break;
-        log.warn({ err: (err as Error).message }, "fetch failed; retrying");
-        await new Promise((r) => setTimeout(r, 500));
+      if (!m) {
+        gate.release();
+        continue;
       }
+      busy++;
+      beat();
+      const p = process(m, location).finally(() => {
+        busy--;
+        gate.release();
+        inflight.delete(p);
+      });
+      inflight.add(p);
     }
-  })();
+  }
+  const loops = Promise.all(pulls.map((p) => pullLoop(p.location, p.consumer)));
 
-  log.info({ kind: kindName(opts.kind), location: opts.location, slots: opts.slots }, "worker started");
+  log.info({ kind: kindName(opts.kind), locations, slots: opts.slots }, "worker started");
   return {
     workerId,
     busy: () => busy,
@@ -145,8 +166,8 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
       clearInterval(heartbeat);
       // Slots 0 tells requesters at once that this worker takes nothing more.
       if (!nc.isClosed()) beat(0);
-      wake?.();
-      await Promise.race([loop, new Promise((r) => setTimeout(r, 2500))]);
+      gate.close();
+      await Promise.race([loops, new Promise((r) => setTimeout(r, 2500))]);
       await Promise.allSettled([...inflight]);
     },
   };
