@@ -10,9 +10,15 @@ import { DEFAULT_PORTS, INHERITED_SECRETS_DROPPED, stackProcesses, type StackPor
 import { supervise } from "./lib/supervisor.ts";
 import { ensureDevKey } from "./lib/dev-key.ts";
 import { loadOrCreateSecrets, natsAuthOf } from "./lib/secrets.ts";
+import { buildAll } from "./lib/build.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const say = (l: string) => process.stdout.write(`[start] ${l}\n`);
+
+// `npm start -- --production`: the services run as the image runs them — the esbuild bundles in dist/ with plain node,
+// no TypeScript at run time. Built here first, so what runs always matches the sources.
+const production = process.argv.includes("--production");
+if (production) say(`production: built the bundles into dist/ in ${(await buildAll(root)).ms} ms; services run with plain node`);
 
 const secretsFile = join(root, ".data", "secrets.env");
 const { secrets, created } = loadOrCreateSecrets(secretsFile);
@@ -43,7 +49,7 @@ const ports: StackPorts = {
 const baseUrl = envString("PUBLIC_BASE_URL", `http://localhost:${ports.edge}`);
 // Every worker serves every location unless SERVER_LOCATION says otherwise, so targeting.country works out of the box.
 const serverLocation = envString("SERVER_LOCATION", ALL_LOCATIONS);
-const stack = supervise(stackProcesses(root, ports, natsUrl, secrets), { env: { PUBLIC_BASE_URL: baseUrl, SERVER_LOCATION: serverLocation }, dropEnv: INHERITED_SECRETS_DROPPED });
+const stack = supervise(stackProcesses(root, ports, natsUrl, secrets, { built: production }), { env: { PUBLIC_BASE_URL: baseUrl, SERVER_LOCATION: serverLocation }, dropEnv: INHERITED_SECRETS_DROPPED });
 
 const nc = await connectNats(natsUrl, "start", { auth: natsAuthOf(secrets, "admin") });
 const devKey = await ensureDevKey(nc, join(root, ".data", "dev-api-key"));

@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { ADMIN_SECRET_ENV, NATS_USERS, SERVICE_SECRET_ENV, digestVar, natsPasswordVar, type NatsUser } from "@cva/platform";
 import { processSecretsEnv, type StackSecrets } from "./secrets.ts";
+import { builtEntry, isServiceName } from "./services.ts";
 
 export interface ProcessSpec {
   name: string;
@@ -43,8 +44,13 @@ export const INHERITED_SECRETS_DROPPED = [
 ];
 
 // Each process runs as the NATS user of the same name, listens on loopback (BIND_HOST's default) and holds only its
-// own credentials.
-export function stackProcesses(root: string, ports: StackPorts, natsUrl: string, secrets: StackSecrets): ProcessSpec[] {
+// own credentials. `built`: run the production bundles (dist/<name>/main.js, `npm run build`) instead of the sources.
+export function stackProcesses(root: string, ports: StackPorts, natsUrl: string, secrets: StackSecrets, opts: { built?: boolean } = {}): ProcessSpec[] {
+  const specs = sourceProcesses(root, ports, natsUrl, secrets);
+  return opts.built ? specs.map((s) => ({ ...s, entry: isServiceName(s.name) ? builtEntry(root, s.name) : s.entry })) : specs;
+}
+
+function sourceProcesses(root: string, ports: StackPorts, natsUrl: string, secrets: StackSecrets): ProcessSpec[] {
   const m = (i: number) => String(ports.metricsBase === 0 ? 0 : ports.metricsBase + i);
   const common = (user: NatsUser) => ({ NATS_URL: natsUrl, ...processSecretsEnv(secrets, user) });
   return [

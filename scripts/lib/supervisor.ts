@@ -7,7 +7,8 @@ export interface Supervised {
   children(): Map<string, ChildProcess>;
 }
 
-// Runs each process with `node --import tsx`, prefixes its output with its name, and restarts it (with back-off)
+// Runs each process with node — a TypeScript entry through tsx (development), a built one (dist/, `npm start --
+// --production`) plainly — prefixes its output with its name, and restarts it (with back-off)
 // if it dies while the stack is up — a crashed scanner must not take the product down with it.
 // `dropEnv`: variables of this process's environment the children must not inherit (credentials: each child is
 // given its own in its spec).
@@ -20,7 +21,8 @@ export function supervise(specs: ProcessSpec[], opts: { env?: NodeJS.ProcessEnv;
   for (const name of opts.dropEnv ?? []) delete inherited[name];
 
   const start = (spec: ProcessSpec, attempt = 0) => {
-    const child = spawn(process.execPath, ["--import", "tsx", spec.entry], {
+    const args = spec.entry.endsWith(".ts") ? ["--import", "tsx", spec.entry] : [spec.entry];
+    const child = spawn(process.execPath, args, {
       env: { ...inherited, ...opts.env, ...spec.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
