@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { installNewTabProfiles, type NewTabProfiles } from "./new-tab-profile.ts";
+import { sandboxPlan } from "./sandbox.ts";
 import { bounded, sleep } from "./util.ts";
 
 export interface BrowserPoolOptions {
@@ -41,7 +42,6 @@ export interface BrowserPool {
 }
 
 export const CHROMIUM_ARGS = [
-  "--no-sandbox", // we run as root in a container; isolation comes from one context per scan, the egress proxy and limits
   "--headless=new",
   "--disable-gpu",
   "--disable-dev-shm-usage",
@@ -92,20 +92,24 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   const waiters: Array<() => void> = [];
   const closeHooks: Array<() => Promise<void>> = [];
   let closed = false;
+  const chromium = opts.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  const sandbox = sandboxPlan(chromium);
+  opts.logger?.info({ sandbox: sandbox.describe }, "chromium sandbox");
 
   async function launch(slot: Slot): Promise<Browser> {
     if (slot.browser?.connected) return slot.browser;
     slot.starting ??= (async () => {
       const userDataDir = profileDir();
+      sandbox.prepareProfile(userDataDir);
       const browser = await puppeteer.launch({
         userDataDir,
         // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
         defaultViewport: null,
         // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
         pipe: true,
-        executablePath: opts.executablePath ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+        executablePath: sandbox.executablePath,
         headless: true,
-        args: [...CHROMIUM_ARGS, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
+        args: [...CHROMIUM_ARGS, ...sandbox.args, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
         // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
         // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
         ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],

@@ -88,6 +88,5 @@ export function applyProfile(send: (method: string, params?: object) => Promise<
     send("Emulation.setUserAgentOverride", { userAgent: p.userAgent, acceptLanguage: p.acceptLanguage, platform: p.platform }),
     send("Emulation.setDeviceMetricsOverride", { width: p.width, height: p.height, deviceScaleFactor: p.deviceScaleFactor, mobile: p.isMobile }),
     send("Emulation.setTouchEmulationEnabled", { enabled: p.hasTouch, maxTouchPoints: p.hasTouch ? 5 : 1 }),
-    send("Emulation.setLocaleOverride", { locale: p.locale }).catch(() => {}),
   ].map((x) => x.catch(() => {}));
 }

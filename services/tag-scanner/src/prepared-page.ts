@@ -62,17 +62,14 @@ function languageList(acceptLanguage: string): string {
   return acceptLanguage.split(",").map((l) => l.split(";")[0]!.trim()).filter((l) => /^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$/.test(l)).join(",") || "en-US";
 }
 
-/** The locale is set once, by the scan: Chromium allows one locale override per renderer and keeps the first. */
-function emulateLocale(client: CDPSession, p: DeviceProfile): Promise<unknown> {
-  return client.send("Emulation.setLocaleOverride", { locale: primaryLanguage(p.language) }).catch(() => {});
-}
-
 function emulate(client: CDPSession, p: DeviceProfile): Array<Promise<unknown>> {
   const t = tabProfile(p);
   return [
     client.send("Emulation.setDeviceMetricsOverride", { width: t.width, height: t.height, deviceScaleFactor: t.deviceScaleFactor, mobile: t.isMobile }),
     client.send("Emulation.setTouchEmulationEnabled", { enabled: t.hasTouch, maxTouchPoints: t.hasTouch ? 5 : 1 }),
-    // acceptLanguage (a plain list; Chromium adds q-values itself) drives navigator.language(s).
+    // acceptLanguage (a plain list; Chromium adds q-values itself) drives navigator.language(s). No
+    // Emulation.setLocaleOverride: Chromium keeps one locale override per renderer process, first come, and a
+    // process can outlive a scan — an earlier scan's locale would win over this one's.
     client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
 
     // The exact targeting value on every request of the creative (the UA override derives a q-valued one).
@@ -127,14 +124,11 @@ export async function preparePage(opts: {
       browser: opts.browser, proxy, context: ctx, page, client, mainFrameId, site, popups,
       events, signals, net, interception, perf, screencast, worlds,
       async useProfile(p) {
-        if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) {
-          await setup(emulateLocale(client, p));
-          return;
-        }
+        if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) return;
         profile = p;
         unregister?.();
         if (ctx.id) unregister = opts.tabProfiles.register(ctx.id, tabProfile(p));
-        await setup(Promise.all([...emulate(client, p), emulateLocale(client, p)]));
+        await setup(Promise.all(emulate(client, p)));
       },
       async dispose() {
         unregister?.();
