@@ -29,7 +29,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
       post: {
         operationId: ep.kind === "tag_v3" ? "scanTagV3" : ep.kind === "tag_v2" ? "scanTagV2" : ep.kind === "zip_v2" ? "scanZipV2" : "scanVastV3",
         summary: ep.summary,
-        description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.`,
+        description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.${ep.notes ? ` ${ep.notes}` : ""}`,
         security,
         requestBody: { required: true, content: { "application/json": { schema: reqSchemas[ep.kind] } } },
         responses: {

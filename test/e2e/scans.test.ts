@@ -57,6 +57,11 @@ describe("scans end to end", () => {
 <MediaFile delivery="progressive" type="video/mp4" width="640" height="360" bitrate="800"><![CDATA[${origin}/ad.mp4]]></MediaFile>
 </MediaFiles><VideoClicks><ClickThrough><![CDATA[https://advertiser.example/]]></ClickThrough></VideoClicks></Linear></Creative></Creatives></InLine></Ad></VAST>`);
       }
+      if (req.url?.startsWith("/dead-wrapper.xml")) {
+        const port = new URL(req.url, origin).searchParams.get("port");
+        res.writeHead(200, { "content-type": "application/xml" });
+        return void res.end(`<VAST version="3.0"><Ad id="w"><Wrapper><AdSystem>e2e</AdSystem><VASTAdTagURI>http://127.0.0.1:${port}/vast.xml</VASTAdTagURI><Impression>${origin}/imp</Impression></Wrapper></Ad></VAST>`);
+      }
       if (req.url === "/pixel.gif") {
         res.writeHead(200, { "content-type": "image/gif", "set-cookie": "uid=42; Path=/; HttpOnly" });
         return void res.end(Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"));
@@ -219,6 +224,27 @@ describe("scans end to end", () => {
     for (const img of [mf.poster, mf.film_strip, rep.screenshot.highres]) await expectImage(img);
     expect(rep.ssl.non_secure_urls.length).toBeGreaterThan(0);
     expect(Object.keys(rep.scan_results.tests)).toEqual(expect.arrayContaining(["xml", "creative_0_mediafile_0"]));
+  });
+
+  it("answers an unreachable VAST URL with a payload_error naming host and cause, not charged; a dead wrapper hop is reported", async () => {
+    const dead = http.createServer();
+    await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
+    const deadPort = (dead.address() as AddressInfo).port;
+    await new Promise<void>((r) => dead.close(() => r()));
+    const one = await stack.createKey("e2e-unreachable", 1);
+    const r = await postJson(`${stack.baseUrl}/v3/scanVAST`, { data: b64(`http://127.0.0.1:${deadPort}/vast.xml`) }, one);
+    expect(r.status, r.text).toBe(400);
+    expect(r.json).toEqual({ error_type: "payload_error", message: `data: the VAST URL could not be loaded: connection to 127.0.0.1:${deadPort} refused (ECONNREFUSED)` });
+    // Not charged: the key's only scan is still there.
+    const ok = await postJson(`${stack.baseUrl}/v3/scanVAST`, { data: b64(`${origin}/dead-wrapper.xml?port=${deadPort}`) }, one);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.type).toBe("wrapper");
+    expect(ok.json.wrapper_chain).toEqual([
+      expect.objectContaining({ url: `${origin}/dead-wrapper.xml?port=${deadPort}`, http_code: 200, type: "wrapper", error: "" }),
+      { url: `http://127.0.0.1:${deadPort}/vast.xml`, http_code: 0, type: "unavailable", vast_version: "",
+        error: `wrapper target 1 http://127.0.0.1:${deadPort}/vast.xml could not be fetched: connection to 127.0.0.1:${deadPort} refused (ECONNREFUSED)` },
+    ]);
+    expect(ok.json.scan_results.tests.xml.wrapper_chain).toMatchObject({ result: "failed", message: expect.stringContaining(`hop 1 (http://127.0.0.1:${deadPort}/vast.xml): wrapper target 1`) });
   });
 
   it("refuses a VAST URL pointing at the metadata address with a payload_error, and stays healthy", async () => {

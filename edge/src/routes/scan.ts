@@ -5,9 +5,19 @@ import type { ReportKind } from "../scan/types.ts";
 import { parseScanBody } from "../validation/request.ts";
 import { VIEW_SCHEMAS } from "../views/index.ts";
 
-export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; summary: string }> = [
+export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; summary: string; notes?: string }> = [
   { path: "/v3/scanTag", kind: "tag_v3", summary: "Scan an ad tag" },
-  { path: "/v3/scanVAST", kind: "vast_v3", summary: "Scan a VAST tag" },
+  {
+    path: "/v3/scanVAST",
+    kind: "vast_v3",
+    summary: "Scan a VAST tag",
+    notes:
+      "A VAST URL that answers nothing — its host does not resolve, refuses the connection, times out or fails the TLS " +
+      "handshake — is a payload_error (not charged) whose message names the host and the cause, e.g. \"data: the VAST URL " +
+      "could not be loaded: DNS lookup of ads.example failed: no such host (ENOTFOUND)\". A URL that answers with an HTTP " +
+      "error gets its report (xml.http_code 404, …). A wrapper hop that fails is reported: wrapper_chain names the hop " +
+      "and why, and the wrapper_chain test fails with the same message.",
+  },
   { path: "/v2/scanTag", kind: "tag_v2", summary: "Scan an ad tag (older version)" },
   { path: "/v2/scanZip", kind: "zip_v2", summary: "Scan a zip-packaged HTML5 creative (older version)" },
 ];

@@ -69,6 +69,18 @@ const creativeSchema = obj(
   { optional: ["skip_offset"] },
 );
 
+const chainHopSchema = obj(
+  {
+    url: str("as written in the VAST (macros unfilled)"),
+    http_code: int("HTTP status; 0 when no answer came"),
+    load_time: int("milliseconds; absent when no answer came"),
+    type: str("inline, wrapper, empty, invalid, vmap, vast1, or unavailable when no document was loaded"),
+    vast_version: str(),
+    error: str("why the chain stopped at this hop (DNS, refused, time-out, TLS, HTTP error, malformed, loop, limit, no fill); empty otherwise"),
+  },
+  { optional: ["load_time"], description: "one document of the wrapper chain" },
+);
+
 export const vastScanResultsSchema = obj({
   failed: int(),
   passed: int(),
@@ -94,6 +106,7 @@ export const vastV3Schema = obj(
     vast_url_base64: str(),
     vast_version: str(),
     wrapper_redirects: int(),
+    wrapper_chain: arr(chainHopSchema, "every document fetched or attempted along the wrapper chain, the VAST URL first"),
     xml: obj(
       { content_type: str(), data_base64: str(), file_size: int(), http_code: int("0 when no answer came"), load_time: int(`milliseconds${NOT_MEASURED.replace("media file", "report")}`) },
       { optional: ["load_time"] },
@@ -188,6 +201,15 @@ export function vastV3View(r: VastReport) {
     vast_url_base64: Buffer.from(r.vastUrl, "utf8").toString("base64"),
     vast_version: r.vastVersion,
     wrapper_redirects: r.wrapperRedirects,
+    wrapper_chain: r.wrapperChain.map((h) => ({
+      url: h.url,
+      http_code: h.httpCode,
+      // No answer, no load to time: left out rather than shown as 0 ms.
+      ...(h.httpCode !== 0 ? { load_time: Number(h.loadTimeMs) } : {}),
+      type: h.type,
+      vast_version: h.vastVersion,
+      error: h.error,
+    })),
     xml: {
       content_type: r.xml?.contentType ?? "",
       data_base64: Buffer.from(r.xml?.data ?? new Uint8Array()).toString("base64"),

@@ -3,6 +3,7 @@ import {
   CreativeType,
   MetaSchema,
   SslSchema,
+  VastChainHopSchema,
   VastReportSchema,
   VastXmlSchema,
   type ScanJob,
@@ -138,6 +139,16 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         loadTimeMs: BigInt(Math.round(res?.timeMs ?? 0)),
       }),
       errors,
+      wrapperChain: chain.steps.map((step) =>
+        create(VastChainHopSchema, {
+          url: step.url,
+          httpCode: step.response?.status ?? 0,
+          loadTimeMs: BigInt(Math.round(step.response?.timeMs ?? 0)),
+          type: step.status,
+          vastVersion: step.doc?.version ?? "",
+          error: step.error ?? "",
+        }),
+      ),
       // No answer to the VAST request: there were no headers to judge CORS by and no load to time.
       notMeasured: res ? [] : ["cors", "xml.load_time"],
     });

@@ -1,5 +1,6 @@
 import { OutboundError, type SafeResponse } from "@cva/platform";
-import { describeFetchError, inputErrorFor, isInputRefusal } from "./errors.ts";
+import { describeFetchError, inputErrorFor, isInputRefusal, unreachableErrorFor } from "./errors.ts";
+import { isUnreachable } from "./unreachable.ts";
 import { fetchVastDocument, type FetchContext } from "./fetch-document.ts";
 import { expandMacros } from "./macros.ts";
 import { readAd, readDocument, type AdInfo, type VastDocument } from "./vast-document.ts";
@@ -16,6 +17,10 @@ export interface ChainStep {
   doc?: VastDocument;
   adNode?: XmlNode;
   ad?: AdInfo;
+  /** What this document turned out to be (as the report's `type`); "unavailable" when none was loaded. */
+  status: FirstDocStatus;
+  /** Why the chain stopped here (unreachable, HTTP error, malformed, loop, limit, no fill); absent when it went on. */
+  error?: string;
 }
 
 /** How the first document turned out; the report's `type` unless it is an ad type. */
@@ -35,6 +40,15 @@ function label(index: number): string {
   return index === 0 ? "VAST document" : `wrapper target ${index}`;
 }
 
+/** Ends the chain at `step`: its error (for the report's wrapper_chain) and the report's errors. */
+function stop(result: ChainResult, step: ChainStep, message: string, status?: FirstDocStatus): ChainResult {
+  if (status) step.status = status;
+  if (result.steps[0] === step) result.firstStatus = step.status;
+  step.error = message;
+  result.errors.push(message);
+  return result;
+}
+
 /**
  * Fetches the VAST URL and follows Wrapper/VASTAdTagURI (or VAST 1 style VASTAdTagURL/URL) of the first ad, as a
  * player does, up to limits.maxWrapperRedirects. Problems end the chain with a message in `errors`; only a VAST URL
@@ -50,19 +64,19 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
   let next: URL = start;
 
   for (let index = 0; ; index++) {
-    const step: ChainStep = { url: next.href, baseUrl: next.href };
+    const step: ChainStep = { url: next.href, baseUrl: next.href, status: "unavailable" };
     result.steps.push(step);
     seen.add(chainKey(next));
+    const what = `${label(index)} ${next.href}`;
     // Fetched as a player fetches it, macros filled; listed, resolved against and compared as written.
     const fetched = await fetchVastDocument(expandMacros(next), ctx);
     if (!fetched.ok) {
       if (index === 0 && isInputRefusal(fetched.error)) throw inputErrorFor(fetched.error);
+      // Nothing answers the VAST URL: there is no document to report on, and the client is told where and why.
+      if (index === 0 && isUnreachable(fetched.error)) throw unreachableErrorFor(fetched.error);
       // Over the size cap is a document we refuse, not one we could not reach.
-      if (index === 0 && fetched.error instanceof OutboundError && fetched.error.code === "too_large") {
-        result.firstStatus = "invalid";
-      }
-      result.errors.push(`${label(index)} ${next.href} could not be fetched: ${describeFetchError(fetched.error)}`);
-      return result;
+      const tooLarge = fetched.error instanceof OutboundError && fetched.error.code === "too_large";
+      return stop(result, step, `${what} could not be fetched: ${describeFetchError(fetched.error)}`, tooLarge ? "invalid" : "unavailable");
     }
     const res = fetched.res;
     step.response = res;
@@ -70,90 +84,62 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
     // as written (which also keeps the test rewrite seam invisible here).
     if (res.redirects.length > 0) step.baseUrl = res.url;
     if (res.status < 200 || res.status > 299) {
-      result.errors.push(`${label(index)} ${next.href} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`);
-      return result;
+      return stop(result, step, `${what} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`, "unavailable");
     }
-    if (res.body.length === 0) {
-      if (index === 0) result.firstStatus = "empty";
-      result.errors.push(`${label(index)} ${next.href} is empty (no XML)`);
-      return result;
-    }
+    if (res.body.length === 0) return stop(result, step, `${what} is empty (no XML)`, "empty");
 
     const parsed = parseXmlDocument(decodeXmlBytes(res.body), {
       maxDepth: ctx.limits.maxXmlDepth,
       maxElements: ctx.limits.maxXmlElements,
     });
-    if (!parsed.ok) {
-      if (index === 0) result.firstStatus = "invalid";
-      result.errors.push(`${label(index)} ${next.href}: ${parsed.refused ? "refused: " : ""}${parsed.reason}`);
-      return result;
-    }
+    if (!parsed.ok) return stop(result, step, `${label(index)} ${next.href}: ${parsed.refused ? "refused: " : ""}${parsed.reason}`, "invalid");
     const doc = readDocument(parsed.root);
     step.doc = doc;
     if (doc.kind === "vmap") {
-      if (index === 0) result.firstStatus = "vmap";
-      result.errors.push(
-        `${label(index)} is a VMAP playlist (ad breaks), not a VAST ad response; its ad tags are not followed`,
-      );
-      return result;
+      return stop(result, step, `${label(index)} is a VMAP playlist (ad breaks), not a VAST ad response; its ad tags are not followed`, "vmap");
     }
     if (doc.kind === "other") {
-      if (index === 0) result.firstStatus = "invalid";
-      result.errors.push(`${label(index)} is not VAST: the root element is <${doc.rootName.slice(0, 64)}>`);
-      return result;
+      return stop(result, step, `${label(index)} is not VAST: the root element is <${doc.rootName.slice(0, 64)}>`, "invalid");
     }
     if (doc.kind === "vast1") {
-      if (index === 0) result.firstStatus = "vast1";
       step.adNode = doc.ads[0];
       step.ad = step.adNode ? readAd(step.adNode) : undefined;
-      result.errors.push(
-        `${label(index)} is VAST 1.0 (VideoAdServingTemplate); only VAST 2.0 to 4.3 documents are analysed`,
-      );
-      return result;
+      return stop(result, step, `${label(index)} is VAST 1.0 (VideoAdServingTemplate); only VAST 2.0 to 4.3 documents are analysed`, "vast1");
     }
     const adNode = doc.ads[0];
     if (!adNode) {
-      if (index === 0) result.firstStatus = "empty";
       const rootErrors = kids(doc.root, "Error").map(textOf).filter((s) => s !== "").length;
-      result.errors.push(
+      return stop(
+        result, step,
         `${label(index)} has no ad (an empty VAST response, no fill${rootErrors > 0 ? "; it carries only an <Error> URL" : ""})`,
+        "empty",
       );
-      return result;
     }
     const ad = readAd(adNode);
     step.adNode = adNode;
     step.ad = ad;
-    if (index === 0) result.firstStatus = ad.type === "unknown" ? "invalid" : ad.type;
-    if (ad.type === "unknown") {
-      result.errors.push(`${label(index)}: the first <Ad> has neither <InLine> nor <Wrapper>`);
-      return result;
-    }
+    step.status = ad.type === "unknown" ? "invalid" : ad.type;
+    if (index === 0) result.firstStatus = step.status;
+    if (ad.type === "unknown") return stop(result, step, `${label(index)}: the first <Ad> has neither <InLine> nor <Wrapper>`);
     if (ad.type === "inline") {
       result.inline = step;
       return result;
     }
 
     // A wrapper: where does it point?
-    if (ad.wrapperUri === undefined) {
-      result.errors.push(`${label(index)}: the wrapper has no VASTAdTagURI`);
-      return result;
-    }
+    if (ad.wrapperUri === undefined) return stop(result, step, `${label(index)}: the wrapper has no VASTAdTagURI`);
     const target = resolveVastUrl(ad.wrapperUri, step.baseUrl);
     if (!isHttpUrl(target)) {
-      result.errors.push(`${label(index)}: the wrapper's VASTAdTagURI ${JSON.stringify(ad.wrapperUri.slice(0, 200))} is not an http(s) URL`);
-      return result;
+      return stop(result, step, `${label(index)}: the wrapper's VASTAdTagURI ${JSON.stringify(ad.wrapperUri.slice(0, 200))} is not an http(s) URL`);
     }
     if (seen.has(chainKey(target))) {
-      result.errors.push(
-        `wrapper loop: ${label(index)} points back to ${target.href}, which this chain already fetched; not followed`,
-      );
-      return result;
+      return stop(result, step, `wrapper loop: ${label(index)} points back to ${target.href}, which this chain already fetched; not followed`);
     }
     if (result.wrapperRedirects >= ctx.limits.maxWrapperRedirects) {
-      result.errors.push(
+      return stop(
+        result, step,
         `too many wrapper redirects: stopped after ${ctx.limits.maxWrapperRedirects} (VAST error 302, wrapper limit reached); ${target.href} not fetched`,
       );
-      return result;
     }
     result.wrapperRedirects++;
     next = target;

@@ -1,9 +1,11 @@
 import { OutboundError } from "@cva/platform";
+import { describeUnreachable, isUnreachable } from "./unreachable.ts";
 
 /**
- * The VAST URL itself cannot be fetched under the outbound policy (bad URL, bad scheme, private or metadata
- * address — directly or through an HTTP redirect). main.ts turns it into a payload_error; `message` is client-safe:
- * it names the field and the rule, never a resolved internal address.
+ * The VAST URL itself cannot be scanned: it is refused under the outbound policy (bad URL, bad scheme, private or
+ * metadata address — directly or through an HTTP redirect), or nothing answers it (DNS, refused, time-out, TLS).
+ * The job answers payload_error (not charged); `message` is client-safe: it names the field, the host and the rule or
+ * cause, never a resolved internal address.
  */
 export class VastInputError extends Error {
   override readonly name = "VastInputError";
@@ -32,8 +34,14 @@ export function inputErrorFor(e: OutboundError): VastInputError {
   }
 }
 
+/** The VAST URL answered nothing (DNS, connection, TLS, time-out): the message says where and why. */
+export function unreachableErrorFor(e: OutboundError): VastInputError {
+  return new VastInputError(`data: the VAST URL could not be loaded: ${describeUnreachable(e)}`);
+}
+
 /** A short, client-safe description of a failed outbound request. */
 export function describeFetchError(e: unknown): string {
+  if (isUnreachable(e)) return describeUnreachable(e);
   if (e instanceof OutboundError) return e.message;
   return "the request failed";
 }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOutboundPolicy, silentLogger } from "@cva/platform";
+import { createOutboundPolicy, OutboundError, silentLogger, staticHostResolver, type OutboundPolicy } from "@cva/platform";
+import { TestOutcome } from "@cva/contracts";
+import { evaluateVast } from "@cva/spec-sets";
+import { describeUnreachable, tlsReason } from "../src/unreachable.ts";
 import { createVastAnalyzer, PLAYER_ORIGIN, VastInputError } from "../src/index.ts";
 import { closedPort, fakeProbe, inlineVast, startFixtureServer, vastJob, wrapperVast, type FixtureServer } from "./fixtures.ts";
 
@@ -183,6 +186,13 @@ describe("wrapper chains", () => {
     expect(report.impressionPixels).toEqual([srv.url("/pixel?i=c-w1"), srv.url("/pixel?i=c-w2"), srv.url("/pixel?i=c-inline")]);
     for (const i of ["c-w1", "c-w2", "c-inline"]) expect(srv.hits).toContain(`/pixel?i=${i}`);
     expect(report.ssl?.insecureUrls).toEqual(expect.arrayContaining([srv.url("/chain/w2.xml"), srv.url("/chain/inline.xml"), "http://tracker.invalid/w-start"]));
+    expect(report.wrapperChain.map((h) => [h.url, h.type, h.httpCode, h.vastVersion, h.error])).toEqual([
+      [srv.url("/chain/w1.xml"), "wrapper", 200, "2.0", ""],
+      [srv.url("/chain/w2.xml"), "wrapper", 200, "3.0", ""],
+      [srv.url("/chain/inline.xml"), "inline", 200, "3.0", ""],
+    ]);
+    const chain = evaluateVast(report, 0).tests.find((t) => t.test === "wrapper_chain")!;
+    expect([chain.result, chain.message]).toEqual([TestOutcome.PASSED, expect.stringContaining("2 wrapper hop(s) to an inline ad")]);
   });
 
   it("detects a wrapper that points at itself", async () => {
@@ -237,30 +247,6 @@ describe("failures reported in the report", () => {
     expect(report.type).toBe("unavailable");
     expect(report.errors.join("\n")).toMatch(/HTTP 404/);
     expect(report.notMeasured).toEqual([]);
-  });
-
-  it("an unreachable host", async () => {
-    const port = await closedPort();
-    const report = await analyzer().analyze(vastJob(`http://127.0.0.1:${port}/vast.xml`));
-    expect(report.xml?.httpCode).toBe(0);
-    expect(report.type).toBe("unavailable");
-    expect(report.errors).toHaveLength(1);
-    expect(report.errors[0]).toMatch(/could not be fetched/);
-    // No answer: no headers to judge CORS by, no load to time.
-    expect(report.notMeasured).toEqual(["cors", "xml.load_time"]);
-  });
-
-  it("a server that never answers times out within the bound", async () => {
-    const hanging = await startFixtureServer(() => {
-      /* never answers */
-    });
-    try {
-      const report = await analyzer(fakeProbe(), { fetchTimeoutMs: 300 }).analyze(vastJob(hanging.url("/slow.xml")));
-      expect(report.xml?.httpCode).toBe(0);
-      expect(report.errors.join("\n")).toMatch(/timed out/);
-    } finally {
-      await hanging.close();
-    }
   });
 
   it("a 3 MB document (size cap)", async () => {
@@ -357,5 +343,79 @@ describe("hostile input", () => {
     expect(report.errors).toEqual(["creative 0 (Linear) has no MediaFile: a player has nothing to play"]);
     expect(report.adSystem).toBe("Fixture <Ads> &nbsp;");
     expect(report.adTitle).toBe("A &amp; B");
+  });
+});
+
+// A VAST URL nothing answers is a payload_error that says where and why; the same failure on a wrapper hop is a report
+// whose wrapper_chain (and errors) say which hop failed and why.
+describe("unreachable VAST URLs", () => {
+  const named = (hosts: Record<string, string>, resolve?: OutboundPolicy["resolve"]): OutboundPolicy => ({
+    check: (ip) => loopback.check(ip),
+    describe: () => loopback.describe(),
+    resolve: resolve ?? staticHostResolver(hosts),
+  });
+  const never: OutboundPolicy["resolve"] = () => new Promise(() => {});
+  let hanging: FixtureServer;
+  let plainPort: number;
+  beforeAll(async () => {
+    hanging = await startFixtureServer(() => {
+      /* never answers */
+    });
+    plainPort = Number(new URL(srv.origin).port);
+  });
+  afterAll(async () => {
+    await hanging.close();
+  });
+
+  // [case, URL, policy, limits, message]
+  const cases = async (): Promise<Array<[string, string, OutboundPolicy, Record<string, number>, RegExp]>> => [
+    ["a host that does not resolve", "http://ads.example/vast.xml", named({}), {}, /^data: the VAST URL could not be loaded: DNS lookup of ads\.example failed: no such host \(ENOTFOUND\)$/],
+    ["a refused connection", `http://127.0.0.1:${await closedPort()}/vast.xml`, loopback, {}, /^data: the VAST URL could not be loaded: connection to 127\.0\.0\.1:\d+ refused \(ECONNREFUSED\)$/],
+    ["a connection that times out", "http://slow-dns.example/vast.xml", named({}, never), { connectTimeoutMs: 300 }, /^data: the VAST URL could not be loaded: connection to slow-dns\.example:80 timed out after 0\.3 s$/],
+    ["a server that never answers", hanging.url("/slow.xml"), loopback, { fetchTimeoutMs: 300 }, /^data: the VAST URL could not be loaded: 127\.0\.0\.1:\d+ did not answer within 0\.3 s$/],
+    ["a TLS handshake that fails", `https://127.0.0.1:${plainPort}/vast.xml`, loopback, {}, /^data: the VAST URL could not be loaded: TLS handshake with 127\.0\.0\.1:\d+ failed: wrong version number$/],
+  ];
+
+  it("answers payload_error naming the host and the cause for the first URL", async () => {
+    for (const [name, url, policy, limits, message] of await cases()) {
+      const a = createVastAnalyzer({ policy, probe: fakeProbe().probe, location: "usa", logger: silentLogger(), limits });
+      const err = await a.analyze(vastJob(url)).catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(VastInputError);
+      expect((err as Error).message, name).toMatch(message);
+    }
+  });
+
+  it("reports which wrapper hop failed and why", async () => {
+    for (const [name, url, policy, limits, message] of await cases()) {
+      srv.xml("/to-unreachable.xml", wrapperVast(url, [srv.url("/pixel?w=unreachable")]));
+      const a = createVastAnalyzer({ policy, probe: fakeProbe().probe, location: "usa", logger: silentLogger(), limits });
+      const report = await a.analyze(vastJob(srv.url("/to-unreachable.xml")));
+      expect(report.type, name).toBe("wrapper");
+      expect(report.wrapperChain.map((h) => [h.type, h.httpCode]), name).toEqual([["wrapper", 200], ["unavailable", 0]]);
+      const why = message.source.replace("^data: the VAST URL could not be loaded: ", "");
+      expect(report.wrapperChain[1]!.error, name).toMatch(new RegExp(`^wrapper target 1 ${url.replace(/[.?]/g, "\\$&")} could not be fetched: ${why}`));
+      expect(report.wrapperChain[0]!.error, name).toBe("");
+      expect(report.errors, name).toContain(report.wrapperChain[1]!.error);
+      // The spec-set test says the same, as a failed result.
+      const result = evaluateVast(report, 0).tests.find((t) => t.test === "wrapper_chain")!;
+      expect(result.result, name).toBe(TestOutcome.FAILED);
+      expect(result.message, name).toContain(`the chain stops at hop 1 (${url}): ${report.wrapperChain[1]!.error}`);
+    }
+  });
+
+  it("words certificate failures and keeps library paths out of the message", () => {
+    expect(tlsReason("self-signed certificate")).toBe("self-signed certificate");
+    expect(tlsReason("80:error:0A000086:SSL routines:tls_post_process_server_certificate:certificate verify failed:../deps/openssl/ssl/statem.c:2091:")).toBe("certificate verify failed");
+    expect(describeUnreachable(new OutboundError("connection", "TLS handshake with ads.example:443 failed: certificate has expired")))
+      .toBe("TLS handshake with ads.example:443 failed: certificate has expired");
+    expect(describeUnreachable(new OutboundError("dns", "could not resolve host ads.example (ETIMEOUT)")))
+      .toBe("DNS lookup of ads.example failed: the name server did not answer in time (ETIMEOUT)");
+  });
+
+  it("still reports a VAST URL that answered with an HTTP error", async () => {
+    const report = await analyzer().analyze(vastJob(srv.url("/nope.xml")));
+    expect(report.xml?.httpCode).toBe(404);
+    expect(report.type).toBe("unavailable");
+    expect(report.wrapperChain.map((h) => [h.httpCode, h.error])).toEqual([[404, `VAST document ${srv.url("/nope.xml")} answered HTTP 404 Not Found`]]);
   });
 });

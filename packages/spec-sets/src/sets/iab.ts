@@ -230,6 +230,17 @@ const rules: Rule[] = [
   },
   {
     kind: "fixed",
+    test: "wrapper_chain",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "the wrapper chain ends in an inline ad",
+    source: `${SOURCES.noFigure}; a broken chain is VAST error 301 (wrapper timeout) or 303 (no ad) (${GUIDE}, row "VAST error codes": docs.exoclick.com/pt/docs/vast-errors)`,
+    reason: "A player that cannot follow a wrapper to an inline ad shows nothing; the message names the hop that failed and why.",
+  },
+  {
+    kind: "fixed",
     test: "cors",
     scope: "vast_xml",
     basis: "iab",

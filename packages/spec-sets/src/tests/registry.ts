@@ -26,6 +26,7 @@ import { impression_present as xml_impression_present } from "./vast/xml/impress
 import { playable_creatives as xml_playable_creatives } from "./vast/xml/playable_creatives.ts";
 import { ssl as xml_ssl } from "./vast/xml/ssl.ts";
 import { vast_version as xml_vast_version } from "./vast/xml/vast_version.ts";
+import { wrapper_chain as xml_wrapper_chain } from "./vast/xml/wrapper_chain.ts";
 import { wrapper_redirects as xml_wrapper_redirects } from "./vast/xml/wrapper_redirects.ts";
 import { xml_content_type as xml_xml_content_type } from "./vast/xml/xml_content_type.ts";
 import { xml_file_size as xml_xml_file_size } from "./vast/xml/xml_file_size.ts";
@@ -74,6 +75,7 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_playable_creatives,
     xml_ssl,
     xml_vast_version,
+    xml_wrapper_chain,
     xml_wrapper_redirects,
     xml_xml_content_type,
     xml_xml_file_size,
