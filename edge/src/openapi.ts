@@ -130,7 +130,9 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
       version: opts.version ?? "1.0.0",
       description:
         "Scans advertising creatives (ad tags, HTML5 zips, VAST tags) and returns a JSON report. Every error body is " +
-        "`{\"error_type\", \"message\"}`. " + limitsText,
+        "`{\"error_type\", \"message\"}`. Every documented key of a report is present in every report: an image with no " +
+        "picture is {bytes: 0, mime_type: \"\", url: \"\"}, an info object with nothing in it is {}; a value that was not " +
+        "measured is left out and its path listed in not_measured (an object listed there stays, empty). " + limitsText,
     },
     servers: [{ url: opts.publicBaseUrl }],
     paths,

@@ -1,11 +1,11 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
-import { TagReportSchema, VastCreativeSchema, VastMediaFileSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
+import { MediaProbeSchema, TagReportSchema, VastCreativeSchema, VastMediaFileSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
 import { fillImageUrls } from "../src/scan/images.ts";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, tagV2Schema, tagV3Schema, vastV3Schema, zipV2Schema } from "../src/views/index.ts";
 import { fullTagReport, fullVastReport, fullZipReport } from "./fakes.ts";
-import { OMITTABLE_MEDIA_FIELDS } from "../src/views/not-measured.ts";
+import { EMPTY_IMAGE, MEDIA_NOT_MEASURED_FIELDS, VAST_NOT_MEASURED_FIELDS } from "../src/views/not-measured.ts";
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 function check(schema: object, doc: unknown) {
@@ -148,25 +148,34 @@ describe("views", () => {
       nonLinears: [{ id: "o", width: 480, height: 70, resourceType: "static", resourceUrl: "https://cdn.example.com/o.png", creativeType: "image/png", httpCode: 404, error: "the resource answered HTTP 404" }],
     }));
     r.creatives[1]!.mediafiles.push(create(VastMediaFileSchema, {
-      probe: { url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered", notProbed: true, notMeasured: ["http_code", "file_size", "download_speed"] },
+      probe: {
+        url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered", notProbed: true,
+        notMeasured: ["http_code", "file_size", "download_speed", "file_info", "poster", "film_strip", "audio_wave"],
+      },
     }));
     const doc = JSON.parse(renderVastV3(r));
     check(vastV3Schema, doc);
+    // A file that was never downloaded: every object key present and empty, the unmeasured scalars absent and listed.
     const never = doc.creatives[1].mediafiles[1];
     expect(never).toEqual({
       attributes: { bitrate: 0, delivery: "", height: 0, maintainaspectratio: "", scalable: "", type: "", width: 0 },
-      file_info: {}, url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered",
-      not_measured: ["http_code", "file_size", "download_speed"],
+      audio_wave: EMPTY_IMAGE, file_info: { audio: {}, container: {}, video: {} }, film_strip: EMPTY_IMAGE, poster: EMPTY_IMAGE,
+      url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered",
+      not_measured: ["http_code", "file_size", "download_speed", "file_info", "poster", "film_strip", "audio_wave"],
     });
     const mf = doc.creatives[0].mediafiles[0];
-    expect(mf.file_info.audio).not.toHaveProperty("loudness");
+    // Not measured: an object stays as {}, a scalar goes; both are listed.
+    expect(mf.file_info.audio.loudness).toEqual({});
     expect(mf.file_info.video).not.toHaveProperty("letterboxing");
-    expect(mf).not.toHaveProperty("audio_wave");
+    expect(mf.audio_wave).toEqual(EMPTY_IMAGE);
     expect(mf.file_info.audio.codec).toBe("aac");
     expect(mf.error).toBe("media analysis timed out after 60 s");
     expect(mf.not_measured).toEqual(["file_info.audio.loudness", "file_info.video.letterboxing", "audio_wave"]);
     const hls = doc.creatives[1].mediafiles[0];
-    expect(hls).toMatchObject({ error: "not a media file: HLS playlist (not followed)", http_code: 200, file_info: {} });
+    expect(hls).toMatchObject({
+      error: "not a media file: HLS playlist (not followed)", http_code: 200, file_info: { audio: {}, container: {}, video: {} },
+      poster: EMPTY_IMAGE, film_strip: EMPTY_IMAGE, audio_wave: EMPTY_IMAGE,
+    });
     expect(doc.creatives[2]).toMatchObject({ type: "nonlinear", mediafiles: [], duration: "00:00:05" });
     expect(doc.creatives[2].nonlinears[0]).toEqual({
       id: "o", width: 480, height: 70, resource_type: "static", resource_url: "https://cdn.example.com/o.png", creative_type: "image/png",
@@ -188,16 +197,61 @@ describe("views", () => {
     expect(doc.errors).toEqual(["VAST document http://x.test/v.xml could not be fetched: connection refused"]);
   });
 
-  it("every field a media file may list as not measured is optional in the schema (it is left out)", () => {
+  it("a field that may be listed as not measured: a scalar is optional in the schema (left out), an object required (emptied)", () => {
     const schema = vastV3Schema as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const props = (node: any) => node.properties ?? node.anyOf[0].properties; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const required = (node: any): string[] => node.required ?? node.anyOf[0].required; // eslint-disable-line @typescript-eslint/no-explicit-any
     const mediafile = schema.properties.creatives.items.properties.mediafiles.items;
-    for (const path of OMITTABLE_MEDIA_FIELDS) {
-      const keys = path.split(".");
-      let node = mediafile;
-      for (const k of keys.slice(0, -1)) node = node.properties[k];
-      expect(node.required, path).not.toContain(keys.at(-1));
-      expect(node.properties[keys.at(-1)!], path).toBeDefined();
+    const cases: Array<[any, Record<string, string>]> = [[mediafile, MEDIA_NOT_MEASURED_FIELDS], [schema, VAST_NOT_MEASURED_FIELDS]]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const [root, fields] of cases) {
+      for (const [path, form] of Object.entries(fields)) {
+        const keys = path.split(".");
+        let node = root;
+        for (const k of keys.slice(0, -1)) node = props(node)[k];
+        expect(props(node)[keys.at(-1)!], path).toBeDefined();
+        if (form === "absent") expect(required(node), path).not.toContain(keys.at(-1));
+        else expect(required(node), path).toContain(keys.at(-1));
+      }
     }
+  });
+
+  it("every object key of every report is required in its schema (present in every report)", () => {
+    // Walks the schemas: a property whose schema is an object (or an object-or-empty union) must be required,
+    // except the two the spec documents as conditional.
+    const conditional = new Set(["skip_offset"]);
+    const walk = (node: any, where: string) => { // eslint-disable-line @typescript-eslint/no-explicit-any
+      if (!node || typeof node !== "object") return;
+      if (node.anyOf) return node.anyOf.forEach((n: unknown) => walk(n, where));
+      if (node.type === "array") return walk(node.items, `${where}[]`);
+      if (node.type !== "object" || !node.properties) return walk(node.additionalProperties, `${where}{}`);
+      for (const [k, v] of Object.entries(node.properties as Record<string, any>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const isObject = v.type === "object" || v.anyOf !== undefined || v.type === "array";
+        if (isObject && !conditional.has(k)) expect(node.required, `${where}.${k}`).toContain(k);
+        walk(v, `${where}.${k}`);
+      }
+    };
+    for (const [name, schema] of Object.entries({ tagV3Schema, tagV2Schema, zipV2Schema, vastV3Schema })) walk(schema, name);
+  });
+
+  it("report shape: a v3 tag without a click-through and a VAST media file that failed to download keep every key", () => {
+    const tag = fullTagReport();
+    tag.landingPage = undefined;
+    tag.network!.responses[0]!.sslInfo = undefined;
+    const doc = JSON.parse(renderTagV3(tag));
+    check(tagV3Schema, doc);
+    expect(doc.landing_page).toEqual({ screenshot: EMPTY_IMAGE, tab: "none", title: "", url: "", working: false });
+    expect(doc.network.responses[0].ssl_info).toEqual({});
+    const vast = fullVastReport();
+    vast.creatives[0]!.mediafiles[0]!.probe = create(MediaProbeSchema, {
+      url: "https://cdn.example.com/gone.mp4", httpCode: 404, fileSize: 9n, error: "the media file answered HTTP 404",
+    });
+    const v = JSON.parse(renderVastV3(vast));
+    check(vastV3Schema, v);
+    expect(v.creatives[0].mediafiles[0]).toEqual({
+      attributes: expect.any(Object), audio_wave: EMPTY_IMAGE, download_speed: 0, file_info: { audio: {}, container: {}, video: {} },
+      file_size: 9, film_strip: EMPTY_IMAGE, http_code: 404, poster: EMPTY_IMAGE, url: "https://cdn.example.com/gone.mp4",
+      error: "the media file answered HTTP 404", not_measured: [],
+    });
   });
 
   it("empty internal reports still produce schema-valid documents", () => {

@@ -166,7 +166,7 @@ ${verdict}
 <section><h2>Screenshot</h2>${shot || "<p>No screenshot.</p>"}${lpShot ? `<h3>Landing page</h3>${lpShot}` : ""}</section>
 </div>
 ${list("Problems found", Array.isArray(report.errors) ? report.errors.map(String) : [])}
-${Array.isArray(report.not_measured) && report.not_measured.length ? `<p class="sub">Not measured (left out of the report): ${esc(report.not_measured.join(", "))}</p>` : ""}
+${Array.isArray(report.not_measured) && report.not_measured.length ? `<p class="sub">Not measured (values left out, objects empty): ${esc(report.not_measured.join(", "))}</p>` : ""}
 <section><h2>Tests</h2>${testsTable}</section>
 ${kind === "vast_v3" ? vastCreativesTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
 ${consoleErrors.length ? `<section><h2>Console errors</h2><ul>${consoleErrors.slice(0, 100).map((e) => `<li><code>${esc(e)}</code></li>`).join("")}</ul></section>` : ""}

@@ -29,3 +29,14 @@ export function obj(properties: Record<string, JsonSchema>, opts: { optional?: s
     additionalProperties: false,
   };
 }
+
+/**
+ * An object that is always present and either complete or empty ({}): an info object with nothing in it (no such
+ * stream, nothing measured). Typed clients get a union of the two, never a missing key.
+ */
+export function orEmpty(schema: JsonSchema, description?: string): JsonSchema {
+  return {
+    anyOf: [schema, { type: "object", properties: {}, additionalProperties: false, description: "empty: nothing there, or not measured" }],
+    ...(description ? { description } : {}),
+  };
+}

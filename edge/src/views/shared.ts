@@ -13,7 +13,8 @@ import {
   type StorageItem,
   type TestResult,
 } from "@cva/contracts";
-import { arr, bool, int, map, num, obj, str, type JsonSchema } from "./schema.ts";
+import { arr, bool, int, map, num, obj, orEmpty, str, type JsonSchema } from "./schema.ts";
+import { EMPTY_IMAGE } from "./not-measured.ts";
 
 // Mapping of the shapes shared by several reports (spec "Shared nested shapes"). Explicit, field by field: the JSON
 // names are not the proto names (httpOnly, validFrom, timing, scan_duration, ...) and unset messages must still
@@ -97,10 +98,12 @@ export const networkResponseSchema = obj(
   {
     bytes: int(), headers: map(str(), "lower-case header names to values"), is_pixel: bool(), method: str(),
     resource_type: str(), server_ip: str(), ssl: bool(),
-    ssl_info: obj({ protocol: str(), validFrom: int("Unix seconds"), validTo: int("Unix seconds") }, { description: "present for TLS responses" }),
+    ssl_info: orEmpty(
+      obj({ protocol: str(), validFrom: int("Unix seconds"), validTo: int("Unix seconds") }),
+      "the TLS certificate of the response; {} for a plain http:// response",
+    ),
     status: int(), status_text: str(), timing: int("milliseconds"), url: str(),
   },
-  { optional: ["ssl_info"] },
 );
 export const networkSchema = obj({
   load_size: obj({ host_initiated_subload: int(), initial_load: int(), total: int() }, { description: "bytes" }),
@@ -121,7 +124,7 @@ export function networkView(net: Network | undefined) {
       return {
         bytes: n(r.bytes), headers, is_pixel: r.isPixel, method: r.method, resource_type: r.resourceType,
         server_ip: r.serverIp, ssl: r.ssl,
-        ...(r.sslInfo ? { ssl_info: { protocol: r.sslInfo.protocol, validFrom: n(r.sslInfo.validFrom), validTo: n(r.sslInfo.validTo) } } : {}),
+        ssl_info: r.sslInfo ? { protocol: r.sslInfo.protocol, validFrom: n(r.sslInfo.validFrom), validTo: n(r.sslInfo.validTo) } : {},
         status: r.status, status_text: r.statusText, timing: n(r.timingMs), url: r.url,
       };
     }),
@@ -130,9 +133,13 @@ export function networkView(net: Network | undefined) {
 
 // ---- images
 export interface ImageJson { bytes: number; mime_type: string; url: string }
-export const imageSchema = obj({ bytes: int("length of the image body"), mime_type: str(), url: str() });
-export const imageView = (i: Image | undefined): ImageJson | undefined =>
-  i && i.id ? { bytes: n(i.bytes), mime_type: i.mimeType, url: i.url } : undefined;
+export const imageSchema = obj(
+  { bytes: int("length of the image body; 0 when there is no image"), mime_type: str(), url: str("empty when there is no image") },
+  { description: "always present; {bytes: 0, mime_type: \"\", url: \"\"} when there is no image" },
+);
+/** The image, or the empty image: an image key is never missing. */
+export const imageView = (i: Image | undefined): ImageJson =>
+  i && i.id ? { bytes: n(i.bytes), mime_type: i.mimeType, url: i.url } : { ...EMPTY_IMAGE };
 const colorImageSchema = obj({ bytes: int(), color: str("dominant colour, #rrggbb"), mime_type: str(), url: str() });
 export const screenshotSchema = obj({ highres: colorImageSchema, thumbnail: colorImageSchema });
 const colorImage = (i: Image | undefined) => ({ bytes: n(i?.bytes), color: i?.color ?? "", mime_type: i?.mimeType ?? "", url: i?.url ?? "" });
@@ -183,4 +190,4 @@ export function testResultView(t: TestResult, withTestId: boolean) {
     message: t.message,
   };
 }
-export { obj, arr, int, num, str, bool, map, type JsonSchema };
+export { obj, arr, int, num, str, bool, map, orEmpty, type JsonSchema };

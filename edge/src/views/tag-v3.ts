@@ -35,7 +35,7 @@ export function tagScanResultsView(r: TagReport["scanResults"]) {
 export function tagV3View(r: TagReport) {
   const lp = r.landingPage;
   // Always present, like every documented key: typed clients break on a missing one.
-  const shot = imageView(lp?.screenshot) ?? { bytes: 0, mime_type: "", url: "" };
+  const shot = imageView(lp?.screenshot);
   return {
     ...tagBaseView(r, "ad_tag", "v3"),
     animation_duration: Number(r.animationDurationMs),

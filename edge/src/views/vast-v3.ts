@@ -1,7 +1,7 @@
 import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastNonLinear, VastReport, VideoInfo } from "@cva/contracts";
-import { omitNotMeasured } from "./not-measured.ts";
+import { applyNotMeasured } from "./not-measured.ts";
 import {
-  arr, bool, imageSchema, imageView, int, map, metaSchema, metaView, num, obj, screenshotSchema, screenshotView,
+  arr, bool, imageSchema, imageView, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
   sslSchema, sslView, str, testResultSchema, testResultView,
 } from "./shared.ts";
 
@@ -13,10 +13,13 @@ const NOT_MEASURED = "; absent when not measured (then listed in the media file'
 const audioSchema = obj(
   {
     bit_rate: int(`bits per second${NOT_MEASURED}`), codec: str(),
-    loudness: obj({ lra: num("LU"), lufs: num("integrated loudness, LUFS") }, { description: `EBU R128${NOT_MEASURED}` }),
+    loudness: orEmpty(
+      obj({ lra: num("LU"), lufs: num("integrated loudness, LUFS") }),
+      "EBU R128; {} when not measured (then file_info.audio.loudness is listed in not_measured)",
+    ),
     sample_rate: int(), channels: int(), channel_layout: str(),
   },
-  { optional: ["bit_rate", "loudness"] },
+  { optional: ["bit_rate"] },
 );
 const containerSchema = obj({ format: str(), mime_type: str(), moov_atom_position: str("beginning or end (MP4/MOV); empty otherwise") });
 const videoSchema = obj(
@@ -28,12 +31,20 @@ const videoSchema = obj(
   },
   { optional: ["bit_rate", "letterboxing"] },
 );
+const fileInfoSchema = obj(
+  {
+    audio: orEmpty(audioSchema, "the audio stream; {} when the file has none or was not measured"),
+    container: orEmpty(containerSchema, "{} when the file was not measured (not media, not downloaded, not probed)"),
+    video: orEmpty(videoSchema, "the video stream; {} when the file has none or was not measured"),
+  },
+  { description: "always present; its three info objects are {} when there is nothing (file_info is then listed in not_measured when nothing was measured)" },
+);
 const mediafileSchema = obj(
   {
     attributes: attributesSchema,
     audio_wave: imageSchema,
     download_speed: num(`MB/s${NOT_MEASURED}`),
-    file_info: obj({ audio: audioSchema, container: containerSchema, video: videoSchema }, { optional: ["audio", "container", "video"] }),
+    file_info: fileInfoSchema,
     file_size: int(`bytes${NOT_MEASURED}`),
     film_strip: imageSchema,
     http_code: int(`HTTP status of the download, 0 when no answer came${NOT_MEASURED} (the file was never requested)`),
@@ -43,9 +54,14 @@ const mediafileSchema = obj(
       "why the file could not be measured (download failed, not a media file, not probed) or why part of it could not " +
         "(analysis failed or timed out); empty when everything was measured",
     ),
-    not_measured: arr(str(), "fields of this media file that were not measured and are therefore absent, e.g. file_info.audio.loudness"),
+    not_measured: arr(
+      str(),
+      "what of this media file was not measured: scalars listed here are absent (http_code, file_size, download_speed, " +
+        "file_info.video.bit_rate, …), objects listed here are present but empty (file_info, poster, film_strip, " +
+        "audio_wave, file_info.audio.loudness)",
+    ),
   },
-  { optional: ["audio_wave", "film_strip", "poster", "http_code", "file_size", "download_speed"] },
+  { optional: ["http_code", "file_size", "download_speed"] },
 );
 const nonLinearSchema = obj(
   {
@@ -120,10 +136,10 @@ const attributesView = (a: MediaFileAttributes | undefined) => ({
   bitrate: a?.bitrate ?? 0, delivery: a?.delivery ?? "", height: a?.height ?? 0,
   maintainaspectratio: a?.maintainaspectratio ?? "", scalable: a?.scalable ?? "", type: a?.type ?? "", width: a?.width ?? 0,
 });
-// Loudness exists only when measured: an unset message is never shown as {0, 0}.
+// Loudness is {} unless measured: an unset message is never shown as {0, 0}.
 const audioView = (a: AudioInfo) => ({
   bit_rate: Number(a.bitRate), codec: a.codec,
-  ...(a.loudness ? { loudness: { lra: a.loudness.lra, lufs: a.loudness.lufs } } : {}),
+  loudness: a.loudness ? { lra: a.loudness.lra, lufs: a.loudness.lufs } : {},
   sample_rate: a.sampleRate, channels: a.channels, channel_layout: a.channelLayout,
 });
 const nonLinearView = (n: VastNonLinear) => ({
@@ -158,28 +174,26 @@ export function vastV3View(r: VastReport) {
       mediafiles: c.mediafiles.map((m) => {
         const p = m.probe;
         const fi = p?.fileInfo;
-        const audioWave = imageView(p?.audioWave);
-        const filmStrip = imageView(p?.filmStrip);
-        const poster = imageView(p?.poster);
         const notMeasured = [...(p?.notMeasured ?? [])];
+        // Every key present (images and info objects may be empty); unmeasured scalars then removed.
         const doc = {
           attributes: attributesView(m.attributes),
-          ...(audioWave ? { audio_wave: audioWave } : {}),
+          audio_wave: imageView(p?.audioWave),
           download_speed: p?.downloadSpeed ?? 0,
           file_info: {
-            ...(fi?.audio ? { audio: audioView(fi.audio) } : {}),
-            ...(fi?.container ? { container: containerView(fi.container) } : {}),
-            ...(fi?.video ? { video: videoView(fi.video) } : {}),
+            audio: fi?.audio ? audioView(fi.audio) : {},
+            container: fi?.container ? containerView(fi.container) : {},
+            video: fi?.video ? videoView(fi.video) : {},
           },
           file_size: Number(p?.fileSize ?? 0),
-          ...(filmStrip ? { film_strip: filmStrip } : {}),
+          film_strip: imageView(p?.filmStrip),
           http_code: p?.httpCode ?? 0,
-          ...(poster ? { poster } : {}),
+          poster: imageView(p?.poster),
           url: p?.url || "",
           error: p?.error || p?.analysisError || "",
           not_measured: notMeasured,
         };
-        omitNotMeasured(doc, notMeasured);
+        applyNotMeasured(doc, notMeasured);
         return doc;
       }),
       nonlinears: c.nonLinears.map(nonLinearView),
@@ -219,6 +233,6 @@ export function vastV3View(r: VastReport) {
     },
     not_measured: [...r.notMeasured],
   };
-  omitNotMeasured(doc, r.notMeasured);
+  applyNotMeasured(doc, r.notMeasured);
   return doc;
 }

@@ -19,11 +19,14 @@ import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 export type ProbeFn = (input: MediaInput, job: ScanJob) => Promise<MediaProbe>;
 
 /**
- * A media file nothing was downloaded for: `error` says why; its HTTP status, size and speed were not measured (the
- * report leaves them out rather than show 0). `notProbed` when the failure is the scan's, not the file's.
+ * What of a media file nothing was downloaded for was not measured: its HTTP status, size and speed (the report
+ * leaves these scalars out rather than show 0), its file_info and images (present in the report, empty).
  */
+export const NOTHING_MEASURED = ["http_code", "file_size", "download_speed", "file_info", "poster", "film_strip", "audio_wave"];
+
+/** A media file nothing was downloaded for: `error` says why. `notProbed` when the failure is the scan's, not the file's. */
 export function unprobed(url: string, error: string, notProbed: boolean): MediaProbe {
-  return create(MediaProbeSchema, { url, error, notProbed, notMeasured: ["http_code", "file_size", "download_speed"] });
+  return create(MediaProbeSchema, { url, error, notProbed, notMeasured: [...NOTHING_MEASURED] });
 }
 
 export interface MediaTarget {

@@ -136,7 +136,7 @@ describe("inline VAST", () => {
     // The scan failed, not the file: tests report "not evaluated" rather than a failure; nothing was downloaded, so
     // status, size and speed are not measured (never a 0 that looks like one).
     expect(p.notProbed).toBe(true);
-    expect(p.notMeasured).toEqual(["http_code", "file_size", "download_speed"]);
+    expect(p.notMeasured).toEqual(["http_code", "file_size", "download_speed", "file_info", "poster", "film_strip", "audio_wave"]);
     expect(p.url).toBe(srv.url("/media/x.mp4"));
   });
 });
