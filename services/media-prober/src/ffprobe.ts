@@ -37,6 +37,8 @@ export interface ProbeStream {
 
 export interface ProbeFormat {
   format_name?: string;
+  /** Where ffmpeg's timeline starts: it subtracts this from every timestamp it hands to filters. */
+  start_time?: string;
   duration?: string;
   bit_rate?: string;
   size?: string;
@@ -58,10 +60,15 @@ export async function ffprobe(path: string, opts: ToolOptions): Promise<ProbeRes
   return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
 }
 
-/** Per-stream packet sizes and timestamps (demux only, no decoding): bit rates ffprobe lacks, and the rate mode. */
+/**
+ * Per-stream packet sizes and timestamps (demux only, no decoding): bit rates ffprobe lacks, the rate mode, and where
+ * the keyframes are (which frames the video pass can decode on their own).
+ */
 export interface PacketStats {
   /** stream index → packets as [pts seconds, bytes] */
   byStream: Map<number, Array<[number, number]>>;
+  /** stream index → pts seconds of the packets the demuxer flags as keyframes, in file order */
+  keyframes: Map<number, number[]>;
 }
 
 export async function packetStats(path: string, opts: ToolOptions): Promise<PacketStats> {
@@ -69,13 +76,14 @@ export async function packetStats(path: string, opts: ToolOptions): Promise<Pack
     "ffprobe",
     [
       "-v", "error", ...SAFE_INPUT_OPTIONS,
-      "-show_entries", "packet=stream_index,pts_time,dts_time,size",
+      "-show_entries", "packet=stream_index,pts_time,dts_time,size,flags",
       "-print_format", "compact=p=0:nk=0",
       "-i", path,
     ],
     { maxBuffer: 128 * 1024 * 1024, ...opts },
   );
   const byStream = new Map<number, Array<[number, number]>>();
+  const keyframes = new Map<number, number[]>();
   for (const line of stdout.split("\n")) {
     if (!line) continue;
     const kv = Object.fromEntries(line.split("|").map((p) => p.split("=", 2) as [string, string]));
@@ -87,6 +95,11 @@ export async function packetStats(path: string, opts: ToolOptions): Promise<Pack
     let list = byStream.get(idx);
     if (!list) byStream.set(idx, (list = []));
     list.push([Number.isFinite(t) ? t : NaN, size]);
+    if (kv.flags?.startsWith("K") && Number.isFinite(t)) {
+      let keys = keyframes.get(idx);
+      if (!keys) keyframes.set(idx, (keys = []));
+      keys.push(t);
+    }
   }
-  return { byStream };
+  return { byStream, keyframes };
 }

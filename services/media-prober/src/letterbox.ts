@@ -1,6 +1,7 @@
 /**
- * Letterboxing from ffmpeg's cropdetect, run with `reset=1:skip=0` so that every analysed frame (5 per second) logs
- * its own bounds of non-black content (x1..x2, y1..y2) instead of a running union.
+ * Letterboxing from ffmpeg's cropdetect, run with `reset=1:skip=0` so that every analysed frame (the keyframes, at most
+ * 5 per second, plus the first visible frame and the poster: see video-pass.ts) logs its own bounds of non-black
+ * content (x1..x2, y1..y2) instead of a running union.
  *
  * Rule, per frame, with a tolerance of max(2 px, 2% of the dimension):
  *  - "letterbox": black beyond the tolerance at the top AND the bottom, while the content spans the full width;
@@ -18,10 +19,21 @@ export interface CropFrame {
   y2: number;
 }
 
+/**
+ * Several cropdetect instances may judge the same frame (the video pass runs one per input, and the first visible
+ * frame is often the first keyframe): a frame is counted once, by its time on the file's timeline.
+ */
 export function parseCropdetect(stderr: string): CropFrame[] {
   const frames: CropFrame[] = [];
-  const re = /\[Parsed_cropdetect_\d+ @ [^\]]+\] x1:(-?\d+) x2:(-?\d+) y1:(-?\d+) y2:(-?\d+) /g;
+  const seen = new Set<string>();
+  const re = /\[Parsed_cropdetect_\d+ @ [^\]]+\] x1:(-?\d+) x2:(-?\d+) y1:(-?\d+) y2:(-?\d+) (?:[^\n]*?\bt:(\S+))?/g;
   for (const m of stderr.matchAll(re)) {
+    const t = Number(m[5]);
+    if (Number.isFinite(t)) {
+      const key = t.toFixed(3);
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     frames.push({ x1: Number(m[1]), x2: Number(m[2]), y1: Number(m[3]), y2: Number(m[4]) });
   }
   return frames;

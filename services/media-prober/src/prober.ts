@@ -15,7 +15,7 @@ import {
   type MediaProbe,
 } from "@cva/contracts";
 import type { ArtifactSink, OutboundPolicy } from "@cva/platform";
-import { planAnalysisPass, runAnalysisPass, thumbnailFromImage, type PassOutcome } from "./analysis-pass.ts";
+import { planAnalysis, runAnalysis, thumbnailFromImage, type PassOutcome } from "./analysis-pass.ts";
 import { dominantColour } from "./colour.ts";
 import { containerFacts } from "./container-info.ts";
 import { downloadMedia } from "./download.ts";
@@ -83,10 +83,14 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     // One private directory per probe: the download and every ffmpeg output live there and go away together.
     // Absolute, so that ffmpeg can never read the path as "protocol:...".
     const dir = await mkdtemp(join(resolve(deps.workDir ?? tmpdir()), "cva-media-"));
+    const phaseMs: PhaseMs = {};
     try {
-      const result = await probeIn(dir, input, signal, log);
+      const result = await probeIn(dir, input, signal, log, phaseMs);
       log?.info(
-        { url: input.url, http_code: result.httpCode, file_size: Number(result.fileSize), error: result.error || undefined, ms: Math.round(performance.now() - started) },
+        {
+          url: input.url, http_code: result.httpCode, file_size: Number(result.fileSize), error: result.error || undefined,
+          ms: Math.round(performance.now() - started), phase_ms: phaseMs,
+        },
         "media probed",
       );
       return result;
@@ -95,12 +99,16 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     }
   }
 
-  async function probeIn(dir: string, input: MediaInput, signal: AbortSignal | undefined, log: LoggerLike | undefined): Promise<MediaProbe> {
+  async function probeIn(
+    dir: string, input: MediaInput, signal: AbortSignal | undefined, log: LoggerLike | undefined, phaseMs: PhaseMs,
+  ): Promise<MediaProbe> {
+    const lap = lapTimer(phaseMs);
     // A fixed local name: nothing from the URL ever becomes part of a path or an ffmpeg argument.
     const file = join(dir, "media");
     const dl = await downloadMedia(input.url, file, {
       policy: deps.policy, maxBytes: limits.maxBytes, timeoutMs: limits.downloadTimeoutMs, signal,
     });
+    lap("download");
     const init: ProbeInit = {
       url: input.url,
       httpCode: dl.httpCode,
@@ -119,10 +127,20 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     if (!sniff.media) return fail(`not a media file: ${sniff.reason}`);
 
     const toolOpts = { timeoutMs: limits.ffmpegTimeoutMs, signal };
+    // The packet scan (demux only) runs beside the metadata probe: the video pass needs its keyframe times. It is
+    // stopped if the file turns out not to be media.
+    const packetsStop = new AbortController();
+    const packetsRun = packetStats(file, { ...toolOpts, signal: signal ? AbortSignal.any([signal, packetsStop.signal]) : packetsStop.signal })
+      .then((value) => ({ value }), (err: unknown) => ({ err }));
+    const stopPackets = async () => {
+      packetsStop.abort(new Error("not needed"));
+      await packetsRun;
+    };
     let meta: ProbeResult;
     try {
       meta = await ffprobe(file, toolOpts);
     } catch (e) {
+      await stopPackets();
       if (signal?.aborted) throw e;
       if (e instanceof ToolError && e.reason === "timeout") return fail(`media analysis timed out after ${Number((limits.ffmpegTimeoutMs / 1000).toFixed(3))} s`);
       log?.warn({ url: input.url, err: describe(e) }, "ffprobe refused the file");
@@ -130,30 +148,45 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     }
     const video = pickVideoStream(meta.streams);
     const audio = pickAudioStream(meta.streams);
-    if (!video && !audio) return fail("not a media file: no audio or video stream");
+    if (!video && !audio) {
+      await stopPackets();
+      return fail("not a media file: no audio or video stream");
+    }
+    lap("probe");
 
     const container = containerFacts(meta.format, head, video !== undefined);
-    const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(file) : "";
+    const [moov, packetsDone] = await Promise.all([container.formatName.startsWith("mov") ? moovAtomPosition(file) : "", packetsRun]);
+    if (signal?.aborted) throw signal.reason;
+    let packets: PacketStats | undefined;
+    if ("value" in packetsDone) packets = packetsDone.value;
+    else log?.warn({ url: input.url, err: describe(packetsDone.err) }, "packet statistics failed");
+    lap("packets");
     const videoDuration = video ? streamDuration(video, meta.format) : 0;
+    // Packet times are the container's; ffmpeg's filters see them minus the file's start time.
+    const startTime = Number(meta.format.start_time) || 0;
 
-    const plan = planAnalysisPass({
+    const plan = planAnalysis({
       input: file,
       outDir: dir,
-      video: video ? { index: video.index, duration: videoDuration } : undefined,
+      video: video
+        ? { videoIndex: video.index, duration: videoDuration, keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime) }
+        : undefined,
       audio: audio ? { index: audio.index } : undefined,
     });
     const passOpts = { ...toolOpts, timeoutMs: limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs };
-    const [packetsRes, passRes] = await Promise.allSettled([packetStats(file, toolOpts), runAnalysisPass(plan, passOpts)]);
-    if (signal?.aborted) throw signal.reason;
-    let packets: PacketStats | undefined;
-    if (packetsRes.status === "fulfilled") packets = packetsRes.value;
-    else log?.warn({ url: input.url, err: describe(packetsRes.reason) }, "packet statistics failed");
-    // runAnalysisPass only rejects on abort (handled above) or a bug; either way nothing of the pass was measured.
-    const outcome: PassOutcome = passRes.status === "fulfilled"
-      ? passRes.value
-      : { result: { cropFrames: [] }, failure: "media could not be decoded" };
-    if (passRes.status === "rejected") log?.warn({ url: input.url, err: describe(passRes.reason) }, "analysis pass failed");
-    else if (outcome.failure) log?.warn({ url: input.url, err: outcome.failure }, "analysis pass cut short");
+    let outcome: PassOutcome;
+    try {
+      outcome = await runAnalysis(plan, passOpts);
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      // runAnalysis only rejects on abort or a bug; either way nothing of the passes was measured.
+      log?.warn({ url: input.url, err: describe(e) }, "analysis failed");
+      outcome = { result: { cropFrames: [] }, failure: "media could not be decoded", audioFailed: true, videoFailed: true, ms: {} };
+    }
+    if (outcome.failure) log?.warn({ url: input.url, err: outcome.failure }, "analysis pass cut short");
+    lap("passes");
+    phaseMs.audio_pass = outcome.ms.audio;
+    phaseMs.video_pass = outcome.ms.video;
     const pass = outcome.result;
     const notMeasured = new Set<NotMeasuredField>();
 
@@ -184,7 +217,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       if (bitRate <= 0) notMeasured.add(FIELD.videoBitRate);
       // No verdict from a pass that did not finish, nor from a video with no frame of picture content (all black).
       const letterbox = judgeLetterboxing(pass.cropFrames, width, height);
-      if (outcome.failure || letterbox.framesJudged === 0) notMeasured.add(FIELD.letterboxing);
+      if (outcome.videoFailed || letterbox.framesJudged === 0) notMeasured.add(FIELD.letterboxing);
       videoInfo = create(VideoInfoSchema, {
         codec: video.codec_name ?? "",
         profile: video.profile ?? "",
@@ -261,6 +294,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       put(pass.audioWave, "image/png"),
     ]);
 
+    lap("store");
     if (video && !posterImg) notMeasured.add(FIELD.poster);
     if (video && !stripImg) notMeasured.add(FIELD.filmStrip);
     if (audio && !waveImg) notMeasured.add(FIELD.audioWave);
@@ -279,6 +313,26 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
   }
 
   return { probe };
+}
+
+/**
+ * Where a probe's time went, for the "media probed" log line: download, ffprobe, the rest of the packet scan (it runs
+ * beside ffprobe), both passes (side by side: `passes` is the longer, `audio_pass`/`video_pass` each one's own), and
+ * storing the images.
+ */
+interface PhaseMs {
+  download?: number; probe?: number; packets?: number; passes?: number; audio_pass?: number; video_pass?: number; store?: number;
+}
+
+type LapPhase = "download" | "probe" | "packets" | "passes" | "store";
+
+function lapTimer(into: PhaseMs): (phase: LapPhase) => void {
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    into[phase] = Math.round(now - last);
+    last = now;
+  };
 }
 
 async function readHead(path: string): Promise<Uint8Array> {

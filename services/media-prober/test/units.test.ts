@@ -226,7 +226,7 @@ describe("container facts and colour", () => {
 
 describe("complete images only from a pass cut short", () => {
   it("a JPEG needs its SOI and EOI markers, a PNG its IEND chunk last", async () => {
-    const { isCompleteJpeg, isCompletePng } = await import("../src/analysis-pass.ts");
+    const { isCompleteJpeg, isCompletePng } = await import("../src/pass-files.ts");
     const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
     expect(isCompleteJpeg(jpeg)).toBe(true);
     expect(isCompleteJpeg(jpeg.subarray(0, jpeg.length - 1))).toBe(false);

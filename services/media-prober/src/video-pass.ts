@@ -1,0 +1,183 @@
+import { join } from "node:path";
+import { SAFE_INPUT_OPTIONS } from "./ffprobe.ts";
+import { parseCropdetect, type CropFrame } from "./letterbox.ts";
+import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
+
+/**
+ * The video pass: one ffmpeg process that opens the local file three times, so that each picture product decodes only
+ * the frames its definition needs (decoding every frame of the video is what made the old single pass expensive):
+ *
+ *  input 0, `-skip_frame nokey`: keyframes only — a keyframe decodes on its own, nothing before it is needed.
+ *     → letterboxing: cropdetect on the keyframes, at most 5 per second (the old per-frame rate, for all-intra video),
+ *       plus the first visible frame and the poster, which are decoded anyway;
+ *     → film strip: the keyframe nearest to each of the n equally spaced times, each keyframe once (`pickStripKeyframes`).
+ *  input 1, `-t 10`: from the start, stopping at the first frame under 98% black (blackframe + metadata select, then
+ *     trim closes the branch and ffmpeg stops reading this input) → first frame, thumbnail, its colour raster.
+ *     Exact by construction: every frame before the first visible one must be looked at, and no frame after it is.
+ *  input 2, `-ss <duration/2>` before `-i`: an accurate seek — the demuxer jumps to the keyframe before mid-duration
+ *     and only that GOP's frames up to mid-duration are decoded → poster = the first frame at or after the middle,
+ *     the same frame the old full decode selected with `select=gte(t,mid)`. Cheapest exact way: the mid frame
+ *     depends on every reference frame since its keyframe.
+ *
+ * VP9 in WebM is the one common case where neither the demuxer (`-discard nokey`) nor the decoder (`-skip_frame
+ * nokey`) drops the other frames: input 0 then decodes every frame — results stay correct, the cost is the old one.
+ */
+export interface VideoPassInput {
+  input: string;
+  outDir: string;
+  videoIndex: number;
+  /** Video stream duration, seconds (0 = unknown). */
+  duration: number;
+  /** Keyframe times on ffmpeg's timeline (seconds from the file's start time), from the packet scan; [] = unknown. */
+  keyframes: number[];
+  /** Frames in the film strip, at most. */
+  stripFrames?: number;
+}
+
+export interface VideoPassOutputs {
+  firstFrame: string;
+  firstFrameRgb: string;
+  thumbnail: string;
+  poster: string;
+  posterRgb: string;
+  filmStrip: string;
+}
+
+export interface VideoPassPlan {
+  args: string[];
+  outputs: VideoPassOutputs;
+}
+
+/** How far into the video the first visible frame is looked for. */
+export const FIRST_FRAME_WINDOW_S = 10;
+/** Raster size for the dominant-colour computation. */
+export const COLOUR_RASTER = 32;
+/** Judged frames per second for letterboxing, at most. */
+const CROP_RATE = 5;
+/** Per-frame bounds of non-black content (`reset=1:skip=0`: each frame's own, not a running union). */
+const CROPDETECT = "cropdetect=limit=24:round=2:reset=1:skip=0";
+
+export function planVideoPass(p: VideoPassInput): VideoPassPlan {
+  const o: VideoPassOutputs = {
+    firstFrame: join(p.outDir, "first.jpg"),
+    firstFrameRgb: join(p.outDir, "first.rgb"),
+    thumbnail: join(p.outDir, "thumb.jpg"),
+    poster: join(p.outDir, "poster.jpg"),
+    posterRgb: join(p.outDir, "poster.rgb"),
+    filmStrip: join(p.outDir, "strip.jpg"),
+  };
+  const n = p.stripFrames ?? 10;
+  const d = p.duration;
+  const v = p.videoIndex;
+  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
+  const strip = stripSelect(p.keyframes, d, n);
+  const mid = d > 0 ? (d / 2).toFixed(3) : undefined;
+  const graph = [
+    `[0:${v}]split=2[kcrop][kstrip]`,
+    `[kcrop]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${1 / CROP_RATE})',${CROPDETECT}[crop]`,
+    `[kstrip]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
+    // blackframe with amount=0 tags every frame with its share of black pixels; keep frames under 98%.
+    `[1:${v}]blackframe=amount=0:threshold=32,metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
+      // trim after one frame: the EOF closes this branch, so ffmpeg stops decoding input 1.
+      `trim=end_frame=1,split=2[fcrop][fimg]`,
+    `[fimg]scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
+    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
+    `[fcol]${rgb}[firstrgb]`,
+    // After the seek the frame's time counts from the seek point; put it back on the file's timeline so that
+    // cropdetect's log names it by the same time as the keyframe input would (parseCropdetect drops repeats).
+    `[2:${v}]trim=end_frame=1,setpts=PTS+${mid ?? "0"}/TB,split=2[pcrop][pimg]`,
+    `[pimg]scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
+    `[pcol]${rgb}[posterrgb]`,
+    // The first visible frame and the poster are decoded anyway: judging them too gives the letterboxing verdict
+    // picture content even where every keyframe is black (a fade-in whose only keyframe is the black first frame).
+    `[fcrop]${CROPDETECT}[fcropped]`,
+    `[pcrop]${CROPDETECT}[pcropped]`,
+  ];
+  const maps: string[] = [];
+  const image = (label: string, path: string, q: number) =>
+    maps.push("-map", `[${label}]`, "-frames:v", "1", "-q:v", String(q), "-f", "image2", "-update", "1", path);
+  const raw = (label: string, path: string) => maps.push("-map", `[${label}]`, "-frames:v", "1", "-f", "rawvideo", path);
+  image("first", o.firstFrame, 2);
+  image("thumb", o.thumbnail, 4);
+  raw("firstrgb", o.firstFrameRgb);
+  image("poster", o.poster, 2);
+  raw("posterrgb", o.posterRgb);
+  image("strip", o.filmStrip, 4);
+  for (const crop of ["crop", "fcropped", "pcropped"]) maps.push("-map", `[${crop}]`, "-f", "null", "-");
+
+  // Input options apply to the next -i only: each input carries the whitelists.
+  const args = [
+    "-hide_banner", "-nostdin", "-nostats", "-v", "info",
+    // Keyframes only, twice over: the demuxer drops other packets where it can (AV1 decoders ignore skip_frame), the
+    // decoder skips them where it can (MPEG-TS does not honour discard).
+    ...SAFE_INPUT_OPTIONS, "-discard", "nokey", "-skip_frame", "nokey", "-an", "-sn", "-dn", "-i", p.input,
+    ...SAFE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
+    ...SAFE_INPUT_OPTIONS, ...(mid ? ["-ss", mid] : []), "-an", "-sn", "-dn", "-i", p.input,
+    "-filter_complex", graph.join(";"),
+    ...maps,
+    "-y",
+  ];
+  return { args, outputs: o };
+}
+
+/**
+ * Which keyframes make the film strip: for each of the n times k·d/n (the old strip's sampling), the keyframe
+ * nearest to it; a keyframe nearest to several times appears once. So a video with keyframes every 2 s gets ten
+ * distinct frames across its length, one with two keyframes gets two — never a repeated or a blank tile.
+ */
+export function pickStripKeyframes(keyframes: number[], duration: number, n: number): number[] {
+  const keys = [...new Set(keyframes.filter((t) => Number.isFinite(t)))].sort((a, b) => a - b);
+  if (keys.length === 0 || n <= 0) return [];
+  if (!(duration > 0)) return keys.slice(0, n);
+  const picked = new Set<number>();
+  for (let k = 0; k < n; k++) {
+    const at = (k * duration) / n;
+    let best = keys[0]!;
+    for (const t of keys) if (Math.abs(t - at) < Math.abs(best - at)) best = t;
+    picked.add(best);
+  }
+  return [...picked].sort((a, b) => a - b);
+}
+
+/** Frames decoded on input 0 are matched to the packet scan's keyframe times within half a millisecond. */
+const MATCH_S = 0.0005;
+
+function stripSelect(keyframes: number[], d: number, n: number): { filter: string; tiles: number } {
+  const picked = pickStripKeyframes(keyframes, d, n);
+  if (picked.length > 0) {
+    const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${MATCH_S})`).join("+");
+    return { filter: `select='${terms}'`, tiles: picked.length };
+  }
+  // No keyframe index (the packet scan failed): the first decoded frame of each of the n intervals; a tile stays
+  // blank where an interval had none.
+  const slot = d > 0 ? d / n : 1;
+  return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot.toFixed(6)}),floor(prev_selected_t/${slot.toFixed(6)}))'`, tiles: n };
+}
+
+export interface VideoPassResult {
+  firstFrame?: Buffer;
+  firstFrameRgb?: Buffer;
+  thumbnail?: Buffer;
+  poster?: Buffer;
+  posterRgb?: Buffer;
+  filmStrip?: Buffer;
+  cropFrames: CropFrame[];
+}
+
+/**
+ * Images are kept when written whole, finished or not; letterboxing is a verdict over the whole video, so its frames
+ * are taken only from a pass that finished.
+ */
+export async function readVideoPass(plan: VideoPassPlan, stderr: string, finished: boolean): Promise<VideoPassResult> {
+  const o = plan.outputs;
+  const raster = isRaster(COLOUR_RASTER * COLOUR_RASTER * 3);
+  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip] = await Promise.all([
+    readComplete(o.firstFrame, isCompleteJpeg),
+    readComplete(o.firstFrameRgb, raster),
+    readComplete(o.thumbnail, isCompleteJpeg),
+    readComplete(o.poster, isCompleteJpeg),
+    readComplete(o.posterRgb, raster),
+    readComplete(o.filmStrip, isCompleteJpeg),
+  ]);
+  return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: finished ? parseCropdetect(stderr) : [] };
+}
