@@ -26,11 +26,14 @@ export interface BuildResult {
   ms: number;
   outputs: Array<{ file: string; bytes: number }>;
   assets: string[];
+  /** Packages each bundle imports at run time, by bundle (what `npm ci --omit=dev` must provide). */
+  externals: Map<string, string[]>;
 }
 
-export async function buildAll(root: string, opts: { log?: (line: string) => void } = {}): Promise<BuildResult> {
+// `outDir`: elsewhere than dist/ (tests build into a temporary directory).
+export async function buildAll(root: string, opts: { log?: (line: string) => void; outDir?: string } = {}): Promise<BuildResult> {
   const started = performance.now();
-  const out = join(root, DIST);
+  const out = opts.outDir ?? join(root, DIST);
   rmSync(out, { recursive: true, force: true });
   const assets: string[] = [];
   const entryPoints = Object.fromEntries(
@@ -59,9 +62,14 @@ export async function buildAll(root: string, opts: { log?: (line: string) => voi
     .filter(([f]) => f.endsWith(".js"))
     .map(([f, o]) => ({ file: f, bytes: o.bytes }))
     .sort((a, b) => a.file.localeCompare(b.file));
+  const externals = new Map(
+    Object.entries(result.metafile.outputs)
+      .filter(([f]) => f.endsWith(".js"))
+      .map(([f, o]) => [f, [...new Set(o.imports.filter((i) => i.external && !i.path.startsWith("node:")).map((i) => i.path))].sort()]),
+  );
   const ms = Math.round(performance.now() - started);
-  opts.log?.(`built ${outputs.length} bundles and ${assets.length} assets into ${DIST}/ in ${ms} ms`);
-  return { ms, outputs, assets };
+  opts.log?.(`built ${outputs.length} bundles and ${assets.length} assets in ${ms} ms`);
+  return { ms, outputs, assets, externals };
 }
 
 // Our workspaces (@cva/*) are bundled; every other package is resolved from node_modules at run time.
