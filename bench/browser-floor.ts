@@ -1,0 +1,55 @@
+// The floor of any tag scan: the same creative loaded and screenshotted in an already running Chromium — a new
+// incognito context, the page set, the creative's box captured, the context closed. Launched with the tag scanner's
+// own flags and sandbox, so the only difference left is everything a scan measures on top.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer, { type Browser } from "puppeteer-core";
+import { CHROMIUM_ARGS } from "@cva/tag-scanner/browser-pool.ts";
+import { sandboxPlan } from "@cva/tag-scanner/sandbox.ts";
+
+export interface FloorBrowser {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+export async function launchFloorBrowser(): Promise<FloorBrowser> {
+  const sandbox = sandboxPlan(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium");
+  const userDataDir = mkdtempSync(join(tmpdir(), "cva-bench-chromium-"));
+  mkdirSync(join(userDataDir, "Default"));
+  writeFileSync(join(userDataDir, "Default", "Preferences"), "{}");
+  sandbox.prepareProfile(userDataDir);
+  const browser = await puppeteer.launch({
+    userDataDir,
+    defaultViewport: null,
+    pipe: true,
+    executablePath: sandbox.executablePath,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...sandbox.args],
+    ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  return {
+    browser,
+    async close() {
+      await browser.close().catch(() => {});
+      rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    },
+  };
+}
+
+/** One floor "scan", ms: new context, page, content loaded, screenshot of the creative's box, context closed. */
+export async function floorScan(browser: Browser, html: string, box: { width: number; height: number }): Promise<number> {
+  const t = performance.now();
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setContent(html, { waitUntil: "load" });
+    await page.screenshot({ type: "png", clip: { x: 0, y: 0, ...box } });
+  } finally {
+    await context.close();
+  }
+  return performance.now() - t;
+}
