@@ -24,10 +24,11 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
 
   const paths: Record<string, unknown> = {};
   for (const ep of SCAN_ENDPOINTS) {
-    const schemaName = { tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", vast_v3: "VastReportV3" }[ep.kind];
+    const schemaName = { tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", zip_v3: "ZipReportV3", vast_v3: "VastReportV3" }[ep.kind];
+    const operationId = { tag_v3: "scanTagV3", tag_v2: "scanTagV2", zip_v2: "scanZipV2", zip_v3: "scanZipV3", vast_v3: "scanVastV3" }[ep.kind];
     paths[ep.path] = {
       post: {
-        operationId: ep.kind === "tag_v3" ? "scanTagV3" : ep.kind === "tag_v2" ? "scanTagV2" : ep.kind === "zip_v2" ? "scanZipV2" : "scanVastV3",
+        operationId,
         summary: ep.summary,
         description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.${ep.notes ? ` ${ep.notes}` : ""}`,
         security,
@@ -57,7 +58,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
           description: "the report (the schema of its scan endpoint)",
           content: {
             "application/json": {
-              schema: { oneOf: ["TagReportV3", "TagReportV2", "ZipReportV2", "VastReportV3"].map((n) => ({ $ref: `#/components/schemas/${n}` })) },
+              schema: { oneOf: ["TagReportV3", "TagReportV2", "ZipReportV2", "ZipReportV3", "VastReportV3"].map((n) => ({ $ref: `#/components/schemas/${n}` })) },
             },
           },
         },
@@ -151,6 +152,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         TagReportV3: VIEW_SCHEMAS.tag_v3,
         TagReportV2: VIEW_SCHEMAS.tag_v2,
         ZipReportV2: VIEW_SCHEMAS.zip_v2,
+        ZipReportV3: VIEW_SCHEMAS.zip_v3,
         VastReportV3: VIEW_SCHEMAS.vast_v3,
         ReportList: {
           type: "object",
@@ -164,7 +166,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
                 properties: {
                   job_id: { type: "string" },
                   name: { type: "string" },
-                  report_kind: { type: "string", enum: ["tag_v3", "tag_v2", "zip_v2", "vast_v3"] },
+                  report_kind: { type: "string", enum: ["tag_v3", "tag_v2", "zip_v2", "zip_v3", "vast_v3"] },
                   created_at: { type: "string", format: "date-time" },
                 },
               },

@@ -18,6 +18,7 @@ const ENDPOINTS = [
   { url: "/v3/scanVAST", data: VAST, kind: ScanKind.VAST },
   { url: "/v2/scanTag", data: TAG, kind: ScanKind.TAG },
   { url: "/v2/scanZip", data: ZIP, kind: ScanKind.ZIP },
+  { url: "/v3/scanZip", data: ZIP, kind: ScanKind.ZIP },
 ];
 
 function expectError(res: { statusCode: number; headers: Record<string, unknown>; body: string }, status: number, type: string) {
@@ -34,7 +35,7 @@ describe("error/status matrix", () => {
   it("unknown paths and methods → 404 invalid_endpoint, before the key", async () => {
     const { app, authFake } = await setup();
     for (const [method, url] of [
-      ["GET", "/v3/scanTag"], ["PUT", "/v3/scanTag"], ["DELETE", "/v2/scanZip"], ["POST", "/v3/scanZip"], ["POST", "/v4/scanTag"],
+      ["GET", "/v3/scanTag"], ["PUT", "/v3/scanTag"], ["DELETE", "/v2/scanZip"], ["GET", "/v3/scanZip"], ["POST", "/v4/scanZip"], ["POST", "/v4/scanTag"],
       ["GET", "/"], ["POST", "/v3/scantag"], ["POST", "/v3/reports/x"], ["GET", "/%E0%A4%A"], ["PATCH", "/healthz"],
     ] as const) {
       const res = await app.inject({ method, url, payload: method === "GET" ? undefined : { data: TAG } });

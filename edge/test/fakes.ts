@@ -239,6 +239,16 @@ export function fullZipReport(): ZipReport {
     metaAdSize: true,
     minified: false,
     entryPoint: "index.html",
+    hasBackupAd: true,
+    backupAd: "backup.jpg",
+    clickTagUsed: true,
+    externalAssets: ["https://fonts.googleapis.com/css?family=Roboto"],
+    zipSize: 4100n,
+    unzippedSize: 6200n,
+    images: [
+      { name: "img/a.png", bytes: 5000n, reencodedBytes: 3000n, width: 300, height: 250 },
+      { name: "img/huge.jpg", bytes: 9000n, width: 5000, height: 5000, error: "not checked: larger than 4000000 pixels" },
+    ],
   });
 }
 

@@ -20,7 +20,7 @@ describe("/openapi.json and /docs", () => {
     await app2.app.ready();
     // Every endpoint of CONTRACT §4 is served by the app and documented.
     for (const r of [
-      ["POST", "/v3/scanTag"], ["POST", "/v3/scanVAST"], ["POST", "/v2/scanTag"], ["POST", "/v2/scanZip"],
+      ["POST", "/v3/scanTag"], ["POST", "/v3/scanVAST"], ["POST", "/v2/scanTag"], ["POST", "/v2/scanZip"], ["POST", "/v3/scanZip"],
       ["GET", "/v3/reports/{job_id}"], ["GET", "/v3/workspaces/{workspace_id}/reports"], ["GET", "/r/{token}"],
       ["GET", "/artifacts/{id}"], ["GET", "/healthz"], ["GET", "/readyz"], ["GET", "/openapi.json"], ["GET", "/docs"],
     ] as const) {
@@ -45,7 +45,7 @@ describe("/openapi.json and /docs", () => {
       expect(Object.keys(op.responses).length).toBeGreaterThan(0);
       for (const p of op.parameters ?? []) if (p.in === "path") expect(url).toContain(`{${p.name}}`);
     }
-    const scans = ["/v3/scanTag", "/v3/scanVAST", "/v2/scanTag", "/v2/scanZip"];
+    const scans = ["/v3/scanTag", "/v3/scanVAST", "/v2/scanTag", "/v2/scanZip", "/v3/scanZip"];
     for (const p of scans) {
       const op = doc.paths[p].post;
       expect(op.requestBody.content["application/json"].schema.required).toEqual(["data"]);

@@ -1,9 +1,9 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
-import { MediaProbeSchema, TagReportSchema, VastCreativeSchema, VastMediaFileSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
+import { MediaProbeSchema, ScanResultsSchema, TestOutcome, TagReportSchema, VastCreativeSchema, VastMediaFileSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
 import { fillImageUrls } from "../src/scan/images.ts";
-import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, tagV2Schema, tagV3Schema, vastV3Schema, zipV2Schema } from "../src/views/index.ts";
+import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3, tagV2Schema, tagV3Schema, vastV3Schema, zipV2Schema, zipV3Schema } from "../src/views/index.ts";
 import { fullTagReport, fullVastReport, fullZipReport } from "./fakes.ts";
 import { EMPTY_IMAGE, MEDIA_NOT_MEASURED_FIELDS, VAST_NOT_MEASURED_FIELDS } from "../src/views/not-measured.ts";
 
@@ -82,6 +82,38 @@ describe("views", () => {
     expect(doc.meta.creative_type).toBe("zip");
     expect(doc.file_structure[0]).toEqual({ bytes: 1200, name: "index.html", type: "html" });
     expect(doc).toMatchObject({ click_tag_found: true, has_external_assets: false, html5_library: "GSAP", meta_ad_size: true, minified: false, not_measured: [], errors: [] });
+  });
+
+  it("zip v3: the v2 zip fields plus the v3 tag additions, has_backup_ad and the zip's own v3 fields", () => {
+    const r = withUrls(fullZipReport());
+    r.render!.name = "Banner";
+    r.scanResults = create(ScanResultsSchema, {
+      passed: 1, failed: 1, reportUrl: "https://edge.test/r/z",
+      tests: [
+        { test: "backup_ad", name: "Backup Ad", dataType: "bool", operator: "==", expected: { case: "expectedNumber", value: 1 }, actual: 1, result: TestOutcome.PASSED, message: "Backup Ad: yes" },
+        { test: "image_optimization", name: "Image Optimization", dataType: "int", unit: "count", operator: "==", expected: { case: "expectedNumber", value: 0 }, actual: 1, result: TestOutcome.FAILED, message: "img/a.png (−40 %)" },
+      ],
+    });
+    const doc = JSON.parse(renderZipV3(r));
+    check(zipV3Schema, doc);
+    expect(Object.keys(doc).sort()).toEqual(
+      [...TAG_V2_KEYS, "click_tag_found", "file_structure", "has_external_assets", "html5_library", "meta_ad_size", "minified", "not_measured", "errors",
+        ...V3_ONLY, "has_backup_ad", "backup_ad", "click_tag_used", "external_assets", "zip_size", "unzipped_size", "images"].sort(),
+    );
+    expect(doc.meta).toMatchObject({ creative_type: "zip", api_version: "v3" });
+    expect(doc).toMatchObject({ name: "Banner", has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, zip_size: 4100, unzipped_size: 6200, animation_duration: 1500, time_to_visual_start: 250 });
+    expect(doc.landing_page.screenshot.url).toBe("https://edge.test/artifacts/lp1");
+    expect(doc.images).toEqual([
+      { name: "img/a.png", bytes: 5000, reencoded_bytes: 3000, width: 300, height: 250, error: "" },
+      { name: "img/huge.jpg", bytes: 9000, width: 5000, height: 5000, error: "not checked: larger than 4000000 pixels" },
+    ]);
+    expect(doc.scan_results).toMatchObject({ passed: 1, failed: 1, report_url: "https://edge.test/r/z" });
+    expect(doc.scan_results.tests.image_optimization).toMatchObject({ test: "image_optimization", result: "failed", actual: 1 });
+    // Without a click-through: every key still there.
+    r.render!.landingPage = undefined;
+    const bare = JSON.parse(renderZipV3(r));
+    check(zipV3Schema, bare);
+    expect(bare.landing_page).toEqual({ screenshot: EMPTY_IMAGE, tab: "none", title: "", url: "", working: false });
   });
 
   it("zip v2: a field that was not measured is left out and listed with why", () => {
@@ -230,7 +262,7 @@ describe("views", () => {
         walk(v, `${where}.${k}`);
       }
     };
-    for (const [name, schema] of Object.entries({ tagV3Schema, tagV2Schema, zipV2Schema, vastV3Schema })) walk(schema, name);
+    for (const [name, schema] of Object.entries({ tagV3Schema, tagV2Schema, zipV2Schema, zipV3Schema, vastV3Schema })) walk(schema, name);
   });
 
   it("report shape: a v3 tag without a click-through and a VAST media file that failed to download keep every key", () => {
@@ -258,6 +290,7 @@ describe("views", () => {
     check(tagV3Schema, JSON.parse(renderTagV3(create(TagReportSchema))));
     check(tagV2Schema, JSON.parse(renderTagV2(create(TagReportSchema))));
     check(zipV2Schema, JSON.parse(renderZipV2(create(ZipReportSchema))));
+    check(zipV3Schema, JSON.parse(renderZipV3(create(ZipReportSchema))));
     check(vastV3Schema, JSON.parse(renderVastV3(create(VastReportSchema))));
   });
 });

@@ -8,12 +8,31 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { crc32, deflateSync } from "node:zlib";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { b64, postJson, repoRoot, startStack, type TestStack } from "../harness/stack.ts";
 import { buildZip } from "../harness/zip.ts";
 
 const run = promisify(execFile);
+
+/** A PNG of one colour (a backup image of the ad's size). */
+function solidPng(w: number, h: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), data])));
+    return Buffer.concat([len, Buffer.from(type), data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const raw = Buffer.alloc(h * (1 + w * 3), 0x40);
+  for (let y = 0; y < h; y++) raw[y * (1 + w * 3)] = 0;
+  return Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+}
 const html5Corpus = join(repoRoot, "..", "shared", "corpus", "html5");
 
 // Every creative folder of the corpus (source/creative), as zip entries with the folder's contents at the root.
@@ -185,6 +204,30 @@ describe("scans end to end", () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error_type).toBe("payload_error");
     expect(bad.json.message).toMatch(/traversal|escapes/);
+  });
+
+  it("scans a v3 zip: v3 fields, landing page through the click tag, backup ad, zip and tag tests", async () => {
+    const zip = buildZip({
+      "index.html": `<!doctype html><html><head><meta name="ad.size" content="width=300,height=250">
+<script>var clickTag = "${origin}/landing";</script></head>
+<body style="margin:0"><div id="ad" style="width:300px;height:250px;background:#2a6;cursor:pointer" onclick="window.open(window.clickTag)">v3</div></body></html>`,
+      "backup.png": solidPng(300, 250),
+    });
+    const r = await postJson(`${stack.baseUrl}/v3/scanZip`, { data: zip.toString("base64"), name: "e2e zip v3", workspace_id: 4 }, key);
+    expect(r.status, r.text).toBe(200);
+    const rep = r.json;
+    expect(rep.meta).toMatchObject({ creative_type: "zip", api_version: "v3" });
+    expect(rep).toMatchObject({ name: "e2e zip v3", has_backup_ad: true, backup_ad: "backup.png", click_tag_found: true, click_tag_used: true, meta_ad_size: true });
+    expect(rep.dimensions.text).toBe("300x250");
+    expect(rep.time_to_visual_start).toBeGreaterThanOrEqual(0);
+    expect(rep.landing_page.url).toBe(`${origin}/landing`);
+    expect(rep.landing_page.tab).toBe("new_tab");
+    for (const id of ["meta_ad_size", "click_tag", "backup_ad", "zip_file_count", "allowed_file_types", "initial_load"]) {
+      expect(rep.scan_results.tests[id], id).toMatchObject({ test: id, result: "passed" });
+    }
+    expect(rep.scan_results.report_url).toMatch(/\/r\//);
+    const stored = await fetch(`${stack.baseUrl}/v3/reports/${rep.job_id}`, { headers: { "x-apikey": key } });
+    expect(await stored.text()).toBe(r.text);
   });
 
   it.skipIf(!existsSync(html5Corpus))("scans every HTML5 banner of the corpus: missing files and unreachable CDNs are reported, not fatal", async () => {

@@ -86,6 +86,11 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
         const r = await run(p, { kind: "zip_v2", targeting, zip: checkZipBytes(req.data, "data", limits) });
         return create(scan.ScanZipResponseSchema, { report: r.report as never });
       }),
+    scanZipV3: (req, ctx) =>
+      handle(ctx, async (p) => {
+        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits) });
+        return create(scan.ScanZipV3ResponseSchema, { report: r.report as never });
+      }),
     scanVast: (req, ctx) =>
       handle(ctx, async (p) => {
         const r = await run(p, { kind: "vast_v3", ...v3Fields(req), url: checkVastUrl(req.url, "url", limits) });

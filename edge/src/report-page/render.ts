@@ -95,7 +95,7 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
     report = {};
   }
   const kind = stored.reportKind;
-  const title = { tag_v3: "Ad tag report", tag_v2: "Ad tag report (v2)", zip_v2: "HTML5 zip report", vast_v3: "VAST report" }[kind] ?? "Scan report";
+  const title = { tag_v3: "Ad tag report", tag_v2: "Ad tag report (v2)", zip_v2: "HTML5 zip report (v2)", zip_v3: "HTML5 zip report", vast_v3: "VAST report" }[kind] ?? "Scan report";
   const rows = testRows(report, kind);
   // The counts the API returned are authoritative; the rows only add the "could not be evaluated" ones.
   const count = (v: unknown, fallback: number) => (typeof v === "number" ? v : fallback);

@@ -18,6 +18,17 @@ export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; sum
       "error gets its report (xml.http_code 404, …). A wrapper hop that fails is reported: wrapper_chain names the hop " +
       "and why, and the wrapper_chain test fails with the same message.",
   },
+  {
+    path: "/v3/scanZip",
+    kind: "zip_v3",
+    summary: "Scan a zip-packaged HTML5 creative",
+    notes:
+      "The v2 zip fields plus the v3 additions of the ad tag report (name, scan_results, landing_page — the page the " +
+      "click tag opens when the creative is clicked —, animation_duration, time_to_visual_start) and has_backup_ad. " +
+      "scan_results holds the zip tests of the spec set (meta_ad_size, click_tag, minified, external_assets, " +
+      "zip_file_count, allowed_file_types, zip_size, unzipped_size, image_optimization, backup_ad) and the ad tag " +
+      "tests on the render. No targeting (v3): rendered as desktop, en-US.",
+  },
   { path: "/v2/scanTag", kind: "tag_v2", summary: "Scan an ad tag (older version)" },
   { path: "/v2/scanZip", kind: "zip_v2", summary: "Scan a zip-packaged HTML5 creative (older version)" },
 ];

@@ -22,7 +22,7 @@ import { reportstore } from "@cva/contracts";
 import { ApiError, asApiError, authError, notFound, payloadError, processingError, quotaError } from "../errors.ts";
 import { isNoWorkerError, type EdgeDeps } from "../ports.ts";
 import type { TargetingInput } from "../validation/fields.ts";
-import { renderTagV2, renderTagV3, renderVastV3, renderZipV2 } from "../views/index.ts";
+import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
 import type { Principal, ReportKind, ScanOutcome, ScanRequest } from "./types.ts";
 
@@ -49,6 +49,7 @@ const KIND_OF: Record<ReportKind, { kind: ScanKind; apiVersion: "v2" | "v3"; lab
   tag_v3: { kind: ScanKind.TAG, apiVersion: "v3", label: "tag" },
   tag_v2: { kind: ScanKind.TAG, apiVersion: "v2", label: "tag" },
   zip_v2: { kind: ScanKind.ZIP, apiVersion: "v2", label: "zip" },
+  zip_v3: { kind: ScanKind.ZIP, apiVersion: "v3", label: "zip" },
   vast_v3: { kind: ScanKind.VAST, apiVersion: "v3", label: "vast" },
 };
 
@@ -95,8 +96,8 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       input:
         req.kind === "tag_v3" || req.kind === "tag_v2"
           ? { case: "tag", value: create(TagInputSchema, { creative: { case: "html", value: req.html }, captureLandingPage: req.kind === "tag_v3" }) }
-          : req.kind === "zip_v2"
-            ? { case: "zip", value: create(ZipInputSchema, { data: req.zip }) }
+          : req.kind === "zip_v2" || req.kind === "zip_v3"
+            ? { case: "zip", value: create(ZipInputSchema, { data: req.zip, captureLandingPage: req.kind === "zip_v3" }) }
             : { case: "vast", value: create(VastInputSchema, { url: req.url }) },
     });
     return { job, location };
@@ -127,7 +128,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       if (o.value.type === ErrorType.PAYLOAD) throw payloadError(o.value.message.slice(0, 500) || "data: the creative could not be scanned");
       throw processingError("the scan could not be completed; retry later", retryAfter);
     }
-    const want = req.kind === "zip_v2" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
+    const want = req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
     if (o.case !== want) {
       log.error({ got: o.case, want }, "worker answered with the wrong report kind");
       throw processingError("the scan could not be completed; retry later", retryAfter);
@@ -169,11 +170,17 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
           outcome = { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "tag_v3" ? renderTagV3(r) : renderTagV2(r) };
           break;
         }
-        case "zip_v2": {
+        case "zip_v2":
+        case "zip_v3": {
           const r = report as ZipReport;
           r.render ??= create(TagReportSchema);
           r.render.jobId = jobId;
-          outcome = { kind: req.kind, jobId, pageToken, report: r, json: renderZipV2(r) };
+          if (req.kind === "zip_v3") {
+            r.render.name = req.name;
+            r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
+            r.scanResults.reportUrl = reportUrl;
+          }
+          outcome = { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "zip_v3" ? renderZipV3(r) : renderZipV2(r) };
           break;
         }
         case "vast_v3": {

@@ -125,6 +125,12 @@ export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestCo
       const bytes = decodeBase64Strict(data, "data", limits.maxZipBytes, "zip");
       return { kind, zip: checkZipBytes(bytes, "data", limits), targeting };
     }
+    case "zip_v3": {
+      // v3 has no targeting (spec, Versioning 2): a zip v3 scan runs like a v3 tag scan, desktop, en-US.
+      const opts = v3Options(body, ctx);
+      const bytes = decodeBase64Strict(data, "data", limits.maxZipBytes, "zip");
+      return { kind, zip: checkZipBytes(bytes, "data", limits), ...opts };
+    }
     case "vast_v3": {
       const opts = v3Options(body, ctx);
       // The base64 of a URL ≤ 8 KB; a little slack for surrounding whitespace, which is trimmed.

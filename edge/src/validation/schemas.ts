@@ -55,6 +55,12 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
         },
       },
     },
+    zip_v3: {
+      type: "object",
+      description: note,
+      required: ["data"],
+      properties: { data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes), ...v3 },
+    },
     zip_v2: {
       type: "object",
       description: note,

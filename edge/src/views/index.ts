@@ -6,13 +6,15 @@ import { tagV2Schema, tagV2View } from "./tag-v2.ts";
 import { tagV3Schema, tagV3View } from "./tag-v3.ts";
 import { vastV3Schema, vastV3View } from "./vast-v3.ts";
 import { zipV2Schema, zipV2View } from "./zip-v2.ts";
+import { zipV3Schema, zipV3View } from "./zip-v3.ts";
 
-export { tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View, zipV2Schema, zipV2View };
+export { tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View, zipV2Schema, zipV2View, zipV3Schema, zipV3View };
 
 export const VIEW_SCHEMAS: Record<ReportKind, JsonSchema> = {
   tag_v3: tagV3Schema,
   tag_v2: tagV2Schema,
   zip_v2: zipV2Schema,
+  zip_v3: zipV3Schema,
   vast_v3: vastV3Schema,
 };
 
@@ -30,6 +32,9 @@ export function renderTagV2(r: TagReport): string {
 }
 export function renderZipV2(r: ZipReport): string {
   return serializers.zip_v2(zipV2View(r));
+}
+export function renderZipV3(r: ZipReport): string {
+  return serializers.zip_v3(zipV3View(r));
 }
 export function renderVastV3(r: VastReport): string {
   return serializers.vast_v3(vastV3View(r));

@@ -18,9 +18,9 @@ export const zipV2Schema = obj(
   { description: "Zip report, v2", optional: ["minified"] },
 );
 
-export function zipV2View(r: ZipReport) {
+export function zipV2View(r: ZipReport, apiVersion: "v2" | "v3" = "v2") {
   return {
-    ...tagBaseView(r.render, "zip", "v2"),
+    ...tagBaseView(r.render, "zip", apiVersion),
     visual_artifacts: r.render?.visualArtifacts ?? false,
     click_tag_found: r.clickTagFound,
     file_structure: r.fileStructure.map((f) => ({ bytes: Number(f.bytes), name: f.name, type: f.type })),

@@ -7,10 +7,11 @@ import {
   type TagReport,
   type TestResult,
   type VastReport,
+  type ZipReport,
 } from "@cva/contracts";
 import { SPEC_SETS } from "./sets/index.ts";
 import type { Expected, LookupKey, Operator, Rule, SpecSet, Threshold } from "./sets/types.ts";
-import { mediaFileTests, tagTests, vastXmlTests } from "./tests/registry.ts";
+import { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./tests/registry.ts";
 import type { MediaFileInput, Measurement, Scope, TestMeta } from "./types.ts";
 
 export class UnknownSpecSetError extends Error {
@@ -63,6 +64,31 @@ export function evaluateTag(report: TagReport, specId: number): ScanResults {
     const test = tagTests.get(rule.test);
     const r = runRule(rule, keys, "", test?.meta, () => test!.measure(report));
     if (r) results.push(r);
+  }
+  return summarise(results, specId);
+}
+
+/**
+ * A v3 zip: the zip tests on the zip report, plus the ad tag tests on its render (an HTML5 zip is an ad once served:
+ * its weight, CPU, animation and the rest are judged as a tag's), in one flat map — the ids do not overlap.
+ * Size-dependent thresholds use the render's declared (ad.size) or measured size.
+ */
+export function evaluateZip(report: ZipReport, specId: number): ScanResults {
+  const set = getSpecSet(specId);
+  const results: TestResult[] = [];
+  const keys: Partial<Record<LookupKey, string>> = { creative_size: report.render ? creativeSizeKey(report.render) : undefined };
+  for (const rule of rulesOf(set, "zip")) {
+    const test = zipTests.get(rule.test);
+    const r = runRule(rule, keys, "", test?.meta, () => test!.measure(report));
+    if (r) results.push(r);
+  }
+  if (report.render) {
+    const render = report.render;
+    for (const rule of rulesOf(set, "tag")) {
+      const test = tagTests.get(rule.test);
+      const r = runRule(rule, keys, "", test?.meta, () => test!.measure(render));
+      if (r) results.push(r);
+    }
   }
   return summarise(results, specId);
 }

@@ -1,4 +1,4 @@
-import type { TagReport, VastCreative, VastMediaFile, VastReport } from "@cva/contracts";
+import type { TagReport, VastCreative, VastMediaFile, VastReport, ZipReport } from "@cva/contracts";
 
 /** How a test's `actual` is to be read. Booleans are carried as numbers: 1 = true, 0 = false. */
 export type DataType = "int" | "float" | "bool";
@@ -47,5 +47,13 @@ export interface MediaFileTest {
   measure(input: MediaFileInput): Measurement;
 }
 
-/** Where a test runs: on an ad tag report, once per VAST report ("xml" group), or once per VAST media file. */
-export type Scope = "tag" | "vast_xml" | "vast_mediafile";
+export interface ZipTest {
+  readonly meta: TestMeta;
+  measure(report: ZipReport): Measurement;
+}
+
+/**
+ * Where a test runs: on an ad tag report (also on a zip's render), once per VAST report ("xml" group), once per VAST
+ * media file, or on a zip report (v3 zip scans: with the ad tag tests on its render).
+ */
+export type Scope = "tag" | "vast_xml" | "vast_mediafile" | "zip";

@@ -1,12 +1,14 @@
 import { clone, create } from "@bufbuild/protobuf";
 import {
   BundleFileSchema, BundleSchema, CreativeType, DimensionsSchema, MetaSchema, TagReportSchema, ZipFileSchema,
-  ZipReportSchema, type Bundle, type ScanJob, type TagReport, type ZipReport,
+  ZipImageCheckSchema, ZipReportSchema, type Bundle, type ScanJob, type TagReport, type ZipReport,
 } from "@cva/contracts";
 import { ZipError } from "./errors.ts";
 import { ENTRY_FILE, findEntryPoint, relativeToRoot } from "./entry-point.ts";
 import { extractZip } from "./extract/extract.ts";
 import { requestsLeavingOrigin } from "./fields/external-assets.ts";
+import { findBackupAd } from "./fields/backup-ad.ts";
+import { checkImages, type ImageCheck, type ImageCheckLimits } from "./fields/image-optimization.ts";
 import { checkMinified, minifiedNotMeasured, type MinifiedResult, type MinifyOptions } from "./fields/minified.ts";
 import { computeStaticFields } from "./fields/static-fields.ts";
 import type { ZipLimits } from "./limits.ts";
@@ -25,6 +27,7 @@ export interface ZipAnalyzerDeps {
    */
   bundleOrigin?: string;
   minify?: MinifyOptions;
+  images?: ImageCheckLimits;
 }
 
 export interface ZipAnalyzer {
@@ -62,7 +65,11 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
           // Nothing was checked: every candidate is unknown, so the field is reported as not measured.
           return { minified: true, measured: [], skipped: fields.minifyCandidates.map((c) => ({ name: c.name, reason: "minifier failed" })) };
         });
-      const [tag, minified] = await Promise.all([rendered, minifiedPromise]);
+      const imagesPromise = checkImages(extracted.files, deps.images, stopMinify.signal).catch((err: unknown): ImageCheck[] => {
+        logger.warn({ ...log, err: err instanceof Error ? err.message : String(err) }, "image check failed");
+        return [];
+      });
+      const [tag, minified, images] = await Promise.all([rendered, minifiedPromise, imagesPromise]);
       if (minified.skipped.length > 0) logger.info({ ...log, skipped: minified.skipped }, "minified check skipped files");
       const minifiedUnknown = minifiedNotMeasured(minified);
 
@@ -80,9 +87,29 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
       );
       logger.debug({ ...log, external_requests: leaving.length, external_refs: fields.staticExternalUrls.length }, "external assets");
 
+      // The backup must have the ad's size: the declared ad.size, else what the render measured.
+      const size = fields.adSize.found ? fields.adSize : render.dimensions;
+      const backup = findBackupAd(
+        extracted.files.map((f) => ({ name: f.name, data: f.data, referenced: fields.isReferenced(f.name) })),
+        size ? { width: size.width, height: size.height } : undefined,
+      );
+      // Used: read by the creative's code, or its click opened a page (the render clicked it, v3).
+      const lp = render.landingPage;
+      const clicked = lp !== undefined && lp.tab !== "" && lp.tab !== "none" && lp.url !== "";
+      const externalAssets = [...new Set([...leaving, ...fields.staticExternalUrls])];
+
       return create(ZipReportSchema, {
         render,
         clickTagFound: fields.clickTagFound,
+        clickTagUsed: fields.clickTagFound && (fields.clickTagUsed || clicked),
+        hasBackupAd: backup !== "",
+        backupAd: backup,
+        externalAssets,
+        zipSize: BigInt(job.input.value.data.length),
+        unzippedSize: BigInt(fields.fileStructure.reduce((n, f) => n + f.bytes, 0)),
+        images: images.map((i) =>
+          create(ZipImageCheckSchema, { name: i.name, bytes: BigInt(i.bytes), reencodedBytes: BigInt(i.reencodedBytes), width: i.width, height: i.height, error: i.error }),
+        ),
         fileStructure: fields.fileStructure.map((f) => create(ZipFileSchema, { name: f.name, bytes: BigInt(f.bytes), type: f.type })),
         hasExternalAssets: leaving.length > 0 || fields.staticExternalUrls.length > 0,
         html5Library: fields.html5Library,

@@ -43,7 +43,8 @@ export function renderViaDispatcher(dispatcher: JobSubmitter, options: RenderVia
       apiVersion: job.apiVersion,
       specId: job.specId,
       targeting: job.targeting,
-      input: { case: "tag", value: { creative: { case: "bundle", value: bundle }, captureLandingPage: false } },
+      // v3 zips: the tag scanner clicks the creative (its click tag) and captures the landing page.
+      input: { case: "tag", value: { creative: { case: "bundle", value: bundle }, captureLandingPage: job.input.case === "zip" && job.input.value.captureLandingPage } },
     });
     let result: ScanJobResult;
     try {

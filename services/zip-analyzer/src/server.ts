@@ -1,7 +1,8 @@
 import { ScanKind, zipanalyzer } from "@cva/contracts";
 import { createDispatcher, startScannerProcess, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
+import { evaluateZip } from "@cva/spec-sets";
 import { createZipAnalyzer, type RenderBundle } from "./analyzer.ts";
-import { analyzeToOutcome } from "./job-outcome.ts";
+import { analyzeToOutcome, type EvaluateZip } from "./job-outcome.ts";
 import type { ZipLimits } from "./limits.ts";
 import { renderViaDispatcher } from "./render-via-dispatcher.ts";
 import { registerZipAnalyzerRoutes } from "./routes.ts";
@@ -12,6 +13,8 @@ export interface ZipAnalyzerProcessOptions extends ScannerProcessBase {
   bundleOrigin: string;
   /** Replaces the dispatcher-backed render (tests). */
   render?: RenderBundle;
+  /** scan_results of v3 zips; by default @cva/spec-sets evaluateZip. */
+  evaluate?: EvaluateZip;
 }
 
 export type ZipAnalyzerProcess = ScannerProcess;
@@ -26,6 +29,7 @@ export async function startZipAnalyzerProcess(opts: ZipAnalyzerProcessOptions): 
   const dispatcher = opts.render ? undefined : await createDispatcher(nc, { logger, defaultLocation: opts.location });
   const render = opts.render ?? renderViaDispatcher(dispatcher!, { location: opts.location });
   const analyzer = createZipAnalyzer({ render, logger, limits: opts.limits, bundleOrigin: opts.bundleOrigin });
+  const evaluate = opts.evaluate ?? evaluateZip;
   return startScannerProcess({
     name: "zip-analyzer",
     nc,
@@ -38,7 +42,7 @@ export async function startZipAnalyzerProcess(opts: ZipAnalyzerProcessOptions): 
     host: opts.host,
     credentials: opts.credentials,
     serviceName: zipanalyzer.ZipAnalyzerService.typeName,
-    run: (job, ctx) => analyzeToOutcome(analyzer, job, ctx),
+    run: (job, ctx) => analyzeToOutcome(analyzer, job, { ...ctx, evaluate }),
     failureMessage: "the scan could not be completed",
     register: registerZipAnalyzerRoutes,
     onClose: async () => {

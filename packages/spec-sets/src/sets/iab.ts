@@ -32,6 +32,14 @@ export const SOURCES = {
   mp4: `${GUIDE}, row "MP4": MOOV atom at start, GumGum CTV spec (gumgum.jira.com/wiki/spaces/GCDC/pages/4503666689)`,
   vastErrors: `${GUIDE}, row "VAST error codes": 401 file not found, 403 no supported MediaFile (docs.exoclick.com/pt/docs/vast-errors)`,
   noFigure: `${GUIDE}: no published figure; product default`,
+  googleAdsHtml5:
+    "Google Ads HTML5 display ad requirements (support.google.com/google-ads, as transcribed at searchkings.com/display-ad-specs): " +
+    "ZIP ≤ 150 KB, at most 40 files, file types CSS, JS, HTML, GIF, PNG, JPG, JPEG, SVG, images local, only Google web fonts, " +
+    "ad.size meta tag in <head>; not in spec/iab-guidelines.md (no IAB figure for zips found)",
+  cm360Html5:
+    "Campaign Manager 360 HTML5 assets (support.google.com/campaignmanager/answer/4558694): \"The primary HTML file should have at " +
+    "least one click tag\"; \"You can also add an image to show when a browser doesn't support HTML5\"",
+  minifiedSpec: "spec/creative-validation-api.md, Limits 5: \"minified is false when more than 5% saving is possible in any CSS or JavaScript file\"",
 } as const;
 
 /** Creative sizes of the IAB 2017 fixed-size table, with [initial load KB, subload KB or null for "N/A"]. */
@@ -327,6 +335,121 @@ const rules: Rule[] = [
     source: `${SOURCES.noFigure}; a creative without one ends in VAST error 401 (file not found), 403 (no supported MediaFile) or 405 (cannot display) (${SOURCES.vastErrors})`,
     reason:
       "An ad a player cannot play must not pass: counting only the tests that could run would score a Linear without a MediaFile, or one whose only file is a playlist, 404 or VPAID code, as all passed. Progressive files are what every VAST player plays; HLS/DASH manifests and VPAID need players that support them (VPAID is deprecated since VAST 4.1).",
+  },
+
+  // ---- v3 zips (with the ad tag rules above on the render) ----
+  {
+    kind: "fixed",
+    test: "meta_ad_size",
+    scope: "zip",
+    basis: "industry",
+    operator: "==",
+    expected: 1,
+    expected_text: "an ad.size meta tag matching the rendered size",
+    source: SOURCES.googleAdsHtml5,
+    reason: "Ad servers size the slot from ad.size; a creative that renders at another size is cut off or leaves a gap.",
+  },
+  {
+    kind: "fixed",
+    test: "click_tag",
+    scope: "zip",
+    basis: "industry",
+    operator: "==",
+    expected: 1,
+    expected_text: "a click tag, declared and used",
+    source: SOURCES.cm360Html5,
+    reason: "The ad server fills the click tag with its tracked click URL; a creative that declares none, or never reads it, loses the click.",
+  },
+  {
+    kind: "fixed",
+    test: "minified",
+    scope: "zip",
+    basis: "product_default",
+    operator: "==",
+    expected: 1,
+    expected_text: "CSS and JavaScript minified (no file shrinks by more than 5 %)",
+    source: SOURCES.minifiedSpec,
+    reason: "The API itself defines minified by the 5 % saving; unminified code is weight every impression pays for.",
+  },
+  {
+    kind: "fixed",
+    test: "external_assets",
+    scope: "zip",
+    basis: "industry",
+    operator: "==",
+    expected: 0,
+    expected_text: "no assets from outside the zip, except Google web fonts and Google-hosted ad libraries",
+    source: SOURCES.googleAdsHtml5,
+    reason: "An asset outside the zip is a dependency the ad server does not control (and weight the IAB budgets do not see). The allowed hosts are fonts.googleapis.com, fonts.gstatic.com, s0.2mdn.net and tpc.googlesyndication.com.",
+  },
+  {
+    kind: "fixed",
+    test: "zip_file_count",
+    scope: "zip",
+    basis: "industry",
+    operator: "<=",
+    expected: 40,
+    expected_text: "at most 40 files",
+    source: SOURCES.googleAdsHtml5,
+    reason: "Google Ads refuses zips of more than 40 files (Campaign Manager 360 allows 100); the stricter figure passes both.",
+  },
+  {
+    kind: "fixed",
+    test: "allowed_file_types",
+    scope: "zip",
+    basis: "industry",
+    operator: "==",
+    expected: 0,
+    expected_text: "only HTML, CSS, JS, GIF, PNG, JPG, JPEG and SVG files",
+    source: SOURCES.googleAdsHtml5,
+  },
+  {
+    kind: "fixed",
+    test: "zip_size",
+    scope: "zip",
+    basis: "industry",
+    operator: "<=",
+    expected: 150,
+    expected_text: "at most 150 KB zipped",
+    source: SOURCES.googleAdsHtml5,
+  },
+  {
+    kind: "lookup",
+    test: "unzipped_size",
+    scope: "zip",
+    basis: "iab",
+    key: "creative_size",
+    operator: "<=",
+    table: Object.fromEntries(
+      Object.entries(IAB_2017_WEIGHTS).map(([size, [initial, sub]]) => [
+        size,
+        { expected: initial + (sub ?? 0), expected_text: `at most ${initial + (sub ?? 0)} KB unzipped for ${size} (initial load + subload)` },
+      ]),
+    ),
+    source: SOURCES.weight,
+    reason: "Everything a zip holds is what its ad may load; IAB's initial load plus subload for the size is the most an ad of that size may load in all.",
+  },
+  {
+    kind: "fixed",
+    test: "image_optimization",
+    scope: "zip",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "no PNG/JPEG image shrinks by more than 10 % re-encoded at the same quality",
+    source: SOURCES.noFigure,
+    reason: "Image bytes are most of a banner's weight; 10 % is well above what re-encoding an optimised image saves (encoder differences), so only images saved without optimisation fail.",
+  },
+  {
+    kind: "fixed",
+    test: "backup_ad",
+    scope: "zip",
+    basis: "industry",
+    operator: "==",
+    expected: 1,
+    expected_text: "a backup image of the ad's size",
+    source: SOURCES.cm360Html5,
+    reason: "Where the HTML5 creative cannot run (old browsers, some apps, email), ad servers show a static backup image of the same size; without one the slot stays empty.",
   },
 
   // ---- VAST media files ----

@@ -1,6 +1,6 @@
 // Every test module, by scope. Static imports keep the package plain ESM (no directory scanning at run time); a test
 // checks that every file in the folders is listed here and that each file name equals its test id.
-import type { MediaFileTest, TagTest, VastXmlTest } from "../types.ts";
+import type { MediaFileTest, TagTest, VastXmlTest, ZipTest } from "../types.ts";
 import { animation_duration as tag_animation_duration } from "./tag/animation_duration.ts";
 import { blocked_by_adblock as tag_blocked_by_adblock } from "./tag/blocked_by_adblock.ts";
 import { console_errors as tag_console_errors } from "./tag/console_errors.ts";
@@ -32,6 +32,16 @@ import { xml_content_type as xml_xml_content_type } from "./vast/xml/xml_content
 import { xml_file_size as xml_xml_file_size } from "./vast/xml/xml_file_size.ts";
 import { xml_http_code as xml_xml_http_code } from "./vast/xml/xml_http_code.ts";
 import { xml_load_time as xml_xml_load_time } from "./vast/xml/xml_load_time.ts";
+import { allowed_file_types as zip_allowed_file_types } from "./zip/allowed_file_types.ts";
+import { backup_ad as zip_backup_ad } from "./zip/backup_ad.ts";
+import { click_tag as zip_click_tag } from "./zip/click_tag.ts";
+import { external_assets as zip_external_assets } from "./zip/external_assets.ts";
+import { image_optimization as zip_image_optimization } from "./zip/image_optimization.ts";
+import { meta_ad_size as zip_meta_ad_size } from "./zip/meta_ad_size.ts";
+import { minified as zip_minified } from "./zip/minified.ts";
+import { unzipped_size as zip_unzipped_size } from "./zip/unzipped_size.ts";
+import { zip_file_count as zip_zip_file_count } from "./zip/zip_file_count.ts";
+import { zip_size as zip_zip_size } from "./zip/zip_size.ts";
 import { audio_bit_rate as mf_audio_bit_rate } from "./vast/mediafile/audio_bit_rate.ts";
 import { audio_channels as mf_audio_channels } from "./vast/mediafile/audio_channels.ts";
 import { audio_sample_rate as mf_audio_sample_rate } from "./vast/mediafile/audio_sample_rate.ts";
@@ -96,5 +106,20 @@ export const mediaFileTests: ReadonlyMap<string, MediaFileTest> = new Map(
     mf_moov_atom,
     mf_playable,
     mf_video_bit_rate,
+  ].map((t) => [t.meta.id, t]),
+);
+
+export const zipTests: ReadonlyMap<string, ZipTest> = new Map(
+  [
+    zip_allowed_file_types,
+    zip_backup_ad,
+    zip_click_tag,
+    zip_external_assets,
+    zip_image_optimization,
+    zip_meta_ad_size,
+    zip_minified,
+    zip_unzipped_size,
+    zip_zip_file_count,
+    zip_zip_size,
   ].map((t) => [t.meta.id, t]),
 );

@@ -68,3 +68,32 @@ export function clickTagFound(indexHtml: string, entryPath = "index.html", scrip
     return text !== undefined && declares(text);
   });
 }
+
+// A mention of the click tag that is not its declaration: `window.open(clickTag)`, `location.href = clickTAG`,
+// `href="javascript:window.open(window.clickTag)"`, `amo.onAdClick("clickTag")`, `getParameterByName("clickTag")`.
+const MENTION = /\bclicktag\d*\b/gi;
+const DECLARED_BEFORE = /(?:\b(?:var|let|const)\s+|\bregisterClick\s*\(\s*["']?)$/i;
+const ASSIGNED_AFTER = /^\s*(?:["']\s*\]\s*)?=(?![=>])/;
+
+function uses(code: string): boolean {
+  for (const m of code.matchAll(MENTION)) {
+    const before = code.slice(Math.max(0, m.index - 40), m.index);
+    const after = code.slice(m.index + m[0].length, m.index + m[0].length + 8);
+    if (DECLARED_BEFORE.test(before) || ASSIGNED_AFTER.test(after)) continue;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The click tag is used, not only declared: index.html (its scripts and on*, href attributes) or a script it loads
+ * reads it — the IAB pattern `window.open(window.clickTag)`. A clickTag that is declared and never read sends no
+ * click anywhere; the render's click-through (landing_page) is the other evidence the analyzer adds.
+ */
+export function clickTagUsed(indexHtml: string, entryPath = "index.html", scriptFile: (path: string) => string | undefined = () => undefined): boolean {
+  if (uses(stripJsComments(indexHtml.replace(/<!--[\s\S]*?-->/g, "")))) return true;
+  return localScriptPaths(indexHtml, entryPath).some((p) => {
+    const text = scriptFile(p);
+    return text !== undefined && uses(stripJsComments(text));
+  });
+}

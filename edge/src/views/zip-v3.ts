@@ -1,0 +1,73 @@
+import type { ZipReport } from "@cva/contracts";
+import { landingPageSchema, tagScanResultsSchema, tagScanResultsView } from "./tag-v3.ts";
+import { imageView } from "./shared.ts";
+import { arr, bool, int, obj, str } from "./shared.ts";
+import { zipV2Schema, zipV2View } from "./zip-v2.ts";
+
+const v2 = zipV2Schema as { properties: Record<string, Record<string, unknown>>; required: string[] };
+
+const imageCheckSchema = obj(
+  {
+    name: str("path in the zip"),
+    bytes: int(),
+    reencoded_bytes: int("bytes re-encoded at the same quality (PNG lossless at the highest compression, JPEG at its own quality); absent when not checked"),
+    width: int(),
+    height: int(),
+    error: str("why the image was not checked; empty when it was"),
+  },
+  { optional: ["reencoded_bytes"] },
+);
+
+// The v2 zip fields plus the v3 additions of the ad tag report (name, scan_results, landing_page,
+// animation_duration, time_to_visual_start) and the zip's own v3 fields.
+export const zipV3Schema = obj(
+  {
+    ...v2.properties,
+    animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
+    landing_page: landingPageSchema,
+    name: str("copied from the request"),
+    scan_results: tagScanResultsSchema,
+    time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
+    has_backup_ad: bool("the zip holds a backup image: a static image of the ad's size (the fallback where HTML5 cannot run)"),
+    backup_ad: str("path of the backup image in the zip; empty when there is none"),
+    click_tag_used: bool("the click tag is used, not only declared: the creative's code reads it, or the click opened its page"),
+    external_assets: arr(str(), "URLs the creative loads from outside the zip"),
+    zip_size: int("bytes, as uploaded"),
+    unzipped_size: int("bytes, all files uncompressed"),
+    images: arr(imageCheckSchema, "every PNG and JPEG of the zip, re-encoded at the same quality (image_optimization)"),
+  },
+  { description: "Zip report, v3", optional: ["minified"] },
+);
+
+export function zipV3View(r: ZipReport) {
+  const render = r.render;
+  const lp = render?.landingPage;
+  return {
+    ...zipV2View(r, "v3"),
+    animation_duration: Number(render?.animationDurationMs ?? 0),
+    landing_page: {
+      screenshot: imageView(lp?.screenshot),
+      tab: lp?.tab || "none",
+      title: lp?.title ?? "",
+      url: lp?.url ?? "",
+      working: lp?.working ?? false,
+    },
+    name: render?.name ?? "",
+    scan_results: tagScanResultsView(r.scanResults),
+    time_to_visual_start: Number(render?.timeToVisualStartMs ?? 0),
+    has_backup_ad: r.hasBackupAd,
+    backup_ad: r.backupAd,
+    click_tag_used: r.clickTagUsed,
+    external_assets: [...r.externalAssets],
+    zip_size: Number(r.zipSize),
+    unzipped_size: Number(r.unzippedSize),
+    images: r.images.map((i) => ({
+      name: i.name,
+      bytes: Number(i.bytes),
+      ...(i.error === "" ? { reencoded_bytes: Number(i.reencodedBytes) } : {}),
+      width: i.width,
+      height: i.height,
+      error: i.error,
+    })),
+  };
+}
