@@ -38,7 +38,8 @@ export type ProcessName = "auth" | "report-store" | "tag-scanner" | "zip-analyze
 
 type ExtraProcess = Omit<ProcessSpec, "env"> & { env?: Record<string, string>; natsUser?: NatsUser };
 
-export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[] } = {}): Promise<TestStack> {
+// `built`: the production bundles (dist/, `npm run build`) instead of the sources, as the image runs them.
+export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[]; built?: boolean } = {}): Promise<TestStack> {
   const nats = await startNatsServer({ users: true });
   const secrets: StackSecrets = { service: newSecret(), admin: newSecret(), nats: nats.passwords as NatsPasswords };
   const ports: StackPorts = {
@@ -54,7 +55,7 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   };
   const baseUrl = `http://127.0.0.1:${ports.edge}`;
   const specs = [
-    ...stackProcesses(repoRoot, ports, nats.url, secrets).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
+    ...stackProcesses(repoRoot, ports, nats.url, secrets, { built: opts.built }).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
     ...(opts.extra ?? []).map(({ natsUser, ...e }) => ({ ...e, env: { NATS_URL: nats.url, ...processSecretsEnv(secrets, natsUser ?? "tag-scanner"), ...e.env } })),
   ];
   const logs: string[] = [];

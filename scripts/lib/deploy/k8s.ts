@@ -6,6 +6,23 @@
 // (<name>-<location>, SERVER_LOCATION=<location>), each with a KEDA ScaledObject on its own JetStream consumer; NATS
 // as a three-pod StatefulSet with a PodDisruptionBudget; NetworkPolicies that admit only the traffic the design
 // has. Overlays set the images, the namespace and PUBLIC_BASE_URL.
+// Typed with the Kubernetes and KEDA models' interfaces, so `npm run typecheck` refuses a misspelt or misplaced field
+// (object literals get excess-property checks) — the schemas' own validators (test/k8s.test.ts) cannot, since
+// Kubernetes' OpenAPI schemas allow unknown properties.
+import type { IScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
+import type { IDeployment } from "kubernetes-models/apps/v1/Deployment";
+import type { IStatefulSet } from "kubernetes-models/apps/v1/StatefulSet";
+import type { INetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPolicy";
+import type { IPodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
+import type { IAffinity } from "kubernetes-models/v1/Affinity";
+import type { IContainer } from "kubernetes-models/v1/Container";
+import type { IContainerPort } from "kubernetes-models/v1/ContainerPort";
+import type { IEnvVar } from "kubernetes-models/v1/EnvVar";
+import type { INamespace } from "kubernetes-models/v1/Namespace";
+import type { IService } from "kubernetes-models/v1/Service";
+import type { IServicePort } from "kubernetes-models/v1/ServicePort";
+import type { IVolume } from "kubernetes-models/v1/Volume";
+import type { IVolumeMount } from "kubernetes-models/v1/VolumeMount";
 import { LOCATIONS, NATS_USERS, STREAM, consumerName, natsPasswordVar, type NatsUser } from "@cva/platform";
 import { HEALTH, SERVICE_NAMES, type ServiceName } from "../services.ts";
 import { QUEUE_PER_SLOT, SCANNERS, SIZING } from "./sizing.ts";
@@ -25,23 +42,23 @@ const LOCATION = "cva/location";
 const PRIVATE_V4 = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "169.254.0.0/16", "127.0.0.0/8"];
 const PRIVATE_V6 = ["fc00::/7", "fe80::/10", "::1/128"];
 
-type Obj = Record<string, unknown>;
+export type K8sObject = INamespace | IDeployment | IStatefulSet | IService | IPodDisruptionBudget | INetworkPolicy | IScaledObject;
 export interface Manifest {
   file: string;
   header: string[];
-  objects: Obj[];
+  objects: K8sObject[];
   /** Comments placed before a key: [object index, path to the key]. */
   notes?: Array<{ object: number; path: (string | number)[]; text: string[] }>;
 }
 
 const imageOf = (name: ServiceName) => (name === "tag-scanner" || name === "media-prober" ? IMAGES[name] : IMAGES.service);
 const userOf = (name: ServiceName): NatsUser => name as NatsUser;
-const secretEnv = (name: string, key: string) => ({ name, valueFrom: { secretKeyRef: { name: SECRET, key } } });
+const secretEnv = (name: string, key: string): IEnvVar => ({ name, valueFrom: { secretKeyRef: { name: SECRET, key } } });
 const metricsPortOf = (name: ServiceName) => (name === "edge" ? 9200 : 9200 + SERVICE_NAMES.indexOf(name));
 
-function env(name: ServiceName, location: string | undefined): Obj[] {
+function env(name: ServiceName, location: string | undefined): IEnvVar[] {
   const h = HEALTH[name];
-  const out: Obj[] = [
+  const out: IEnvVar[] = [
     { name: "CVA_SERVICE", value: name },
     { name: "NATS_URL", value: "nats://nats:4222" },
     { name: "NATS_USER", value: userOf(name) },
@@ -75,7 +92,7 @@ function env(name: ServiceName, location: string | undefined): Obj[] {
   return out;
 }
 
-function probes(name: ServiceName): Obj {
+function probes(name: ServiceName): Pick<IContainer, "startupProbe" | "readinessProbe" | "livenessProbe"> {
   const h = HEALTH[name];
   const action = h.kind === "grpc" ? { grpc: { port: h.port } } : { httpGet: { path: h.path, port: h.port } };
   return {
@@ -90,13 +107,13 @@ function labelsOf(name: ServiceName, location?: string): Record<string, string> 
   return { "app.kubernetes.io/name": name, ...PART_OF, ...(location ? { [LOCATION]: location } : {}) };
 }
 
-function deployment(name: ServiceName, location?: string): Obj {
+function deployment(name: ServiceName, location?: string): IDeployment {
   const id = location ? `${name}-${location}` : name;
   const size = SIZING[name];
   const h = HEALTH[name];
   const fetches = name === "tag-scanner" || name === "vast-analyzer" || name === "media-prober";
   const podLabels = { ...labelsOf(name, location), [NATS_CLIENT]: "true", ...(fetches ? { [EGRESS]: "internet" } : {}) };
-  const ports: Obj[] =
+  const ports: IContainerPort[] =
     name === "edge"
       ? [
           { name: "http", containerPort: 8080 },
@@ -107,8 +124,8 @@ function deployment(name: ServiceName, location?: string): Obj {
           { name: "grpc", containerPort: h.port },
           { name: "metrics", containerPort: metricsPortOf(name) },
         ];
-  const volumes: Obj[] = [{ name: "tmp", emptyDir: { medium: "Memory", sizeLimit: size.tmp } }];
-  const mounts: Obj[] = [{ name: "tmp", mountPath: "/tmp" }];
+  const volumes: IVolume[] = [{ name: "tmp", emptyDir: { medium: "Memory", sizeLimit: size.tmp } }];
+  const mounts: IVolumeMount[] = [{ name: "tmp", mountPath: "/tmp" }];
   if (name === "tag-scanner") {
     volumes.push({ name: "dshm", emptyDir: { medium: "Memory", sizeLimit: "256Mi" } });
     mounts.push({ name: "dshm", mountPath: "/dev/shm" });
@@ -118,7 +135,7 @@ function deployment(name: ServiceName, location?: string): Obj {
     volumes.push({ name: "scratch", emptyDir: { sizeLimit: "1Gi" } });
     mounts.push({ name: "scratch", mountPath: "/scratch" });
   }
-  const seccompProfile = name === "tag-scanner" ? { type: "Localhost", localhostProfile: CHROMIUM_SECCOMP } : { type: "RuntimeDefault" };
+  const seccompProfile = name === "tag-scanner" ? { type: "Localhost" as const, localhostProfile: CHROMIUM_SECCOMP } : { type: "RuntimeDefault" as const };
   return {
     apiVersion: "apps/v1",
     kind: "Deployment",
@@ -174,7 +191,7 @@ function deployment(name: ServiceName, location?: string): Obj {
 
 // Where a location's scanners run: nodes labelled cva/location=<location> (a node pool whose egress is in that
 // country) when there are any. Preferred, not required, so a single-region cluster still runs every location.
-function locationAffinity(location: string): Obj {
+function locationAffinity(location: string): IAffinity {
   return {
     nodeAffinity: {
       preferredDuringSchedulingIgnoredDuringExecution: [
@@ -184,9 +201,9 @@ function locationAffinity(location: string): Obj {
   };
 }
 
-function service(name: ServiceName, location?: string): Obj {
+function service(name: ServiceName, location?: string): IService {
   const id = location ? `${name}-${location}` : name;
-  const ports =
+  const ports: IServicePort[] =
     name === "edge"
       ? [
           { name: "http", port: 8080, targetPort: "http" },
@@ -203,7 +220,7 @@ function service(name: ServiceName, location?: string): Obj {
 /** lagThreshold = slots: KEDA's metric is the consumer's num_pending + num_ack_pending (queued + running). */
 export const lagThresholdOf = (name: ServiceName) => SIZING[name].slots!.value;
 
-function scaledObject(name: ServiceName, kind: (typeof SCANNERS)[number], location: string): Obj {
+function scaledObject(name: ServiceName, kind: (typeof SCANNERS)[number], location: string): IScaledObject {
   const id = `${name}-${location}`;
   return {
     apiVersion: "keda.sh/v1alpha1",
@@ -254,14 +271,14 @@ function scalingNote(name: ServiceName): string[] {
   ];
 }
 
-function natsObjects(): Obj[] {
+function natsObjects(): [IStatefulSet, IService, IService, IPodDisruptionBudget] {
   const labels = { "app.kubernetes.io/name": "nats", ...PART_OF };
   const ports = [
     { name: "client", containerPort: 4222 },
     { name: "cluster", containerPort: 6222 },
     { name: "monitor", containerPort: 8222 },
   ];
-  const health = (path: string, o: Obj) => ({ httpGet: { path, port: "monitor" }, ...o });
+  const health = (path: string, o: Omit<NonNullable<IContainer["livenessProbe"]>, "httpGet">) => ({ httpGet: { path, port: "monitor" }, ...o });
   return [
     {
       apiVersion: "apps/v1",
@@ -346,17 +363,17 @@ function natsObjects(): Obj[] {
   ];
 }
 
-function networkPolicies(): Obj[] {
-  const np = (name: string, spec: Obj): Obj => ({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name, labels: PART_OF }, spec });
+function networkPolicies(): INetworkPolicy[] {
+  const np = (name: string, spec: INetworkPolicy["spec"]): INetworkPolicy => ({ apiVersion: "networking.k8s.io/v1", kind: "NetworkPolicy", metadata: { name, labels: PART_OF }, spec });
   const app = (name: string) => ({ podSelector: { matchLabels: { "app.kubernetes.io/name": name } } });
-  const tcp = (port: number) => ({ protocol: "TCP", port });
+  const tcp = (port: number) => ({ protocol: "TCP" as const, port });
   const ns = (name: string) => ({ namespaceSelector: { matchLabels: { "kubernetes.io/metadata.name": name } } });
   return [
     np("default-deny", { podSelector: {}, policyTypes: ["Ingress", "Egress"] }),
     np("dns", {
       podSelector: {},
       policyTypes: ["Egress"],
-      egress: [{ to: [ns("kube-system")], ports: [{ protocol: "UDP", port: 53 }, tcp(53)] }],
+      egress: [{ to: [ns("kube-system")], ports: [{ protocol: "UDP" as const, port: 53 }, tcp(53)] }],
     }),
     np("nats", {
       ...app("nats"),
@@ -464,7 +481,7 @@ export function k8sManifests(): Manifest[] {
   return out;
 }
 
-export function kustomization(files: string[]): Obj {
+export function kustomization(files: string[]): Record<string, unknown> {
   return {
     apiVersion: "kustomize.config.k8s.io/v1beta1",
     kind: "Kustomization",
