@@ -10,7 +10,7 @@ import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
 import { makeVideo, serveVast } from "./creatives.ts";
 import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sections.ts";
-import { BenchTable } from "./table.ts";
+import { BenchTable, median, pct } from "./table.ts";
 
 const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,zip,vast,capacity,configs,cold-start").split(","));
 /** Tag scanner configurations the capacity curve is measured for besides the default (1 browser x 2 slots). */
@@ -25,6 +25,9 @@ const table = new BenchTable();
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 const header = `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z; load average at start ${load()}`;
 process.stderr.write(`${header}\n`);
+// The 1-minute load average every 5 s: a run on a machine busy with other work says so next to its figures.
+const loads: number[] = [];
+const sampler = setInterval(() => loads.push(loadavg()[0]!), 5000);
 
 const dir = mkdtempSync(join(tmpdir(), "cva-bench-"));
 const media = await makeVideo(dir);
@@ -97,7 +100,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`${header}; at end ${load()}\n`);
+clearInterval(sampler);
+const during = loads.length ? `; 1-min load average during the run min ${pct(loads, 0).toFixed(1)} / median ${median(loads).toFixed(1)} / max ${pct(loads, 100).toFixed(1)}` : "";
+console.log(`${header}; at end ${load()}${during}\n`);
 console.log(table.markdown());
 if (curves.length > 1) {
   console.log("\nCapacity by configuration (static tag):");
