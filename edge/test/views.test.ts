@@ -134,7 +134,7 @@ describe("views", () => {
     check(vastV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
       ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "not_measured", "pixels", "scan_results", "screenshot", "ssl", "type",
-        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml"].sort(),
+        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros"].sort(),
     );
     expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
     expect(doc.xml).toEqual({ content_type: "application/xml", data_base64: Buffer.from("<VAST/>").toString("base64"), file_size: 7, http_code: 200, load_time: 80 });

@@ -267,6 +267,13 @@ describe("scans end to end", () => {
     for (const img of [mf.poster, mf.film_strip, rep.screenshot.highres]) await expectImage(img);
     expect(rep.ssl.non_secure_urls.length).toBeGreaterThan(0);
     expect(Object.keys(rep.scan_results.tests)).toEqual(expect.arrayContaining(["xml", "creative_0_mediafile_0"]));
+    expect(rep.ads).toEqual([expect.objectContaining({ id: "1", type: "inline", creatives: [0], impressions: 1 })]);
+    expect(rep.creatives[0].ad_index).toBe(0);
+    if (existsSync(join(repoRoot, "..", "shared", "corpus", "vast", "iab-vast-schemas"))) {
+      // The fixture lacks the 4.1 UniversalAdId and AdServingId: the IAB schema says where.
+      expect(rep.schema_checks[0]).toMatchObject({ hop: 0, schema: "vast_4.1.xsd" });
+      expect(rep.scan_results.tests.xml.xml_schema.message).toMatch(/line \d+/);
+    }
   });
 
   it("answers an unreachable VAST URL with a payload_error naming host and cause, not charged; a dead wrapper hop is reported", async () => {

@@ -2,6 +2,7 @@
 // the same processes `npm start` runs, on free ports, with fresh credentials, with the outbound allowlist opened to
 // loopback for local fixture servers. Tests pick the processes they need (`only`) so e.g. the "no worker" case runs
 // without any scanner; `extra` processes run as the NATS user they name (default: a tag worker's).
+import { existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuthStore } from "@cva/auth";
@@ -12,6 +13,7 @@ import { INHERITED_SECRETS_DROPPED, stackProcesses, type ProcessSpec, type Stack
 import { supervise } from "../../scripts/lib/supervisor.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const iabSchemas = join(repoRoot, "..", "shared", "corpus", "vast", "iab-vast-schemas");
 
 export interface TestStack {
   baseUrl: string;
@@ -73,6 +75,8 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
       WORKER_HEARTBEAT_MS: "300",
       // As `npm start` runs it: every worker serves every location.
       SERVER_LOCATION: ALL_LOCATIONS,
+      // The IAB XSDs from the shared corpus, when it is there (the product does not ship them).
+      ...(existsSync(iabSchemas) ? { VAST_XSD_DIR: iabSchemas } : {}),
       ...opts.env,
     },
   });

@@ -76,6 +76,7 @@ const nonLinearSchema = obj(
 const creativeSchema = obj(
   {
     type: str("linear or nonlinear"),
+    ad_index: int("index into ads[] of the ad this creative belongs to"),
     click_through: obj({ url: str() }),
     duration: str("HH:MM:SS as declared (a nonlinear: its overlay's minSuggestedDuration)"),
     skip_offset: int("seconds; present only when set"),
@@ -95,6 +96,35 @@ const chainHopSchema = obj(
     error: str("why the chain stopped at this hop (DNS, refused, time-out, TLS, HTTP error, malformed, loop, limit, no fill); empty otherwise"),
   },
   { optional: ["load_time"], description: "one document of the wrapper chain" },
+);
+
+const companionSchema = obj({
+  id: str(), width: int(), height: int(), resource_type: str("static, iframe or html"),
+  resource: str("URL (static, iframe) or the first 200 characters of the markup (html)"), creative_type: str(), click_through: obj({ url: str() }),
+});
+const adSchema = obj(
+  {
+    id: str(), sequence: int("position in the pod; 0 for a stand-alone ad"), type: str("inline, wrapper or invalid"),
+    ad_system: str(), ad_title: str(), ad_serving_id: str(),
+    creatives: arr(int(), "indexes into creatives[] (the X of creative_X_mediafile_Y)"),
+    universal_ad_ids: arr(str(), "per Linear/NonLinear creative, idRegistry:value; empty for a creative without one"),
+    impressions: int(), error_urls: int("<Error> URLs of the ad and the document"),
+    tracking_events: arr(str(), "events tracked for its Linear creatives (merged along the wrapper chain for the first ad)"),
+    verifications: arr(obj({ vendor: str(), javascript_resource_url: str(), api_framework: str() }), "AdVerifications (Open Measurement)"),
+    interactive_files: arr(obj({ url: str(), type: str(), api_framework: str("SIMID, VPAID, …") }), "InteractiveCreativeFile (SIMID)"),
+    mezzanine_urls: arr(str(), "Mezzanine files (CTV / ad stitching)"),
+    companions: arr(companionSchema, "CompanionAds with their resources"),
+    vpaid: bool("a MediaFile or InteractiveCreativeFile with apiFramework VPAID (deprecated since VAST 4.1)"),
+    error: str("why the ad is listed but not analysed (a wrapper beside the first ad, too many ads); empty otherwise"),
+  },
+  { description: "one <Ad> of the document the chain ended in, in play order" },
+);
+const schemaCheckSchema = obj(
+  {
+    hop: int("index into wrapper_chain"), schema: str("the IAB XSD used; empty when not validated"),
+    findings: arr(obj({ line: int(), message: str() }), "what the schema rejects, with the line"),
+    error: str("why the document was not validated (no schema for its version, none configured); empty otherwise"),
+  },
 );
 
 export const vastScanResultsSchema = obj({
@@ -123,6 +153,9 @@ export const vastV3Schema = obj(
     vast_version: str(),
     wrapper_redirects: int(),
     wrapper_chain: arr(chainHopSchema, "every document fetched or attempted along the wrapper chain, the VAST URL first"),
+    ads: arr(adSchema, "every <Ad> of the document the chain ended in (pods by sequence, then stand-alone ads)"),
+    schema_checks: arr(schemaCheckSchema, "each document of the chain validated against the IAB XSD of its version"),
+    unexpanded_macros: arr(str(), "URLs carrying a macro no player fills (%%…%%, ${…}, {{…}}, bracket macros outside the IAB list)"),
     xml: obj(
       { content_type: str(), data_base64: str(), file_size: int(), http_code: int("0 when no answer came"), load_time: int(`milliseconds${NOT_MEASURED.replace("media file", "report")}`) },
       { optional: ["load_time"] },
@@ -168,6 +201,7 @@ export function vastV3View(r: VastReport) {
     creatives: r.creatives.map((c) => ({
       // Producers before NonLinear support only reported Linear creatives.
       type: c.type || "linear",
+      ad_index: c.adIndex,
       click_through: { url: c.clickThroughUrl },
       duration: c.duration,
       ...(c.skipOffset !== undefined ? { skip_offset: c.skipOffset } : {}),
@@ -224,6 +258,22 @@ export function vastV3View(r: VastReport) {
       vast_version: h.vastVersion,
       error: h.error,
     })),
+    ads: r.ads.map((a) => ({
+      id: a.id, sequence: a.sequence, type: a.type, ad_system: a.adSystem, ad_title: a.adTitle, ad_serving_id: a.adServingId,
+      creatives: [...a.creativeIndexes], universal_ad_ids: [...a.universalAdIds], impressions: a.impressions, error_urls: a.errorUrls,
+      tracking_events: [...a.trackingEvents],
+      verifications: a.verifications.map((v) => ({ vendor: v.vendor, javascript_resource_url: v.javascriptResourceUrl, api_framework: v.apiFramework })),
+      interactive_files: a.interactiveFiles.map((f) => ({ url: f.url, type: f.type, api_framework: f.apiFramework })),
+      mezzanine_urls: [...a.mezzanineUrls],
+      companions: a.companions.map((c) => ({
+        id: c.id, width: c.width, height: c.height, resource_type: c.resourceType, resource: c.resource, creative_type: c.creativeType,
+        click_through: { url: c.clickThroughUrl },
+      })),
+      vpaid: a.vpaid,
+      error: a.error,
+    })),
+    schema_checks: r.schemaChecks.map((c) => ({ hop: c.hop, schema: c.schema, findings: c.findings.map((f) => ({ line: f.line, message: f.message })), error: c.error })),
+    unexpanded_macros: [...r.unexpandedMacros],
     xml: {
       content_type: r.xml?.contentType ?? "",
       data_base64: Buffer.from(r.xml?.data ?? new Uint8Array()).toString("base64"),

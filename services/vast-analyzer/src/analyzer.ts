@@ -3,7 +3,12 @@ import {
   CreativeType,
   MetaSchema,
   SslSchema,
+  VastAdSchema,
   VastChainHopSchema,
+  VastSchemaCheckSchema,
+  type Screenshot,
+  type VastAd,
+  type VastCreative,
   VastReportSchema,
   VastXmlSchema,
   type ScanJob,
@@ -16,7 +21,12 @@ import { VastInputError } from "./errors.ts";
 import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
 import { resolveLimits, type VastLimits } from "./limits.ts";
 import type { ProbeFn } from "./media.ts";
+import { readAdDetails } from "./ad-details.ts";
 import { reportCreatives } from "./creatives.ts";
+import { findUnexpandedMacros } from "./unexpanded-macros.ts";
+import { readAd, type AdInfo } from "./vast-document.ts";
+import { decodeXmlBytes, type XmlNode } from "./xml-tree.ts";
+import { createSchemaValidator, type SchemaValidator } from "./xsd.ts";
 import { fireImpressions } from "./pixels.ts";
 import { insecureUrls } from "./ssl.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
@@ -30,6 +40,8 @@ export interface VastAnalyzerDeps {
   location: string;
   /** Test seam: maps every outbound URL (documents, pixels, media) before it is requested. Identity by default. */
   rewriteUrl?: (url: string) => string;
+  /** XSD validation (xsd.ts); by default none configured: every document "not validated" with why. */
+  schemas?: SchemaValidator;
 }
 
 export interface VastAnalyzer {
@@ -40,16 +52,39 @@ const DEFAULT_LANGUAGE = "en-US,en;q=0.9";
 
 /**
  * Report `type`: the type of the first ad of the scanned document ("inline" or "wrapper"); when the document holds
- * no ad: "empty"; "vmap" for a VMAP playlist, "vast1" for VAST 1.0, "invalid" for malformed/refused/non-VAST XML,
+ * no ad: "empty"; "vmap" for a VMAP playlist, "invalid" for malformed/refused/non-VAST XML,
  * "unavailable" when no document could be loaded (unreachable, time-out, HTTP error).
  */
 function reportType(chain: ChainResult): string {
   return chain.firstStatus;
 }
 
+interface AdToAnalyse {
+  node: XmlNode;
+  info: AdInfo;
+  /** Why it is listed but not analysed. */
+  error: string;
+}
+
+/** The ads of the document the chain ended in, in play order; the first is the chain's own. */
+function adsOf(chain: ChainResult, max: number): AdToAnalyse[] {
+  const step = chain.inline;
+  if (!step?.doc || !step.adNode || !step.ad) return [];
+  return step.doc.ads.map((node, i) => {
+    const info = node === step.adNode ? step.ad! : readAd(node);
+    const error = i >= max
+      ? `not analysed: more than ${max} ads`
+      : info.type === "wrapper" && node !== step.adNode
+        ? "a wrapper beside the chain's first ad: not followed (only the first ad's wrapper chain is)"
+        : info.type === "unknown" ? "neither <InLine> nor <Wrapper>" : "";
+    return { node, info, error };
+  });
+}
+
 export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
   const limits = resolveLimits(deps.limits);
   const rewriteUrl = deps.rewriteUrl ?? ((u: string) => u);
+  const schemas = deps.schemas ?? createSchemaValidator(undefined);
   const cpu = machineCpu();
   const ram = machineRam();
 
@@ -65,11 +100,18 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     const chain = await resolveChain(vastUrl, ctx);
     const first = chain.steps[0];
     const errors = [...chain.errors];
+    // Every <Ad> of the document the chain ended in: a pod plays them all (by sequence), a buffet offers them all.
+    const ads = adsOf(chain, limits.maxAds);
 
     // Impressions: merged along the chain (wrappers first, as a player collects them) and fired only when the chain
-    // reached an inline ad — a player that ends in no ad fires Error URLs, not impressions.
+    // reached an inline ad — a player that ends in no ad fires Error URLs, not impressions. The other inline ads of a
+    // pod fire their own.
     const impressionUrls: URL[] = [];
-    for (const step of chain.steps) {
+    const impressionSources = [
+      ...chain.steps.map((step) => ({ ad: step.ad, baseUrl: step.baseUrl })),
+      ...ads.slice(1).filter((a) => a.info.type === "inline").map((a) => ({ ad: a.info, baseUrl: chain.inline!.baseUrl })),
+    ];
+    for (const step of impressionSources) {
       for (const raw of step.ad?.impressions ?? []) {
         const u = resolveVastUrl(raw, step.baseUrl);
         if (isHttpUrl(u)) impressionUrls.push(u);
@@ -89,19 +131,45 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");
     }
 
-    // Creatives: the Linear and NonLinear creatives of the inline ad, in document order.
-    const { creatives, screenshot, problems } = chain.inline?.ad
-      ? await reportCreatives(chain.inline, chain.inline.ad, {
-          probe: deps.probe, job, limits, rewriteUrl, ctx, logger: log,
-        })
-      : { creatives: [], screenshot: undefined, problems: [] };
+    // Creatives: the Linear and NonLinear creatives of every inline ad, in play order, then document order; each
+    // says its ad (ad_index). The screenshot is the first ad's.
+    const creatives: VastCreative[] = [];
+    const adReports: VastAd[] = [];
+    let screenshot: Screenshot | undefined;
+    for (const [adIndex, a] of ads.entries()) {
+      const creativeIndexes: number[] = [];
+      if (a.info.type === "inline" && !a.error) {
+        const r = await reportCreatives(chain.inline!, a.info, {
+          probe: deps.probe, job, limits, rewriteUrl, ctx, logger: log, adIndex, firstCreativeIndex: creatives.length,
+        });
+        for (const c of r.creatives) creativeIndexes.push(creatives.push(c) - 1);
+        screenshot ??= r.screenshot;
+        errors.push(...r.problems);
+      }
+      const d = readAdDetails(a.node, a.info, chain.inline!.doc!);
+      // The first ad's tracking is merged along the chain: the player fires its wrappers' trackers too.
+      const tracking = adIndex === 0 ? [...new Set([...chain.steps.flatMap((s) => (s.ad?.trackingEvents ?? []).map((t) => t.event)), ...d.trackingEvents])] : d.trackingEvents;
+      adReports.push(create(VastAdSchema, {
+        id: d.id, sequence: d.sequence, type: a.info.type === "unknown" ? "invalid" : a.info.type, adSystem: a.info.adSystem, adTitle: a.info.adTitle,
+        creativeIndexes, universalAdIds: d.universalAdIds, impressions: a.info.impressions.length, errorUrls: d.errorUrls,
+        trackingEvents: tracking.filter((e) => e !== ""), verifications: d.verifications, interactiveFiles: d.interactiveFiles,
+        mezzanineUrls: d.mezzanineUrls, companions: d.companions, vpaid: d.vpaid, adServingId: d.adServingId, error: a.error,
+      }));
+    }
     if (signal?.aborted) throw signal.reason;
-    errors.push(...problems);
+
+    // Each document of the chain against the IAB XSD of its version (line-numbered findings).
+    const schemaChecks = chain.steps.flatMap((step, hop) => {
+      if (!step.doc || !step.response) return [];
+      const r = schemas.validate(decodeXmlBytes(step.response.body), step.doc.version);
+      return [create(VastSchemaCheckSchema, { hop, schema: r.schema, findings: r.findings, error: r.error })];
+    });
+    const unexpandedMacros = findUnexpandedMacros(chain.steps.flatMap((s) => (s.doc ? [s.doc] : [])));
 
     // ad_system: the inline ad's (the server that delivered the creative), else the nearest wrapper's.
     let adSystem = chain.inline?.ad?.adSystem ?? "";
     for (let i = chain.steps.length - 1; adSystem === "" && i >= 0; i--) adSystem = chain.steps[i]?.ad?.adSystem ?? "";
-    const adTitle = chain.inline?.ad?.adTitle ?? (chain.firstStatus === "vast1" ? (first?.ad?.adTitle ?? "") : "");
+    const adTitle = chain.inline?.ad?.adTitle ?? "";
 
     const insecure = insecureUrls(chain.steps);
     const res = first?.response;
@@ -139,6 +207,9 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         loadTimeMs: BigInt(Math.round(res?.timeMs ?? 0)),
       }),
       errors,
+      ads: adReports,
+      schemaChecks,
+      unexpandedMacros,
       wrapperChain: chain.steps.map((step) =>
         create(VastChainHopSchema, {
           url: step.url,

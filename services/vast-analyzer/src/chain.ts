@@ -101,11 +101,6 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
     if (doc.kind === "other") {
       return stop(result, step, `${label(index)} is not VAST: the root element is <${doc.rootName.slice(0, 64)}>`, "invalid");
     }
-    if (doc.kind === "vast1") {
-      step.adNode = doc.ads[0];
-      step.ad = step.adNode ? readAd(step.adNode) : undefined;
-      return stop(result, step, `${label(index)} is VAST 1.0 (VideoAdServingTemplate); only VAST 2.0 to 4.3 documents are analysed`, "vast1");
-    }
     const adNode = doc.ads[0];
     if (!adNode) {
       const rootErrors = kids(doc.root, "Error").map(textOf).filter((s) => s !== "").length;

@@ -19,6 +19,9 @@ export interface CreativesDeps {
   rewriteUrl: (u: string) => string;
   ctx: FetchContext;
   logger?: Logger;
+  /** Index of this ad in the report's ads[], and of its first creative in the report's creatives[]. */
+  adIndex?: number;
+  firstCreativeIndex?: number;
 }
 
 /**
@@ -42,12 +45,16 @@ export async function reportCreatives(
   ]);
   let k = 0;
   let o = 0;
-  const creatives = ad.creatives.map((c, ci): VastCreative => {
+  const first = deps.firstCreativeIndex ?? 0;
+  const adIndex = deps.adIndex ?? 0;
+  const creatives = ad.creatives.map((c, local): VastCreative => {
+    const ci = first + local;
     if (c.kind === "nonlinear") {
-      const mine = overlaysIn[ci]!.map(() => overlays[o++]!);
+      const mine = overlaysIn[local]!.map(() => overlays[o++]!);
       if (mine.length === 0) problems.push(`creative ${ci} (NonLinearAds) has no NonLinear: nothing to show`);
       return create(VastCreativeSchema, {
         type: "nonlinear",
+        adIndex,
         id: c.id,
         adId: c.adId,
         clickThroughUrl: mine.find((n) => n.clickThroughUrl !== "")?.clickThroughUrl ?? "",
@@ -56,7 +63,7 @@ export async function reportCreatives(
         nonLinears: mine,
       });
     }
-    const files = linearFiles[ci]!;
+    const files = linearFiles[local]!;
     const mediaProbes: MediaProbe[] = files.map(() => probes[k++]!);
     const clickThrough = c.clickThrough === "" ? "" : (resolveVastUrl(c.clickThrough, inline.baseUrl)?.href ?? c.clickThrough);
     const skip = parseSkipOffset(c.skipOffset, c.durationSeconds);
@@ -69,6 +76,7 @@ export async function reportCreatives(
     if (files.length === 0) problems.push(`creative ${ci} (Linear) has no MediaFile: a player has nothing to play`);
     return create(VastCreativeSchema, {
       type: "linear",
+      adIndex,
       clickThroughUrl: clickThrough,
       duration: c.duration,
       skipOffset: skip,
@@ -84,7 +92,7 @@ export async function reportCreatives(
       : others.every((x) => x === "companion")
         ? "it has CompanionAds only, which are shown beside a video or overlay, never alone"
         : "its <Creative> elements hold neither <Linear> nor <NonLinearAds>";
-    problems.push(`the inline ad has no Linear or NonLinear creative (${what}): nothing to play`);
+    problems.push(`the inline ad${adIndex > 0 ? ` ${adIndex}` : ""} has no Linear or NonLinear creative (${what}): nothing to play`);
   }
   return { creatives, screenshot: screenshotFrom(probes), problems };
 }

@@ -26,6 +26,8 @@ export interface VastLimits {
   probeConcurrency: number;
   /** Media files probed at most per scan (the rest are listed without a probe). */
   maxProbedMediaFiles: number;
+  /** Ads of a pod or buffet analysed at most (the rest are listed in ads[] with why). */
+  maxAds: number;
 }
 
 export const DEFAULT_LIMITS: VastLimits = {
@@ -42,6 +44,7 @@ export const DEFAULT_LIMITS: VastLimits = {
   pixelConcurrency: 6,
   probeConcurrency: 3,
   maxProbedMediaFiles: 24,
+  maxAds: 10,
 };
 
 export function resolveLimits(overrides?: Partial<VastLimits>): VastLimits {

@@ -7,6 +7,7 @@ import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
 import { DEFAULT_LIMITS } from "./limits.ts";
 import { probeViaDispatcher } from "./probe-via-dispatcher.ts";
 import { registerVastAnalyzerRoutes } from "./routes.ts";
+import { createSchemaValidator } from "./xsd.ts";
 
 // VAST analyzer process: serves cva.vastanalyzer.v1.VastAnalyzerService on VAST_ANALYZER_PORT and works
 // SCAN_KIND_VAST jobs from the NATS queue; media files are probed by media-prober workers via SCAN_KIND_MEDIA jobs.
@@ -47,6 +48,8 @@ const analyzer = createVastAnalyzer({
   logger,
   limits,
   location: serverLocation,
+  // The IAB XSDs, if the operator provides them (not shipped: no licence grant); see src/xsd.ts.
+  schemas: createSchemaValidator(process.env.VAST_XSD_DIR || undefined),
 });
 
 const proc = await startScannerProcess({

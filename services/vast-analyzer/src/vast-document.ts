@@ -119,9 +119,15 @@ function strAttr(node: XmlNode, name: string): string {
   return (attr(node, name) ?? "").trim();
 }
 
+/** A URL element's value: VAST 1 nests it in <URL>, VAST 2+ writes it as the element's text. */
+export function urlText(node: XmlNode | undefined): string {
+  const inner = kid(node, "URL");
+  return inner ? textOf(inner) : textOf(node);
+}
+
 function readMediaFile(mf: XmlNode): MediaFileInfo {
   return {
-    url: textOf(mf),
+    url: urlText(mf),
     attrs: {
       bitrate: intAttr(mf, "bitrate"),
       delivery: strAttr(mf, "delivery"),
@@ -151,6 +157,20 @@ function readLinear(creative: XmlNode, linear: XmlNode): LinearCreativeInfo {
   };
 }
 
+/** VAST 1.0 has no <Creatives>: its linear ad is <Video> (Duration, AdID, VideoClicks, MediaFiles, URLs in <URL>). */
+function readVast1Video(video: XmlNode): LinearCreativeInfo {
+  const duration = textOf(kid(video, "Duration"));
+  return {
+    id: "",
+    adId: textOf(kid(video, "AdID")),
+    duration,
+    durationSeconds: parseClock(duration),
+    skipOffset: undefined,
+    clickThrough: urlText(path(video, "VideoClicks", "ClickThrough")),
+    mediaFiles: kids(kid(video, "MediaFiles"), "MediaFile").map(readMediaFile),
+  };
+}
+
 const RESOURCES: Array<[NonLinearInfo["resourceType"], string]> = [
   ["static", "StaticResource"],
   ["iframe", "IFrameResource"],
@@ -168,6 +188,13 @@ function readNonLinear(nl: XmlNode): NonLinearInfo {
     resource = textOf(node);
     creativeType = strAttr(node, "creativeType");
     break;
+  }
+  // VAST 1.0: the resource is a <URL> (or <Code>), its kind the resourceType attribute.
+  if (resourceType === "" && (kid(nl, "URL") || kid(nl, "Code"))) {
+    const declared = strAttr(nl, "resourceType").toLowerCase();
+    resourceType = declared === "html" ? "html" : declared === "iframe" ? "iframe" : "static";
+    resource = kid(nl, "URL") ? urlText(nl) : textOf(kid(nl, "Code"));
+    creativeType = strAttr(nl, "creativeType");
   }
   return {
     id: strAttr(nl, "id"),
@@ -210,12 +237,17 @@ export function readAd(ad: XmlNode): AdInfo {
   }
   for (const node of descendants(body)) {
     if (node.name.toLowerCase() === "tracking" && attr(node, "event") !== undefined) {
-      const url = textOf(node);
+      const url = urlText(node);
       if (url !== "") info.trackingEvents.push({ event: strAttr(node, "event"), url });
     }
   }
   // A <Creative> holds one of Linear, NonLinearAds or CompanionAds (VAST 2-4). Companions accompany a linear or
   // non-linear ad and are not played on their own, so they are not creatives of the report.
+  // VAST 1.0: a <Video> is the ad's linear creative, <NonLinearAds> its overlays, both directly in the InLine.
+  const video = kid(body, "Video");
+  if (video) info.creatives.push({ kind: "linear", ...readVast1Video(video) });
+  const vast1Overlays = kid(body, "Creatives") ? undefined : kid(body, "NonLinearAds");
+  if (vast1Overlays) info.creatives.push({ kind: "nonlinear", id: "", adId: "", nonLinears: kids(vast1Overlays, "NonLinear").map(readNonLinear) });
   for (const creative of kids(kid(body, "Creatives"), "Creative")) {
     const linear = kid(creative, "Linear");
     const nonLinearAds = kid(creative, "NonLinearAds");

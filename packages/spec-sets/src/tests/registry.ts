@@ -19,6 +19,13 @@ import { missing_assets as tag_missing_assets } from "./tag/missing_assets.ts";
 import { network_requests as tag_network_requests } from "./tag/network_requests.ts";
 import { ssl as tag_ssl } from "./tag/ssl.ts";
 import { time_to_visual_start as tag_time_to_visual_start } from "./tag/time_to_visual_start.ts";
+import { error_url as xml_error_url } from "./vast/xml/error_url.ts";
+import { mezzanine as xml_mezzanine } from "./vast/xml/mezzanine.ts";
+import { tracking_events as xml_tracking_events } from "./vast/xml/tracking_events.ts";
+import { universal_ad_id as xml_universal_ad_id } from "./vast/xml/universal_ad_id.ts";
+import { unexpanded_macros as xml_unexpanded_macros } from "./vast/xml/unexpanded_macros.ts";
+import { vpaid as xml_vpaid } from "./vast/xml/vpaid.ts";
+import { xml_schema as xml_xml_schema } from "./vast/xml/xml_schema.ts";
 import { ad_system as xml_ad_system } from "./vast/xml/ad_system.ts";
 import { cors as xml_cors } from "./vast/xml/cors.ts";
 import { creative_count as xml_creative_count } from "./vast/xml/creative_count.ts";
@@ -91,6 +98,13 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_xml_file_size,
     xml_xml_http_code,
     xml_xml_load_time,
+    xml_error_url,
+    xml_mezzanine,
+    xml_tracking_events,
+    xml_universal_ad_id,
+    xml_unexpanded_macros,
+    xml_vpaid,
+    xml_xml_schema,
   ].map((t) => [t.meta.id, t]),
 );
 
