@@ -1,26 +1,13 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { ApiError, notFound, payloadError, processingError } from "./errors.ts";
-import { createEdgeMetrics, type EdgeMetrics } from "./metrics.ts";
+import type { EdgeContext } from "./context.ts";
+import { createEdgeMetrics } from "./metrics.ts";
 import { DEFAULT_LIMITS, type EdgeDeps } from "./ports.ts";
 import { registerOpsRoutes } from "./routes/ops.ts";
 import { registerReportRoutes } from "./routes/reports.ts";
 import { registerScanRoutes } from "./routes/scan.ts";
-import { createScanUseCase, type ScanUseCase } from "./scan/use-case.ts";
-import type { Principal } from "./scan/types.ts";
-import { loadSpecIdCheck, type SpecIdCheck } from "./validation/spec-ids.ts";
-
-declare module "fastify" {
-  interface FastifyRequest {
-    principal: Principal | undefined;
-  }
-}
-
-export interface EdgeContext {
-  deps: EdgeDeps;
-  useCase: ScanUseCase;
-  metrics: EdgeMetrics;
-  isKnownSpecId: SpecIdCheck;
-}
+import { createScanUseCase } from "./scan/use-case.ts";
+import { loadSpecIdCheck } from "./validation/spec-ids.ts";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.retryAfterSeconds !== undefined) reply.header("retry-after", String(err.retryAfterSeconds));
@@ -112,13 +99,4 @@ export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance;
   registerReportRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   return { app, ctx };
-}
-
-/** onRequest hook: X-ApiKey → principal (after routing, before the body is read). */
-export function requireApiKey(ctx: EdgeContext) {
-  return async (req: FastifyRequest): Promise<void> => {
-    const raw = req.headers["x-apikey"];
-    const key = Array.isArray(raw) ? raw[0] : raw;
-    req.principal = await ctx.useCase.authenticate(key);
-  };
 }

@@ -1,4 +1,5 @@
-export { buildEdge, buildEdgeApp, type EdgeContext } from "./app.ts";
+export { buildEdge, buildEdgeApp } from "./app.ts";
+export type { EdgeContext } from "./context.ts";
 export { createScanUseCase, type ScanUseCase } from "./scan/use-case.ts";
 export type { Principal, ReportKind, ScanOutcome, ScanRequest } from "./scan/types.ts";
 export { startGrpcServer, registerScanService } from "./grpc/service.ts";

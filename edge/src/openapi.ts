@@ -1,6 +1,5 @@
 import type { EdgeLimits } from "./ports.ts";
-import { SCAN_ENDPOINTS } from "./routes/scan.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./routes/reports.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCAN_ENDPOINTS } from "./constants.ts";
 import { requestSchemas } from "./validation/schemas.ts";
 import { VIEW_SCHEMAS } from "./views/index.ts";
 

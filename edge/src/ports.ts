@@ -10,12 +10,6 @@ export interface Dispatcher {
   liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[];
 }
 
-// The platform throws NoWorkerError when no worker of the job's kind/location is alive or all are saturated.
-// Matched by name rather than by class identity, so a second copy of the module (or a fake) still matches.
-export function isNoWorkerError(err: unknown): boolean {
-  return err instanceof Error && err.name === "NoWorkerError";
-}
-
 export interface EdgeLimits {
   /** Whole JSON request body, bytes. */
   maxBodyBytes: number;

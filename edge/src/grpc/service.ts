@@ -13,7 +13,7 @@ import {
   checkZipBytes, MAX_PAGE_URL_LENGTH, type TargetingInput,
 } from "../validation/fields.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../routes/reports.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 
 // The public scan service over gRPC/Connect/gRPC-web: the same use-case, validation rules and messages as the JSON
 // API; only the framing differs (raw bytes instead of base64, the key in x-apikey metadata, errors as codes).

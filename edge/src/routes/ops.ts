@@ -1,16 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { ScanKind } from "@cva/contracts";
-import type { EdgeContext } from "../app.ts";
+import { SCANNER_KINDS } from "../constants.ts";
+import type { EdgeContext } from "../context.ts";
 import { buildOpenApi } from "../openapi.ts";
 import type { EdgeDeps, Readiness } from "../ports.ts";
 import { renderDocsPage } from "../report-page/docs.ts";
 
-export const SCANNER_KINDS: ReadonlyArray<[string, ScanKind]> = [
-  ["tag", ScanKind.TAG],
-  ["zip", ScanKind.ZIP],
-  ["vast", ScanKind.VAST],
-  ["media", ScanKind.MEDIA],
-];
 
 /** Readiness from the dispatcher's live worker set plus caller-supplied probes of auth and report-store. */
 export function createReadiness(

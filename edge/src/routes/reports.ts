@@ -1,5 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { requireApiKey, type EdgeContext } from "../app.ts";
+import { requireApiKey } from "../auth-hook.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
+import type { EdgeContext } from "../context.ts";
 import { notFound, payloadError } from "../errors.ts";
 import { renderReportPage } from "../report-page/render.ts";
 
@@ -9,8 +11,6 @@ const PAGE_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 // Image types the artifact store is allowed to hand out; anything else is served as opaque bytes, never as
 // something a browser would render as a document.
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
 
 export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): void {
   const onRequest = requireApiKey(ctx);

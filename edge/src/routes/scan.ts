@@ -1,37 +1,10 @@
 import type { FastifyInstance } from "fastify";
-import { requireApiKey, type EdgeContext } from "../app.ts";
+import { requireApiKey } from "../auth-hook.ts";
+import { SCAN_ENDPOINTS } from "../constants.ts";
+import type { EdgeContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import type { ReportKind } from "../scan/types.ts";
 import { parseScanBody } from "../validation/request.ts";
 import { VIEW_SCHEMAS } from "../views/index.ts";
-
-export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; summary: string; notes?: string }> = [
-  { path: "/v3/scanTag", kind: "tag_v3", summary: "Scan an ad tag" },
-  {
-    path: "/v3/scanVAST",
-    kind: "vast_v3",
-    summary: "Scan a VAST tag",
-    notes:
-      "A VAST URL that answers nothing — its host does not resolve, refuses the connection, times out or fails the TLS " +
-      "handshake — is a payload_error (not charged) whose message names the host and the cause, e.g. \"data: the VAST URL " +
-      "could not be loaded: DNS lookup of ads.example failed: no such host (ENOTFOUND)\". A URL that answers with an HTTP " +
-      "error gets its report (xml.http_code 404, …). A wrapper hop that fails is reported: wrapper_chain names the hop " +
-      "and why, and the wrapper_chain test fails with the same message.",
-  },
-  {
-    path: "/v3/scanZip",
-    kind: "zip_v3",
-    summary: "Scan a zip-packaged HTML5 creative",
-    notes:
-      "The v2 zip fields plus the v3 additions of the ad tag report (name, scan_results, landing_page — the page the " +
-      "click tag opens when the creative is clicked —, animation_duration, time_to_visual_start) and has_backup_ad. " +
-      "scan_results holds the zip tests of the spec set (meta_ad_size, click_tag, minified, external_assets, " +
-      "zip_file_count, allowed_file_types, zip_size, unzipped_size, image_optimization, backup_ad) and the ad tag " +
-      "tests on the render. No targeting (v3): rendered as desktop, en-US.",
-  },
-  { path: "/v2/scanTag", kind: "tag_v2", summary: "Scan an ad tag (older version)" },
-  { path: "/v2/scanZip", kind: "zip_v2", summary: "Scan a zip-packaged HTML5 creative (older version)" },
-];
 
 export function registerScanRoutes(app: FastifyInstance, ctx: EdgeContext): void {
   const onRequest = requireApiKey(ctx);

@@ -13,14 +13,14 @@ import {
   TagInputSchema,
   ScanResultsSchema,
   type ScanJob,
-  type ScanJobResult,
   type TagReport,
   type VastReport,
   type ZipReport,
 } from "@cva/contracts";
 import { reportstore } from "@cva/contracts";
+import { ChildJobError, runChildJob } from "@cva/platform";
 import { ApiError, asApiError, authError, notFound, payloadError, processingError, quotaError } from "../errors.ts";
-import { isNoWorkerError, type EdgeDeps } from "../ports.ts";
+import type { EdgeDeps } from "../ports.ts";
 import type { TargetingInput } from "../validation/fields.ts";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
@@ -103,37 +103,39 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     return { job, location };
   }
 
-  async function dispatch(job: ScanJob, req: ScanRequest, location: string, log: EdgeDeps["logger"]): Promise<ScanJobResult> {
-    try {
-      return await deps.dispatcher.submit(job, { timeoutMs: config.scanTimeoutMs, location });
-    } catch (err) {
-      if (isNoWorkerError(err)) {
-        const hint = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
-        throw processingError(
-          `no worker resources free for ${KIND_OF[req.kind].label} scans in ${location}; retry later`,
-          typeof hint === "number" && hint > 0 ? Math.ceil(hint) : retryAfter,
-        );
+  /**
+   * What a failed scan answers the client. Every failure after the quota reservation comes here once: the one catch of
+   * scan(), which logs it once and refunds. A worker's payload verdict (bad zip internals, a VAST URL refused or
+   * unreachable) is the client's problem and its message is written by our scanners for clients; anything else is
+   * ours and reported generically (the detail only in the log line).
+   */
+  function answerFor(err: unknown, req: ScanRequest, location: string): { apiErr: ApiError; log: Record<string, unknown> } {
+    if (err instanceof ApiError) return { apiErr: err, log: {} };
+    if (err instanceof ChildJobError) {
+      const f = err.failure;
+      switch (f.reason) {
+        case "no_worker":
+          return {
+            apiErr: processingError(
+              `no worker resources free for ${KIND_OF[req.kind].label} scans in ${location}; retry later`,
+              f.retryAfterSeconds ? Math.ceil(f.retryAfterSeconds) : retryAfter,
+            ),
+            log: { reason: f.reason, detail: f.message },
+          };
+        case "refused":
+          return {
+            apiErr: f.type === ErrorType.PAYLOAD
+              ? payloadError(f.message.slice(0, 500) || "data: the creative could not be scanned")
+              : processingError("the scan could not be completed; retry later", retryAfter),
+            log: { reason: f.reason, worker_error_type: f.type, worker_message: f.message },
+          };
+        case "failed":
+          return { apiErr: processingError("the scan could not be completed in time; retry later", retryAfter), log: { reason: f.reason, detail: f.message } };
+        case "wrong_report":
+          return { apiErr: processingError("the scan could not be completed; retry later", retryAfter), log: { reason: f.reason, detail: f.message } };
       }
-      log.warn({ err: String(err) }, "dispatch failed");
-      throw processingError("the scan could not be completed in time; retry later", retryAfter);
     }
-  }
-
-  function expectOutcome(result: ScanJobResult, req: ScanRequest, log: EdgeDeps["logger"]): TagReport | ZipReport | VastReport {
-    const o = result.outcome;
-    if (o.case === "error") {
-      log.info({ worker_error_type: o.value.type, worker_message: o.value.message }, "worker refused the scan");
-      // A worker's payload verdict (bad zip internals, refused VAST URL) is the client's problem; its message is
-      // written by our scanners for clients. Anything else is ours and is reported generically.
-      if (o.value.type === ErrorType.PAYLOAD) throw payloadError(o.value.message.slice(0, 500) || "data: the creative could not be scanned");
-      throw processingError("the scan could not be completed; retry later", retryAfter);
-    }
-    const want = req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
-    if (o.case !== want) {
-      log.error({ got: o.case, want }, "worker answered with the wrong report kind");
-      throw processingError("the scan could not be completed; retry later", retryAfter);
-    }
-    return o.value as TagReport | ZipReport | VastReport;
+    return { apiErr: asApiError(err), log: { reason: "unexpected", err: String(err) } };
   }
 
   async function scan(principal: Principal, req: ScanRequest, parentLog?: EdgeDeps["logger"]): Promise<ScanOutcome> {
@@ -148,10 +150,10 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       log.warn({ err: String(err) }, "quota reservation failed");
       throw unavailable("the quota service");
     }
+    const { job, location } = buildJob(jobId, req);
     try {
-      const { job, location } = buildJob(jobId, req);
-      const result = await dispatch(job, req, location, log);
-      const report = expectOutcome(result, req, log);
+      const want = req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
+      const report = await runChildJob(deps.dispatcher, job, { report: want, timeoutMs: config.scanTimeoutMs, location });
       const pageToken = randomBytes(16).toString("base64url");
       const reportUrl = `${base}/r/${pageToken}`;
       fillImageUrls(report, (id) => `${base}/artifacts/${encodeURIComponent(id)}`);
@@ -211,14 +213,15 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
           { timeoutMs: rpcTimeoutMs },
         );
       } catch (err) {
-        log.warn({ err: String(err) }, "storing the report failed");
-        throw unavailable("the report store");
+        throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
       log.info("scan done");
       return outcome;
     } catch (err) {
-      const apiErr = asApiError(err);
-      if (!(err instanceof ApiError)) log.error({ err: String(err) }, "scan failed unexpectedly");
+      // The one place a failed scan is caught and logged.
+      const { apiErr, log: fields } = answerFor(err, req, location);
+      const detail = (err as { detail?: unknown }).detail;
+      log[apiErr.type === "payload_error" ? "info" : "warn"]({ error_type: apiErr.type, ...fields, ...(detail ? { detail } : {}) }, "scan failed");
       // Not charged: whatever went wrong after the reservation, give the scan back.
       try {
         await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });

@@ -18,6 +18,7 @@ export * from "./dispatch/errors.ts";
 export * from "./dispatch/worker.ts";
 export * from "./dispatch/dispatcher.ts";
 export * from "./dispatch/scanner-process.ts";
+export * from "./dispatch/child-job.ts";
 export * from "./artifacts/store.ts";
 export * from "./artifacts/writer.ts";
 export * from "./outbound/index.ts";

@@ -21,8 +21,8 @@ export async function analyzeToOutcome(
     if (ctx.evaluate) report.scanResults = ctx.evaluate(report, job.specId);
     return { case: "vast", value: report };
   } catch (err) {
+    // Logged once, by the worker's "job done" line (error_type, error_message).
     if (err instanceof VastInputError) {
-      ctx.logger?.info({ job_id: job.jobId, reason: err.message }, "vast url refused");
       return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PAYLOAD, message: err.message }) };
     }
     throw err;

@@ -25,12 +25,11 @@ export async function analyzeToOutcome(
     if (err instanceof Error && err.name === "UnknownSpecSetError") {
       return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PAYLOAD, message: `spec_id: unknown spec set ${job.specId}` }) };
     }
+    // Refusals are logged once, by the worker's "job done" line (error_type, error_message).
     if (err instanceof ZipError) {
-      ctx.logger?.info({ job_id: job.jobId, reason: err.message }, "zip refused");
       return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PAYLOAD, message: err.message }) };
     }
     if (err instanceof RenderUnavailableError) {
-      ctx.logger?.warn({ job_id: job.jobId, reason: err.message }, "zip render unavailable");
       return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: err.clientMessage }) };
     }
     throw err;

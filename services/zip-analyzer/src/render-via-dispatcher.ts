@@ -1,12 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import { ErrorType, ScanJobSchema, ScanKind, type Bundle, type ScanJob, type ScanJobResult, type TagReport } from "@cva/contracts";
-import { servedLocationOf, splitLocations } from "@cva/platform";
+import { ErrorType, ScanKind, TagInputSchema, type Bundle, type ScanJob, type TagReport } from "@cva/contracts";
+import { ChildJobError, childJob, childTimeoutMs, runChildJob, servedLocationOf, splitLocations, type JobSubmitter } from "@cva/platform";
 import type { RenderBundle } from "./analyzer.ts";
 
-/** The subset of the platform Dispatcher used here (structural, so tests can pass a fake). */
-export interface JobSubmitter {
-  submit(job: ScanJob, opts: { timeoutMs: number; location?: string }): Promise<ScanJobResult>;
-}
+export type { JobSubmitter };
 
 /** The render could not be obtained (no tag worker, time-out, the tag scan failed): processing_error. */
 export class RenderUnavailableError extends Error {
@@ -17,7 +14,7 @@ export class RenderUnavailableError extends Error {
 }
 
 export interface RenderViaDispatcherOptions {
-  /** Location of this worker: the render runs beside it. */
+  /** Locations of this worker (SERVER_LOCATION): the render runs at the zip job's own. */
   location: string;
   /** Render time-out when the zip job carries no deadline (tag render 30 s + browser start and transfer). */
   defaultTimeoutMs?: number;
@@ -26,43 +23,29 @@ export interface RenderViaDispatcherOptions {
 }
 
 /**
- * `render` for production: the bundle travels inside a SCAN_KIND_TAG job (NATS allows 64 MB payloads for this) to
- * a tag-scanner worker at the same location. The tag job gets its own id (`<zip job id>-render`): the dispatcher
- * de-duplicates and replies by job id, and the zip job's id is already in use by its own requester.
+ * `render` for production: the bundle travels inside a SCAN_KIND_TAG child job (NATS allows 64 MB payloads for this)
+ * to a tag-scanner worker at the zip job's location (`<zip job id>-render`). v3 zips ask for the landing page.
  */
 export function renderViaDispatcher(dispatcher: JobSubmitter, options: RenderViaDispatcherOptions): RenderBundle {
-  const defaultTimeoutMs = options.defaultTimeoutMs ?? 45_000;
+  const fallbackMs = options.defaultTimeoutMs ?? 45_000;
   const marginMs = options.marginMs ?? 2_000;
   return async (bundle: Bundle, job: ScanJob): Promise<TagReport> => {
-    const deadline = Number(job.deadlineUnixMs);
-    const timeoutMs = deadline ? deadline - Date.now() - marginMs : defaultTimeoutMs;
+    const timeoutMs = childTimeoutMs(job, { marginMs, fallbackMs });
     if (timeoutMs <= 0) throw new RenderUnavailableError("the scan ran out of time before the creative could be rendered");
-    const tagJob = create(ScanJobSchema, {
-      jobId: `${job.jobId}-render`,
-      kind: ScanKind.TAG,
-      apiVersion: job.apiVersion,
-      specId: job.specId,
-      targeting: job.targeting,
-      // v3 zips: the tag scanner clicks the creative (its click tag) and captures the landing page.
-      input: { case: "tag", value: { creative: { case: "bundle", value: bundle }, captureLandingPage: job.input.case === "zip" && job.input.value.captureLandingPage } },
-    });
-    let result: ScanJobResult;
+    const captureLandingPage = job.input.case === "zip" && job.input.value.captureLandingPage;
+    const tagJob = childJob(job, "render", ScanKind.TAG, { case: "tag", value: create(TagInputSchema, { creative: { case: "bundle", value: bundle }, captureLandingPage }) });
     try {
-      result = await dispatcher.submit(tagJob, { timeoutMs, location: servedLocationOf(job.targeting?.country, splitLocations(options.location)) });
+      return await runChildJob(dispatcher, tagJob, { report: "tag", timeoutMs, location: servedLocationOf(job.targeting?.country, splitLocations(options.location)) });
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      // The dispatcher's own messages ("no worker resources: …", "the scan did not finish in time") are client-safe.
-      const noWorker = err instanceof Error && err.name === "NoWorkerError";
-      throw new RenderUnavailableError(noWorker ? message : "the creative could not be rendered", message);
+      if (!(err instanceof ChildJobError)) throw err;
+      const f = err.failure;
+      // The dispatcher's "no worker resources: …" is client-safe; a tag scanner's refusal of our bundle is still the
+      // client's creative (passed on as processing: the zip itself was acceptable), with its client-safe message.
+      if (f.reason === "no_worker") throw new RenderUnavailableError(f.message);
+      if (f.reason === "refused" && f.message) {
+        throw new RenderUnavailableError(`${f.type === ErrorType.PAYLOAD ? "the creative could not be rendered: " : ""}${f.message}`);
+      }
+      throw new RenderUnavailableError("the creative could not be rendered", f.message);
     }
-    const outcome = result.outcome;
-    if (outcome.case === "tag") return outcome.value;
-    if (outcome.case === "error") {
-      // A payload error from the tag scanner about our own bundle is still the client's creative: pass it on as
-      // a processing error (the zip itself was acceptable) with the tag scanner's client-safe message.
-      const kind = outcome.value.type === ErrorType.PAYLOAD ? "the creative could not be rendered: " : "";
-      throw new RenderUnavailableError(outcome.value.message ? kind + outcome.value.message : "the creative could not be rendered");
-    }
-    throw new RenderUnavailableError("the creative could not be rendered", `unexpected render outcome ${String(outcome.case)}`);
   };
 }

@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import type { ServiceCredentials } from "../credentials/service-credentials.ts";
 import { startServiceHost } from "../host/service-host.ts";
 import { servedLocationOf, splitLocations } from "./locations.ts";
-import { startWorker, type JobOutcome } from "./worker.ts";
+import { failedOutcome, startWorker, type JobOutcome } from "./worker.ts";
 
 /**
  * Scans in progress across a scanner's queue worker and its direct RPC, so that both respect one capacity (the
@@ -191,8 +191,8 @@ export async function startScannerProcess(opts: ScannerProcessOptions): Promise<
       try {
         return stampServerLocation(await run(job, { signal: ctx.signal, logger: ctx.logger, location: ctx.location }), ctx.location);
       } catch (err) {
-        ctx.logger.error({ job_id: job.jobId, err }, "scan failed");
-        return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: jobFailure }) };
+        // Logged once, in the worker's "job done" line.
+        return failedOutcome(jobFailure, err);
       } finally {
         slots.release();
       }

@@ -13,6 +13,16 @@ import { heartbeatSubject, kindName, STREAM } from "./subjects.ts";
 
 export type JobOutcome = ScanJobResult["outcome"];
 
+// The error behind a PROCESSING outcome that a handler produced from a throw, kept for the job's one log line.
+const causes = new WeakMap<object, unknown>();
+
+/** An error outcome standing for `err` (which never reaches the requester): the worker's "job done" line logs it. */
+export function failedOutcome(message: string, err: unknown): JobOutcome {
+  const value = create(ScanErrorSchema, { type: ErrorType.PROCESSING, message });
+  causes.set(value, err);
+  return { case: "error", value };
+}
+
 export interface JobContext {
   signal: AbortSignal;
   logger: Logger;
@@ -100,14 +110,21 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
     try {
       outcome = await opts.handle(job, { signal: ac.signal, logger: jlog, deliveryCount: m.info.deliveryCount, location });
     } catch (err) {
-      jlog.error({ err }, "scan failed");
-      outcome = { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: "the scan could not be completed" }) };
+      outcome = failedOutcome("the scan could not be completed", err);
     } finally {
       clearInterval(progress);
       clearTimeout(deadlineTimer);
     }
     scanJobsCounter.inc({ kind: kindName(opts.kind), outcome: outcome.case ?? "none" });
-    jlog.info({ outcome: outcome.case, ms: Date.now() - started, location }, "job done");
+    // The job's one log line, a failed one included: what the requester was told, and the error behind it.
+    if (outcome.case === "error") {
+      const cause = causes.get(outcome.value);
+      const fields = { outcome: "error", error_type: ErrorType[outcome.value.type], error_message: outcome.value.message, ms: Date.now() - started, location };
+      if (cause !== undefined) jlog.error({ ...fields, err: cause }, "job done");
+      else jlog.info(fields, "job done");
+    } else {
+      jlog.info({ outcome: outcome.case, ms: Date.now() - started, location }, "job done");
+    }
     if (job.replySubject) {
       let payload = toBinary(ScanJobResultSchema, create(ScanJobResultSchema, { jobId: job.jobId, workerId, outcome }));
       try {
