@@ -74,6 +74,14 @@ describe("/openapi.json and /docs", () => {
     expect(docs.body).not.toMatch(/<script|https?:\/\/cdn/i);
     for (const p of scans) expect(docs.body).toContain(p);
     expect(docs.body).toContain("non_secure_urls");
+    // The v3 zip report, the always-present keys and the new VAST fields are described.
+    for (const text of ["has_backup_ad", "image_optimization", "Every documented key of a report is present", "creatives[].mediafiles[].file_info.audio.loudness", "object (or {})", "schema_checks[].findings[].line", "wrapper_chain[].error"]) {
+      expect(docs.body, text).toContain(text);
+    }
+    // Object keys are required in the report schemas (typed clients).
+    const mf = doc.components.schemas.VastReportV3.properties.creatives.items.properties.mediafiles.items;
+    expect(mf.required).toEqual(expect.arrayContaining(["poster", "film_strip", "audio_wave", "file_info"]));
+    expect(doc.components.schemas.TagReportV3.properties.landing_page.required).toContain("screenshot");
     await app2.app.close();
   });
 });

@@ -9,6 +9,8 @@ function typeOf(s: J): string {
   if (!s) return "";
   if (s.$ref) return String(s.$ref).replace("#/components/schemas/", "");
   if (s.oneOf) return (s.oneOf as J[]).map(typeOf).join(" | ");
+  // An always-present object that may be empty (views/schema.ts orEmpty): "object (or {})".
+  if (s.anyOf) return `${typeOf((s.anyOf as J[])[0]!)} (or {})`;
   const t = Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "");
   if (t === "array") return `array of ${typeOf(s.items)}`;
   if (t === "object" && s.additionalProperties && typeof s.additionalProperties === "object" && !s.properties) {
@@ -19,6 +21,7 @@ function typeOf(s: J): string {
 
 function schemaRows(s: J, prefix: string, out: string[], depth = 0): void {
   if (!s || depth > 8) return;
+  if (s.anyOf) return schemaRows((s.anyOf as J[])[0]!, prefix, out, depth);
   const target = s.type === "array" ? s.items : s.type === "object" && !s.properties && typeof s.additionalProperties === "object" ? s.additionalProperties : s;
   const req = new Set<string>(target?.required ?? []);
   for (const [name, p] of Object.entries((target?.properties ?? {}) as J)) {
