@@ -76,6 +76,21 @@ function vastCreativesTable(report: J): string {
   return `<section><h2>Creatives</h2><table><thead><tr><th>Creative</th><th>File</th><th>URL</th><th>What</th><th>HTTP</th><th>Problems</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
 }
 
+/** VAST: every document of the wrapper chain, why the chain stopped, and what the IAB schema rejected (with lines). */
+function vastChainTable(report: J): string {
+  const hops: J[] = Array.isArray(report.wrapper_chain) ? report.wrapper_chain : [];
+  const checks: J[] = Array.isArray(report.schema_checks) ? report.schema_checks : [];
+  if (hops.length === 0) return "";
+  const rows = hops.map((h, i) => {
+    const check = checks.find((c) => c?.hop === i);
+    const schema = !check ? "" : check.schema
+      ? ((check.findings ?? []) as J[]).length ? ((check.findings ?? []) as J[]).slice(0, 10).map((f) => `line ${f.line}: ${f.message}`).join("; ") : `valid (${check.schema})`
+      : String(check.error ?? "");
+    return `<tr><td>${i}</td><td>${esc(h?.url)}</td><td>${esc(h?.http_code)}</td><td>${esc(h?.type)} ${esc(h?.vast_version)}</td><td>${esc(h?.error)}</td><td>${esc(schema)}</td></tr>`;
+  });
+  return `<section><h2>Wrapper chain</h2><table><thead><tr><th>Hop</th><th>URL</th><th>HTTP</th><th>Document</th><th>Why it stopped</th><th>IAB schema</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
+}
+
 function kv(rows: Array<[string, unknown]>): string {
   return `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join("")}</tbody></table>`;
 }
@@ -118,13 +133,14 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   if (kind === "vast_v3") {
     key.push(["Type", report.type]);
     key.push(["VAST version", report.vast_version], ["Ad system", report.ad_system], ["Ad title", report.ad_title]);
-    key.push(["Wrapper redirects", report.wrapper_redirects], ["Creatives", (report.creatives ?? []).length]);
+    key.push(["Wrapper redirects", report.wrapper_redirects], ["Ads", (report.ads ?? []).length], ["Creatives", (report.creatives ?? []).length]);
   } else {
     key.push(["Dimensions", report.dimensions?.text], ["Creative rendered", report.creative_rendered]);
     key.push(["Third-party ad server", report["3pas"] || "none detected"], ["Blocked by ad blockers (likely)", report.blocked_by_adblock]);
     if (report.time_to_visual_start !== undefined) key.push(["Time to visual start", `${report.time_to_visual_start} ms`]);
     if (report.animation_duration !== undefined) key.push(["Animation duration", `${report.animation_duration} ms`]);
     key.push(["Total load", `${report.network?.load_size?.total ?? 0} bytes`], ["Cookies", (report.cookies ?? []).length]);
+    if (kind === "zip_v3") key.push(["Backup ad", report.has_backup_ad ? report.backup_ad : "none"], ["Click tag used", report.click_tag_used]);
   }
   key.push(["SSL compliant", report.ssl?.compliant]);
 
@@ -168,7 +184,7 @@ ${verdict}
 ${list("Problems found", Array.isArray(report.errors) ? report.errors.map(String) : [])}
 ${Array.isArray(report.not_measured) && report.not_measured.length ? `<p class="sub">Not measured (values left out, objects empty): ${esc(report.not_measured.join(", "))}</p>` : ""}
 <section><h2>Tests</h2>${testsTable}</section>
-${kind === "vast_v3" ? vastCreativesTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
+${kind === "vast_v3" ? vastCreativesTable(report) + vastChainTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
 ${consoleErrors.length ? `<section><h2>Console errors</h2><ul>${consoleErrors.slice(0, 100).map((e) => `<li><code>${esc(e)}</code></li>`).join("")}</ul></section>` : ""}
 ${insecure.length ? `<section><h2>Insecure URLs</h2><ul>${insecure.slice(0, 100).map((u) => `<li><code>${esc(u)}</code></li>`).join("")}</ul></section>` : ""}
 </main></body></html>`;
