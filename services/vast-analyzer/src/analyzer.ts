@@ -24,8 +24,8 @@ import type { ProbeFn } from "./media.ts";
 import { readAdDetails } from "./ad-details.ts";
 import { reportCreatives } from "./creatives.ts";
 import { findUnexpandedMacros } from "./unexpanded-macros.ts";
-import { readAd, type AdInfo } from "./vast-document.ts";
-import { decodeXmlBytes, type XmlNode } from "./xml-tree.ts";
+import { resolvePod } from "./pod.ts";
+import { attr, decodeXmlBytes } from "./xml-tree.ts";
 import { createSchemaValidator, type SchemaValidator } from "./xsd.ts";
 import { fireImpressions } from "./pixels.ts";
 import { insecureUrls } from "./ssl.ts";
@@ -59,28 +59,6 @@ function reportType(chain: ChainResult): string {
   return chain.firstStatus;
 }
 
-interface AdToAnalyse {
-  node: XmlNode;
-  info: AdInfo;
-  /** Why it is listed but not analysed. */
-  error: string;
-}
-
-/** The ads of the document the chain ended in, in play order; the first is the chain's own. */
-function adsOf(chain: ChainResult, max: number): AdToAnalyse[] {
-  const step = chain.inline;
-  if (!step?.doc || !step.adNode || !step.ad) return [];
-  return step.doc.ads.map((node, i) => {
-    const info = node === step.adNode ? step.ad! : readAd(node);
-    const error = i >= max
-      ? `not analysed: more than ${max} ads`
-      : info.type === "wrapper" && node !== step.adNode
-        ? "a wrapper beside the chain's first ad: not followed (only the first ad's wrapper chain is)"
-        : info.type === "unknown" ? "neither <InLine> nor <Wrapper>" : "";
-    return { node, info, error };
-  });
-}
-
 export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
   const limits = resolveLimits(deps.limits);
   const rewriteUrl = deps.rewriteUrl ?? ((u: string) => u);
@@ -100,26 +78,21 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     const chain = await resolveChain(vastUrl, ctx);
     const first = chain.steps[0];
     const errors = [...chain.errors];
-    // Every <Ad> of the document the chain ended in: a pod plays them all (by sequence), a buffet offers them all.
-    const ads = adsOf(chain, limits.maxAds);
+    // Every <Ad> of the scanned document, each resolved to what it plays: a pod plays them all (by sequence), a buffet
+    // offers them all; a wrapper of the pod is followed through its own chain (pod.ts).
+    const ads = await resolvePod(chain, ctx, limits.maxAds);
+    const playing = ads.filter((a) => a.error === "");
 
-    // Impressions: merged along the chain (wrappers first, as a player collects them) and fired only when the chain
-    // reached an inline ad — a player that ends in no ad fires Error URLs, not impressions. The other inline ads of a
-    // pod fire their own.
+    // Impressions: each analysed ad's, merged along its chain (wrappers first, as a player collects them), and fired
+    // only for ads that reached an inline ad — a player that ends in no ad fires Error URLs, not impressions.
     const impressionUrls: URL[] = [];
-    const impressionSources = [
-      ...chain.steps.map((step) => ({ ad: step.ad, baseUrl: step.baseUrl })),
-      ...ads.slice(1).filter((a) => a.info.type === "inline").map((a) => ({ ad: a.info, baseUrl: chain.inline!.baseUrl })),
-    ];
-    for (const step of impressionSources) {
-      for (const raw of step.ad?.impressions ?? []) {
-        const u = resolveVastUrl(raw, step.baseUrl);
-        if (isHttpUrl(u)) impressionUrls.push(u);
-        else errors.push(`impression URL ${JSON.stringify(raw.slice(0, 200))} is not an http(s) URL; not fired`);
-      }
+    for (const { raw, baseUrl } of playing.flatMap((a) => a.impressions)) {
+      const u = resolveVastUrl(raw, baseUrl);
+      if (isHttpUrl(u)) impressionUrls.push(u);
+      else errors.push(`impression URL ${JSON.stringify(raw.slice(0, 200))} is not an http(s) URL; not fired`);
     }
     let impressionPixels: string[] = [];
-    if (chain.inline) {
+    if (playing.length > 0) {
       const toFire = impressionUrls.slice(0, limits.maxImpressions);
       if (impressionUrls.length > toFire.length) {
         errors.push(`${impressionUrls.length} impression URLs; only the first ${limits.maxImpressions} were fired`);
@@ -127,7 +100,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       const fired = await fireImpressions(toFire, ctx);
       impressionPixels = fired.map((p) => p.url);
       for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} failed: ${p.error ?? "no answer"}`);
-    } else if (impressionUrls.length > 0) {
+    } else if (chain.steps.some((s) => (s.ad?.impressions.length ?? 0) > 0)) {
       errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");
     }
 
@@ -138,20 +111,20 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     let screenshot: Screenshot | undefined;
     for (const [adIndex, a] of ads.entries()) {
       const creativeIndexes: number[] = [];
-      if (a.info.type === "inline" && !a.error) {
-        const r = await reportCreatives(chain.inline!, a.info, {
+      if (a.error === "") {
+        const r = await reportCreatives(a.step, a.info, {
           probe: deps.probe, job, limits, rewriteUrl, ctx, logger: log, adIndex, firstCreativeIndex: creatives.length,
         });
         for (const c of r.creatives) creativeIndexes.push(creatives.push(c) - 1);
         screenshot ??= r.screenshot;
         errors.push(...r.problems);
       }
-      const d = readAdDetails(a.node, a.info, chain.inline!.doc!);
-      // The first ad's tracking is merged along the chain: the player fires its wrappers' trackers too.
-      const tracking = adIndex === 0 ? [...new Set([...chain.steps.flatMap((s) => (s.ad?.trackingEvents ?? []).map((t) => t.event)), ...d.trackingEvents])] : d.trackingEvents;
+      const d = readAdDetails(a.node, a.info, a.step.doc!);
+      // Tracking is merged along the ad's chain: the player fires its wrappers' trackers too.
+      const tracking = [...new Set([...a.wrapperEvents, ...d.trackingEvents])];
       adReports.push(create(VastAdSchema, {
-        id: d.id, sequence: d.sequence, type: a.info.type === "unknown" ? "invalid" : a.info.type, adSystem: a.info.adSystem, adTitle: a.info.adTitle,
-        creativeIndexes, universalAdIds: d.universalAdIds, impressions: a.info.impressions.length, errorUrls: d.errorUrls,
+        id: (attr(a.slot, "id") ?? "").trim(), sequence: Number.parseInt(attr(a.slot, "sequence") ?? "", 10) || 0, type: a.info.type === "unknown" ? "invalid" : a.info.type, adSystem: a.info.adSystem, adTitle: a.info.adTitle,
+        creativeIndexes, universalAdIds: d.universalAdIds, impressions: a.error === "" ? a.impressions.length : a.info.impressions.length, errorUrls: d.errorUrls,
         trackingEvents: tracking.filter((e) => e !== ""), verifications: d.verifications, interactiveFiles: d.interactiveFiles,
         mezzanineUrls: d.mezzanineUrls, companions: d.companions, vpaid: d.vpaid, adServingId: d.adServingId, error: a.error,
       }));

@@ -67,6 +67,25 @@ describe("hand-made documents", () => {
     expect(outcome(r, "tracking_events")).toMatchObject({ result: "failed", message: expect.stringContaining("ad first: firstQuartile, midpoint, thirdQuartile, complete") });
   });
 
+  it("follows each wrapper of a pod through its own chain; a dead one is listed with why", async () => {
+    srv.xml("/pod-target.xml", `<VAST version="3.0"><Ad id="t"><InLine><AdSystem>Target</AdSystem><AdTitle>wrapped</AdTitle>
+<Impression>${srv.url("/pixel?ad=target")}</Impression><Creatives><Creative><Linear><Duration>00:00:10</Duration><MediaFiles>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://m.example/w.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`);
+    const r = await scanText("mixed-pod.xml", `<VAST version="3.0">
+<Ad id="a1" sequence="1"><InLine><AdSystem>Pod</AdSystem><AdTitle>own</AdTitle><Impression>${srv.url("/pixel?ad=a1")}</Impression><Creatives><Creative><Linear><Duration>00:00:05</Duration><MediaFiles>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360">https://m.example/a1.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad>
+<Ad id="a2" sequence="2"><Wrapper><AdSystem>Pod</AdSystem><VASTAdTagURI>${srv.url("/pod-target.xml")}</VASTAdTagURI><Impression>${srv.url("/pixel?ad=a2-wrapper")}</Impression></Wrapper></Ad>
+<Ad id="a3" sequence="3"><Wrapper><AdSystem>Pod</AdSystem><VASTAdTagURI>http://127.0.0.1:9/dead.xml</VASTAdTagURI></Wrapper></Ad>
+</VAST>`);
+    expect(r.ads.map((a) => [a.id, a.sequence, a.type, a.adTitle, [...a.creativeIndexes]])).toEqual([
+      ["a1", 1, "inline", "own", [0]], ["a2", 2, "inline", "wrapped", [1]], ["a3", 3, "wrapper", "", []],
+    ]);
+    // (Every foreign URL answers 204 here: the dead wrapper's target is an empty answer.)
+    expect(r.ads[2]!.error).toMatch(/^its wrapper chain did not end in an ad: VAST document http:\/\/127\.0\.0\.1:9\/dead\.xml is empty \(no XML\)$/);
+    expect(r.creatives[1]!.mediafiles[0]!.probe!.url).toBe("https://m.example/w.mp4");
+    expect(r.impressionPixels).toEqual([srv.url("/pixel?ad=a1"), srv.url("/pixel?ad=a2-wrapper"), srv.url("/pixel?ad=target")]);
+  });
+
   it("reports a VPAID creative as deprecated, and a SIMID interactive file, Open Measurement and a mezzanine", async () => {
     const r = await scanText("interactive.xml", `<VAST version="4.1"><Ad id="i"><InLine><AdSystem>X</AdSystem><AdServingId>a1</AdServingId><AdTitle>t</AdTitle>
 <Impression>https://i.example/i</Impression>
