@@ -115,9 +115,9 @@ const adSchema = obj(
     mezzanine_urls: arr(str(), "Mezzanine files (CTV / ad stitching)"),
     companions: arr(companionSchema, "CompanionAds with their resources"),
     vpaid: bool("a MediaFile or InteractiveCreativeFile with apiFramework VPAID (deprecated since VAST 4.1)"),
-    error: str("why the ad is listed but not analysed (a wrapper beside the first ad, too many ads); empty otherwise"),
+    error: str("why the ad is listed but not analysed (its wrapper chain failed: where and why; too many ads); empty otherwise"),
   },
-  { description: "one <Ad> of the document the chain ended in, in play order" },
+  { description: "one <Ad> of the scanned document (pods by sequence, then stand-alone ads), resolved through its own wrapper chain" },
 );
 const schemaCheckSchema = obj(
   {
@@ -153,7 +153,7 @@ export const vastV3Schema = obj(
     vast_version: str(),
     wrapper_redirects: int(),
     wrapper_chain: arr(chainHopSchema, "every document fetched or attempted along the wrapper chain, the VAST URL first"),
-    ads: arr(adSchema, "every <Ad> of the document the chain ended in (pods by sequence, then stand-alone ads)"),
+    ads: arr(adSchema, "every <Ad> of the scanned document (pods by sequence, then stand-alone ads), each resolved to what it plays"),
     schema_checks: arr(schemaCheckSchema, "each document of the chain validated against the IAB XSD of its version"),
     unexpanded_macros: arr(str(), "URLs carrying a macro no player fills (%%…%%, ${…}, {{…}}, bracket macros outside the IAB list)"),
     xml: obj(

@@ -132,6 +132,13 @@ describe.skipIf(!existsSync(vastDir))("VAST corpus verdicts (real media prober, 
     ]);
   });
 
+  it("the ad-pod tree (zentrick vast-a.xml): 5 ads, the 2 wrappers followed to the documents they name", () => {
+    const s = scans.get("zentrick-iab-vast-loader/ad-pod-tree/vast-a.xml")!;
+    expect(s.report.ads.map((a) => [a.id, a.error === "" ? "analysed" : a.error])).toEqual([
+      ["0", "analysed"], ["1", "analysed"], ["2", "analysed"], ["3", "analysed"], ["4", "analysed"],
+    ]);
+  });
+
   it("IMA linear.xml: 5 s 640x360 H.264/AAC and VP8/Vorbis, measured: plays; 24 kbps video and 97 kbps AAC fail the IAB rates", () => {
     const s = scans.get(`${CANNED}/linear.xml`)!;
     expect(outcome(s, "playable_creatives")).toBe("PASSED");
