@@ -204,18 +204,21 @@ describe("the NATS cluster configuration", () => {
     }
     const nc = await connectNats(urls.join(","), "cluster-check", { auth: { user: "edge", password: passwords[natsPasswordVar("edge")]! } });
     try {
-      const jsm = await jetstreamManager(nc);
-      // Until the meta group has a leader, stream creation answers an error: retry.
+      // Until the meta group has a leader, JetStream requests time out or answer an error (longer on a busy machine):
+      // retry both getting the manager and creating the stream.
+      let jsm: Awaited<ReturnType<typeof jetstreamManager>> | undefined;
+      await expect.poll(async () => (jsm ??= await jetstreamManager(nc, { timeout: 2_000 }).catch(() => undefined)) !== undefined, { timeout: 45_000, interval: 500 }).toBe(true);
+      const m = jsm!;
       await expect
         .poll(
           () =>
-            jsm.streams
+            m.streams
               .add({ name: STREAM, subjects: [JOB_SUBJECTS], retention: RetentionPolicy.Workqueue, storage: StorageType.File, num_replicas: 3 })
               .then(() => true, () => false),
-          { timeout: 30_000, interval: 500 },
+          { timeout: 45_000, interval: 500 },
         )
         .toBe(true);
-      const info = await jsm.streams.info(STREAM);
+      const info = await m.streams.info(STREAM);
       expect(info.config.num_replicas).toBe(3);
       expect(info.cluster?.name).toBe("cva");
       expect(info.cluster?.replicas?.length).toBe(2);

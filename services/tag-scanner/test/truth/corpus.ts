@@ -35,8 +35,9 @@ export interface Case {
 }
 
 // Wide enough for a loaded 2-core machine (the first paint, which the duration counts from, comes late there while
-// the creative's own timers already run), narrow enough to catch a watch that cuts a hold or a slide short.
-const around = (v: number, tol = 700) => ({ min: v - tol, max: v + tol });
+// the creative's own timers already run: hence more room below than above), narrow enough to catch a watch that
+// cuts a hold or a slide short.
+const around = (v: number, tol = 700) => ({ min: v - tol - 300, max: v + tol });
 const AD = "position:relative;width:300px;height:250px;overflow:hidden;font-family:Arial,sans-serif";
 const CTA = `<div style="position:absolute;left:90px;bottom:24px;width:120px;height:32px;line-height:32px;border-radius:4px;background:#ffb400;color:#111;text-align:center;font-weight:bold">Shop now</div>`;
 const headline = (text: string, colour = "#fff") => `<div style="position:absolute;left:20px;top:30px;width:260px;font-size:24px;font-weight:bold;color:${colour}">${text}</div>`;
