@@ -9,35 +9,21 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { connectNats, createDispatcher, createLogger, newSecret, type NatsPasswords } from "@cva/platform";
-import { freePort, startNatsServer } from "@cva/platform/testing/index.ts";
+import { startNatsServer } from "@cva/platform/testing/index.ts";
 import { healthOf } from "../scripts/container/healthcheck.ts";
 import { buildAll } from "../scripts/lib/build.ts";
-import { INHERITED_SECRETS_DROPPED, stackProcesses, type StackPorts } from "../scripts/lib/stack.ts";
+import { INHERITED_SECRETS_DROPPED, stackProcesses } from "../scripts/lib/stack.ts";
 import { SERVICE_NAMES, type ServiceName } from "../scripts/lib/services.ts";
-import { repoRoot } from "../test/harness/stack.ts";
+import { freeStackPorts, repoRoot } from "../test/harness/stack.ts";
 import { BenchTable, median, ms, ratio } from "./table.ts";
 
 const ROUNDS = Number(process.env.COLD_START_ROUNDS ?? 3);
 const TIMEOUT_MS = 90_000;
 
-async function freePorts(): Promise<StackPorts> {
-  return {
-    edge: await freePort(),
-    edgeGrpc: await freePort(),
-    auth: await freePort(),
-    reportStore: await freePort(),
-    tagScanner: await freePort(),
-    zipAnalyzer: await freePort(),
-    vastAnalyzer: await freePort(),
-    mediaProber: await freePort(),
-    metricsBase: 0,
-  };
-}
-
 /** Milliseconds from spawn to healthy for one process, run from dist/ (built) or from source under tsx. */
 async function timeToHealthy(name: ServiceName, built: boolean, natsUrl: string, passwords: NatsPasswords): Promise<number> {
   const secrets = { service: newSecret(), admin: newSecret(), nats: passwords };
-  const spec = stackProcesses(repoRoot, await freePorts(), natsUrl, secrets, { built }).find((s) => s.name === name)!;
+  const spec = stackProcesses(repoRoot, await freeStackPorts(), natsUrl, secrets, { built }).find((s) => s.name === name)!;
   const env: NodeJS.ProcessEnv = { ...process.env, ...spec.env, LOG_LEVEL: "warn", CVA_SERVICE: name };
   for (const v of INHERITED_SECRETS_DROPPED) if (!(v in spec.env)) delete env[v];
   const args = spec.entry.endsWith(".ts") ? ["--import", "tsx", spec.entry] : [spec.entry];

@@ -40,11 +40,9 @@ export type ProcessName = "auth" | "report-store" | "tag-scanner" | "zip-analyze
 
 type ExtraProcess = Omit<ProcessSpec, "env"> & { env?: Record<string, string>; natsUser?: NatsUser };
 
-// `built`: the production bundles (dist/, `npm run build`) instead of the sources, as the image runs them.
-export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[]; built?: boolean } = {}): Promise<TestStack> {
-  const nats = await startNatsServer({ users: true });
-  const secrets: StackSecrets = { service: newSecret(), admin: newSecret(), nats: nats.passwords as NatsPasswords };
-  const ports: StackPorts = {
+/** A free port for every process of the stack (metrics ports off). */
+export async function freeStackPorts(): Promise<StackPorts> {
+  return {
     edge: await freePort(),
     edgeGrpc: await freePort(),
     auth: await freePort(),
@@ -55,6 +53,13 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
     mediaProber: await freePort(),
     metricsBase: 0,
   };
+}
+
+// `built`: the production bundles (dist/, `npm run build`) instead of the sources, as the image runs them.
+export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[]; built?: boolean } = {}): Promise<TestStack> {
+  const nats = await startNatsServer({ users: true });
+  const secrets: StackSecrets = { service: newSecret(), admin: newSecret(), nats: nats.passwords as NatsPasswords };
+  const ports = await freeStackPorts();
   const baseUrl = `http://127.0.0.1:${ports.edge}`;
   const specs = [
     ...stackProcesses(repoRoot, ports, nats.url, secrets, { built: opts.built }).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),

@@ -2,8 +2,7 @@ import { readFile } from "node:fs/promises";
 import { planAudioPass, readAudioPass, type AudioPassPlan } from "./audio-pass.ts";
 import { runTool, ToolError, type ToolOptions, type ToolRun } from "./exec.ts";
 import type { LoudnessFacts } from "./loudness.ts";
-import type { CropFrame } from "./letterbox.ts";
-import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan } from "./video-pass.ts";
+import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, type VideoPassResult } from "./video-pass.ts";
 
 /*
  * Why the processes are what they are (decode only what a measurement needs):
@@ -40,16 +39,9 @@ export function planAnalysis(p: AnalysisInput): AnalysisPlan {
   };
 }
 
-export interface PassResult {
-  firstFrame?: Buffer;
-  firstFrameRgb?: Buffer;
-  thumbnail?: Buffer;
-  poster?: Buffer;
-  posterRgb?: Buffer;
-  filmStrip?: Buffer;
+export interface PassResult extends VideoPassResult {
   audioWave?: Buffer;
   loudness?: LoudnessFacts;
-  cropFrames: CropFrame[];
 }
 
 type FailureKind = "timeout" | "decode";

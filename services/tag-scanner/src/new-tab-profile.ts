@@ -7,7 +7,6 @@ export interface TabProfile {
   /** Plain language list for navigator.languages ("de-DE,de"); Chromium derives the header from it. */
   acceptLanguage: string;
   platform: string;
-  locale: string;
   width: number;
   height: number;
   deviceScaleFactor: number;

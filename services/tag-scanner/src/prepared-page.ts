@@ -1,6 +1,6 @@
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
 import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
-import { primaryLanguage, type DeviceProfile } from "./config.ts";
+import type { DeviceProfile } from "./config.ts";
 import { gatherInterception } from "./gatherers/interception.ts";
 import { gatherNetwork } from "./gatherers/network.ts";
 import { gatherPageEvents } from "./gatherers/page-events.ts";
@@ -53,7 +53,7 @@ export interface PreparedPage {
 
 export function tabProfile(p: DeviceProfile): TabProfile {
   return {
-    userAgent: p.userAgent, acceptLanguage: languageList(p.language), platform: p.platform, locale: primaryLanguage(p.language),
+    userAgent: p.userAgent, acceptLanguage: languageList(p.language), platform: p.platform,
     width: p.width, height: p.height, deviceScaleFactor: p.deviceScaleFactor, isMobile: p.isMobile, hasTouch: p.hasTouch,
   };
 }
