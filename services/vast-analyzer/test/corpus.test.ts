@@ -1,33 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundPolicy, silentLogger } from "@cva/platform";
 import { createVastAnalyzer, type VastAnalyzer } from "../src/index.ts";
+import { IMA, JONHOO, listXml, readBelow, vastDir } from "./corpus-fixture.ts";
 import { fakeProbe, startFixtureServer, vastJob, type FakeProbe, type FixtureServer } from "./fixtures.ts";
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = path.resolve(repoRoot, "../shared/corpus");
-const vastDir = path.join(corpus, "vast");
-const IMA = "googleads-videojs-ima";
-const JONHOO = "jonhoo-vast-vmap";
-
-function listXml(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...listXml(p));
-    else if (name.endsWith(".xml")) out.push(path.relative(vastDir, p).split(path.sep).join("/"));
-  }
-  return out.sort();
-}
-
-/** Reads a file below root only; anything else is a 404. */
-function readBelow(root: string, rel: string): Buffer | undefined {
-  const p = path.resolve(root, rel);
-  if (!p.startsWith(root + path.sep) || !existsSync(p) || !statSync(p).isFile()) return undefined;
-  return readFileSync(p);
-}
 
 describe.skipIf(!existsSync(vastDir))("VAST corpus", () => {
   let srv: FixtureServer;
