@@ -89,7 +89,7 @@ CMD ["node", "/app/dist/main.js"]
 FROM service AS tag-scanner
 USER root
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation iproute2 \
  && rm -rf /var/lib/apt/lists/*
 USER 10001:10001
 ENV CVA_SERVICE=tag-scanner CHROMIUM_PATH=/usr/bin/chromium

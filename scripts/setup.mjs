@@ -12,7 +12,9 @@ const quiet = process.argv.includes("--quiet");
 const log = (msg) => { if (!quiet) process.stderr.write(`[setup] ${msg}\n`); };
 
 // Debian package → a binary it provides.
-const APT = { chromium: "/usr/bin/chromium", ffmpeg: "/usr/bin/ffprobe", "nats-server": "nats-server", "fonts-liberation": "/usr/share/fonts/truetype/liberation" };
+const APT = { chromium: "/usr/bin/chromium", ffmpeg: "/usr/bin/ffprobe", "nats-server": "nats-server", "fonts-liberation": "/usr/share/fonts/truetype/liberation",
+  // `ip`, to bring up the loopback of the browser's network namespace (unshare/nsenter/setpriv come with util-linux).
+  iproute2: "/usr/sbin/ip" };
 
 function onPath(bin) {
   if (bin.startsWith("/")) return existsSync(bin);

@@ -5,7 +5,7 @@
 // Chromium's namespace sandbox creates user, PID and network namespaces (clone/unshare with CLONE_NEW* flags) and
 // chroots into an empty directory. Docker's and containerd's default profiles allow those only to containers holding
 // CAP_SYS_ADMIN / CAP_SYS_CHROOT — which is why `--no-sandbox` is the usual answer. Our containers hold no capability
-// at all, so the derived profile allows exactly those three system calls unconditionally instead of granting any.
+// at all, so the derived profile allows exactly those system calls unconditionally instead of granting any.
 //
 // The default profile's conditional rules (`includes`/`excludes` capabilities, architectures, kernel versions) are a
 // Docker extension that containerd (Kubernetes' Localhost profiles) does not read — it would apply them
@@ -31,7 +31,9 @@ interface Profile {
 
 const OUR_ARCHES = ["amd64", "x86", "x32", "arm64", "arm"];
 const SECCOMP_ARCHES = ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32", "SCMP_ARCH_AARCH64", "SCMP_ARCH_ARM"];
-export const CHROMIUM_SANDBOX_SYSCALLS = ["clone", "unshare", "chroot"];
+// setns: the browser's wrapper joins the network namespace the scanner made for it (tag-scanner netns.ts), which needs
+// no capability outside the user namespace that owns it.
+export const CHROMIUM_SANDBOX_SYSCALLS = ["clone", "unshare", "chroot", "setns"];
 
 export function chromiumProfile(upstream: Profile): Profile {
   const syscalls: Rule[] = [];
@@ -46,7 +48,7 @@ export function chromiumProfile(upstream: Profile): Profile {
   syscalls.push({
     names: CHROMIUM_SANDBOX_SYSCALLS,
     action: "SCMP_ACT_ALLOW",
-    comment: "Chromium's namespace sandbox: user/PID/network namespaces and a chroot, without CAP_SYS_ADMIN or CAP_SYS_CHROOT",
+    comment: "Chromium's namespace sandbox: user/PID/network namespaces and a chroot, and joining the browser's network namespace, without CAP_SYS_ADMIN or CAP_SYS_CHROOT",
   });
   return {
     defaultAction: upstream.defaultAction,

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { installNewTabProfiles, type NewTabProfiles } from "./new-tab-profile.ts";
-import { sandboxPlan } from "./sandbox.ts";
+import type { Server } from "node:net";
+import { createBrowserNetns, type BrowserNetns } from "./netns.ts";
+import { NETNS_PID_ENV, sandboxPlan } from "./sandbox.ts";
 import { bounded, sleep } from "./util.ts";
 
 export interface BrowserPoolOptions {
@@ -26,6 +28,11 @@ export interface BrowserLease {
   tabProfiles: NewTabProfiles;
   /** Chromium major version, for the user agent. */
   chromeMajor: string;
+  /**
+   * A listening socket inside the browser's network namespace, for a scan's egress proxy (the only address the
+   * browser can reach); undefined when the namespace is off.
+   */
+  proxyListener: (() => Promise<Server>) | undefined;
   /** Give the slot back; `broken` kills and replaces the browser (hung, crashed). */
   release(broken?: boolean): void;
 }
@@ -80,6 +87,7 @@ function profileDir(): string {
 interface Slot {
   browser: Browser | undefined;
   tabProfiles: NewTabProfiles | undefined;
+  netns: BrowserNetns | undefined;
   starting: Promise<Browser> | undefined;
   chromeMajor: string;
   busy: number;
@@ -88,7 +96,7 @@ interface Slot {
 export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? 1));
   const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? 2));
-  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
+  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, netns: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
   const waiters: Array<() => void> = [];
   const closeHooks: Array<() => Promise<void>> = [];
   let closed = false;
@@ -101,30 +109,23 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     slot.starting ??= (async () => {
       const userDataDir = profileDir();
       sandbox.prepareProfile(userDataDir);
-      const browser = await puppeteer.launch({
-        userDataDir,
-        // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
-        defaultViewport: null,
-        // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
-        pipe: true,
-        executablePath: sandbox.executablePath,
-        headless: true,
-        args: [...CHROMIUM_ARGS, ...sandbox.args, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
-        // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
-        // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
-        ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
-        protocolTimeout: 20_000,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const netns = sandbox.netns ? await createBrowserNetns() : undefined;
+      let browser: Browser;
+      try {
+        browser = await launchChromium(userDataDir, netns);
+      } catch (err) {
+        netns?.close();
+        throw err;
+      }
       const version = await browser.version(); // "Chrome/156.0.8078.79" or "HeadlessChrome/…"
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
       slot.tabProfiles = installNewTabProfiles(browser);
+      slot.netns = netns;
       const proc = browser.process();
       browser.on("disconnected", () => {
         // A browser whose CDP pipe dropped may still be running (and holding memory): make sure it is gone.
         if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+        netns?.close();
         // Chromium's last processes may still be writing into the profile: retry, and never throw from here.
         void rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
         if (slot.browser === browser) slot.browser = undefined;
@@ -138,6 +139,37 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     } finally {
       slot.starting = undefined;
     }
+  }
+
+  function launchChromium(userDataDir: string, netns: BrowserNetns | undefined): Promise<Browser> {
+    return puppeteer.launch({
+      userDataDir,
+      // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
+      defaultViewport: null,
+      // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
+      pipe: true,
+      executablePath: sandbox.executablePath,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...sandbox.args, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
+      // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
+      // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
+      ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
+      protocolTimeout: 20_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      // The wrapper joins the namespace's helper (sandbox.ts).
+      env: netns ? { ...process.env, [NETNS_PID_ENV]: String(netns.pid) } : process.env,
+    });
+  }
+
+  function listenerFor(ns: BrowserNetns | undefined, browser: Browser): BrowserLease["proxyListener"] {
+    if (!ns) return undefined;
+    return () => {
+      // Without its helper the browser can reach nothing: replace it rather than fail every scan on it.
+      if (ns.exited && browser.connected) kill(browser);
+      return ns.listen();
+    };
   }
 
   function kill(browser: Browser) {
@@ -179,6 +211,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
             browser,
             tabProfiles: slot.tabProfiles!,
             chromeMajor: slot.chromeMajor,
+            proxyListener: listenerFor(slot.netns, browser),
             release(broken) {
               if (released) return;
               released = true;

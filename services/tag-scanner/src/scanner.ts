@@ -4,6 +4,7 @@ import {
   machineCpu, machineRam, startEgressProxy,
   type ArtifactSink, type EgressProxy, type OutboundPolicy,
 } from "@cva/platform";
+import type { Server } from "node:net";
 import type { Browser } from "puppeteer-core";
 import type { BrowserLease, BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
@@ -36,8 +37,11 @@ export interface TagScannerDeps {
   /** This worker's SERVER_LOCATION (meta.server_location). */
   location: string;
   timeouts?: Partial<ScanTimeouts>;
-  /** Egress proxy factory; defaults to @cva/platform's startEgressProxy (tests may wrap it). */
-  startProxy?: (policy: OutboundPolicy) => Promise<EgressProxy>;
+  /**
+   * Egress proxy factory; defaults to @cva/platform's startEgressProxy (tests may wrap it). `listenOn` gives the
+   * listening socket inside the browser's network namespace.
+   */
+  startProxy?: (policy: OutboundPolicy, listenOn?: () => Promise<Server>) => Promise<EgressProxy>;
 }
 
 export interface TagScanner {
@@ -49,18 +53,21 @@ interface PhaseMs { setup: number; render: number; measure: number; landing: num
 
 export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
-  const startProxy = deps.startProxy ?? ((policy: OutboundPolicy) => startEgressProxy({ policy }));
+  const startProxy = deps.startProxy ?? ((policy: OutboundPolicy, listenOn?: () => Promise<Server>) => startEgressProxy({ policy, listenOn }));
 
   // The next scan's page is prepared while the slot is idle; the default profile is desktop/en-US (most scans), a
   // job with other targeting re-emulates its prepared page (a few CDP calls).
-  const prepare = (browser: Browser, tabProfiles: BrowserLease["tabProfiles"], chromeMajor: string) =>
-    preparePage({ browser, tabProfiles, policy: deps.policy, startProxy, profile: deviceProfile(DEFAULT_JOB, chromeMajor) });
-  const leases = new Map<Browser, { tabProfiles: BrowserLease["tabProfiles"]; chromeMajor: string }>();
+  type LeaseInfo = Pick<BrowserLease, "tabProfiles" | "chromeMajor" | "proxyListener">;
+  const prepare = (browser: Browser, l: LeaseInfo) => preparePage({
+    browser, tabProfiles: l.tabProfiles, policy: deps.policy, profile: deviceProfile(DEFAULT_JOB, l.chromeMajor),
+    startProxy: (policy) => startProxy(policy, l.proxyListener),
+  });
+  const leases = new Map<Browser, LeaseInfo>();
   const warm = createWarmPages({
     perBrowser: deps.pool.slotsPerBrowser ?? 1,
     prepare: (browser) => {
       const l = leases.get(browser);
-      return l ? prepare(browser, l.tabProfiles, l.chromeMajor) : Promise.reject(new Error("unknown browser"));
+      return l ? prepare(browser, l) : Promise.reject(new Error("unknown browser"));
     },
   });
   deps.pool.onClose?.(() => warm.close());
@@ -69,12 +76,12 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const t0 = Date.now();
     const log = deps.logger?.child?.({ job_id: job.jobId }) ?? deps.logger;
     const lease = await deps.pool.acquire(signal);
-    leases.set(lease.browser, { tabProfiles: lease.tabProfiles, chromeMajor: lease.chromeMajor });
+    leases.set(lease.browser, { tabProfiles: lease.tabProfiles, chromeMajor: lease.chromeMajor, proxyListener: lease.proxyListener });
     let broken = false;
     let prepared: PreparedPage | undefined;
     try {
       const profile = deviceProfile(job, lease.chromeMajor);
-      prepared = (await warm.take(lease.browser)) ?? (await prepare(lease.browser, lease.tabProfiles, lease.chromeMajor));
+      prepared = (await warm.take(lease.browser)) ?? (await prepare(lease.browser, lease));
       // The next scan's page is prepared while this one renders and measures.
       warm.refill(lease.browser);
       await prepared.useProfile(profile);

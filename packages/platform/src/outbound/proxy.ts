@@ -1,5 +1,5 @@
 import { type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse, createServer, request as httpRequest } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo, Server, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { pipeline } from "node:stream";
 import { safeConnect } from "./connect.ts";
@@ -12,6 +12,11 @@ export interface EgressProxyOptions {
   connectTimeoutMs?: number;
   /** An idle tunnel or upstream connection is closed after this; default 60 000. */
   idleTimeoutMs?: number;
+  /**
+   * Where to listen: a listening socket made elsewhere (the tag scanner's is bound inside the browser's network
+   * namespace). Default: 127.0.0.1 on a free port.
+   */
+  listenOn?: () => Promise<Server>;
 }
 
 export interface EgressProxy {
@@ -239,12 +244,15 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   // Chromium tunnels ws:// through CONNECT; an Upgrade on a plain proxied request is not supported.
   server.on("upgrade", (_req: IncomingMessage, s: Duplex) => s.end(rawResponse(501, "Not Implemented", "use CONNECT for WebSockets")));
 
+  const handle = opts.listenOn ? await opts.listenOn() : undefined;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    const listening = () => {
       server.off("error", reject);
       resolve();
-    });
+    };
+    if (handle) server.listen(handle, listening);
+    else server.listen(0, "127.0.0.1", listening);
   });
   const port = (server.address() as AddressInfo).port;
 
