@@ -18,6 +18,14 @@ const TOOL_ENTRIES = {
   healthcheck: "scripts/container/healthcheck.ts",
 } as const;
 
+/**
+ * Worker-thread entries: bundled on their own, and `new URL("./<source>.ts", import.meta.url)` in the module that
+ * starts them is rewritten to the bundle (relocateAssets).
+ */
+const WORKER_ENTRIES = {
+  "tag-scanner/image-worker": "services/tag-scanner/src/image-worker.ts",
+} as const;
+
 
 // Node 20 is what development machines run; the image runs a newer LTS. Output for the older one runs on both.
 const TARGET = "node20.18";
@@ -37,7 +45,8 @@ export async function buildAll(root: string, opts: { log?: (line: string) => voi
   rmSync(out, { recursive: true, force: true });
   const assets: string[] = [];
   const entryPoints = Object.fromEntries(
-    [...Object.entries(SERVICE_ENTRIES).map(([n, e]) => [`${n}/main`, e]), ...Object.entries(TOOL_ENTRIES)].map(([n, e]) => [n, join(root, e)]),
+    [...Object.entries(SERVICE_ENTRIES).map(([n, e]) => [`${n}/main`, e]), ...Object.entries(TOOL_ENTRIES), ...Object.entries(WORKER_ENTRIES)]
+      .map(([n, e]) => [n, join(root, e)]),
   );
   const result = await build({
     absWorkingDir: root,
@@ -101,6 +110,9 @@ function relocateAssets(root: string, out: string, copied: string[]): Plugin {
         if (!source.includes("import.meta")) return undefined;
         const contents = source.replace(ASSET_URL, (_m, q: string, rel: string) => {
           const from = resolve(dirname(args.path), rel);
+          const worker = Object.entries(WORKER_ENTRIES).find(([, e]) => join(root, e) === from);
+          // Every bundle sits in dist/<name>/: the worker's bundle is one level up, then its own name.
+          if (worker) return `new URL(${q}../${worker[0]}.js${q}, import.meta.url)`;
           if (!existsSync(from) || !statSync(from).isFile()) throw new Error(`${relative(root, args.path)}: asset ${rel} does not exist`);
           if (/\.[cm]?[jt]s$/.test(from)) throw new Error(`${relative(root, args.path)}: ${rel} is code; import it instead of reading it by URL`);
           const name = `${createHash("sha256").update(relative(root, from)).digest("hex").slice(0, 8)}-${basename(from)}`;
@@ -110,7 +122,7 @@ function relocateAssets(root: string, out: string, copied: string[]): Plugin {
           // Every bundle sits in dist/<name>/, so dist/assets/ is one level up from all of them.
           return `new URL(${q}../assets/${name}${q}, import.meta.url)`;
         });
-        const left = contents.replace(/new URL\([^)]*\.\.\/assets\/[^)]*import\.meta\.url\s*\)/g, "").replace(SAFE_IMPORT_META, "");
+        const left = contents.replace(/new URL\([^)]*\.\.\/[^)]*import\.meta\.url\s*\)/g, "").replace(SAFE_IMPORT_META, "");
         if (/import\.meta\.(url|dirname|filename)/.test(left)) {
           throw new Error(`${relative(root, args.path)}: import.meta is used in a way the bundle cannot keep (only new URL("<file>", import.meta.url) and createRequire(import.meta.url) are)`);
         }

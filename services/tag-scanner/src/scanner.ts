@@ -8,13 +8,13 @@ import type { Server } from "node:net";
 import type { Browser } from "puppeteer-core";
 import type { BrowserLease, BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
-import { decodePng, dominantColor, hasBorder, thumbnailJpeg } from "./fields/image.ts";
 import { captureLandingPage } from "./gatherers/landing-page.ts";
 import { MAX_SHOT_CSS, measureCreative, type MeasureArtifact } from "./gatherers/measure.ts";
 import { watchRender } from "./gatherers/render-watch.ts";
 import { readStorage } from "./gatherers/storage.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
+import { createImageWork, type ImageWork } from "./image-work.ts";
 import { buildSyntheticSite } from "./synthetic-origin.ts";
 import { bounded } from "./util.ts";
 import { createWarmPages } from "./warm-pages.ts";
@@ -42,6 +42,8 @@ export interface TagScannerDeps {
    * listening socket inside the browser's network namespace.
    */
   startProxy?: (policy: OutboundPolicy, listenOn?: () => Promise<Server>) => Promise<EgressProxy>;
+  /** The screenshot's decode, colour, border and thumbnail (default: a worker thread of its own). */
+  imageWork?: ImageWork;
 }
 
 export interface TagScanner {
@@ -70,7 +72,11 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       return l ? prepare(browser, l) : Promise.reject(new Error("unknown browser"));
     },
   });
-  deps.pool.onClose?.(() => warm.close());
+  const imageWork = deps.imageWork ?? createImageWork();
+  deps.pool.onClose?.(async () => {
+    await warm.close();
+    if (!deps.imageWork) await imageWork.close();
+  });
 
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
     const t0 = Date.now();
@@ -107,14 +113,14 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const out: StoredImages = { hasBorder: false };
     if (png) {
       try {
-        const raster = decodePng(png);
-        const color = dominantColor(raster);
         const box = art.layout?.box;
-        // Device pixels per CSS pixel of the shot (DPR, or less when a huge box was scaled down to its budget).
-        if (box) out.hasBorder = hasBorder(raster, raster.width / Math.max(1, Math.min(box.width, MAX_SHOT_CSS)));
-        const thumb = thumbnailJpeg(raster, 300);
-        const [hiId, thId] = await Promise.all([deps.artifacts.put(png, "image/png"), deps.artifacts.put(thumb, "image/jpeg")]);
-        out.screenshot = { highres: { id: hiId, bytes: png.byteLength, color }, thumbnail: { id: thId, bytes: thumb.byteLength, color } };
+        const img = await imageWork.analyse(png, box ? Math.min(box.width, MAX_SHOT_CSS) : undefined);
+        out.hasBorder = img.hasBorder;
+        const [hiId, thId] = await Promise.all([deps.artifacts.put(png, "image/png"), deps.artifacts.put(img.thumbnail, "image/jpeg")]);
+        out.screenshot = {
+          highres: { id: hiId, bytes: png.byteLength, color: img.color },
+          thumbnail: { id: thId, bytes: img.thumbnail.byteLength, color: img.color },
+        };
       } catch {
         /* an undecodable screenshot leaves the field empty */
       }

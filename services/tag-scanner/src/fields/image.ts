@@ -3,7 +3,19 @@ import { PNG } from "pngjs";
 
 export interface Raster { width: number; height: number; data: Uint8Array } // RGBA
 
+/**
+ * Twice the screenshot budget (measure.ts MAX_SHOT_PIXELS, with room for rounding): a larger PNG never came from our
+ * clip, and its RGBA raster would be allocated outside any heap limit before a single row is inflated.
+ */
+export const MAX_DECODE_PIXELS = 16 * 1024 * 1024;
+
 export function decodePng(png: Uint8Array): Raster {
+  // IHDR is the first chunk: width and height at bytes 16..23, big-endian.
+  if (png.byteLength < 24) throw new Error("not a PNG");
+  const dv = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  const w = dv.getUint32(16);
+  const h = dv.getUint32(20);
+  if (w * h > MAX_DECODE_PIXELS) throw new Error(`PNG of ${w}x${h} is over the decode budget of ${MAX_DECODE_PIXELS} pixels`);
   const img = PNG.sync.read(Buffer.from(png));
   return { width: img.width, height: img.height, data: img.data };
 }
