@@ -37,8 +37,16 @@ export interface BrowserLease {
   release(broken?: boolean): void;
 }
 
+export interface AcquireOptions {
+  /**
+   * The whole browser, no other scan beside it: for a scan retried because the browser it shared died or wedged,
+   * so that whichever scan did it cannot do it again to that one.
+   */
+  exclusive?: boolean;
+}
+
 export interface BrowserPool {
-  acquire(signal?: AbortSignal): Promise<BrowserLease>;
+  acquire(signal?: AbortSignal, opts?: AcquireOptions): Promise<BrowserLease>;
   readonly capacity: number;
   /** Concurrent scans per browser. */
   readonly slotsPerBrowser: number;
@@ -179,9 +187,14 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     });
   }
 
-  function freeSlot(): Slot | undefined {
+  // Every waiter looks again: an exclusive one needs a whole browser, and one release may free several slots.
+  function wakeAll() {
+    for (const w of waiters.splice(0)) w();
+  }
+
+  function freeSlot(exclusive: boolean): Slot | undefined {
     let best: Slot | undefined;
-    for (const s of slots) if (s.busy < perBrowser && (!best || s.busy < best.busy)) best = s;
+    for (const s of slots) if ((exclusive ? s.busy === 0 : s.busy < perBrowser) && (!best || s.busy < best.busy)) best = s;
     return best;
   }
 
@@ -191,19 +204,20 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     get busy() {
       return slots.reduce((n, s) => n + s.busy, 0);
     },
-    async acquire(signal) {
+    async acquire(signal, aopts) {
+      const taken = aopts?.exclusive ? perBrowser : 1;
       for (;;) {
         if (closed) throw new Error("browser pool closed");
         if (signal?.aborted) throw new Error("aborted");
-        const slot = freeSlot();
+        const slot = freeSlot(taken > 1);
         if (slot) {
-          slot.busy++;
+          slot.busy += taken;
           let browser: Browser;
           try {
             browser = await launch(slot);
           } catch (err) {
-            slot.busy--;
-            waiters.shift()?.();
+            slot.busy -= taken;
+            wakeAll();
             throw err;
           }
           let released = false;
@@ -215,13 +229,13 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
             release(broken) {
               if (released) return;
               released = true;
-              slot.busy--;
+              slot.busy -= taken;
               if (broken && slot.browser === browser) {
                 opts.logger?.warn({}, "replacing a hung or crashed chromium");
                 slot.browser = undefined;
                 kill(browser);
               }
-              waiters.shift()?.();
+              wakeAll();
             },
           };
         }

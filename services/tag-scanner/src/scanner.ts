@@ -19,6 +19,17 @@ import { buildSyntheticSite } from "./synthetic-origin.ts";
 import { bounded } from "./util.ts";
 import { createWarmPages } from "./warm-pages.ts";
 
+/** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
+export class BrowserLostError extends Error {
+  constructor(detail: string) {
+    super(`the scan's browser was lost: ${detail}`);
+    this.name = "BrowserLostError";
+  }
+}
+
+/** A retry on a browser of its own needs a browser start and a render: not worth starting with less time left. */
+const MIN_RETRY_MS = 10_000;
+
 /** A job with no targeting: the profile prepared pages start with. */
 const DEFAULT_JOB = create(ScanJobSchema, {});
 
@@ -79,9 +90,27 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   });
 
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
-    const t0 = Date.now();
     const log = deps.logger?.child?.({ job_id: job.jobId }) ?? deps.logger;
-    const lease = await deps.pool.acquire(signal);
+    try {
+      return await attempt(job, signal, log, false);
+    } catch (err) {
+      // The browser died or wedged under this scan — most likely another creative on it did that. This customer's
+      // scan is run again, once, on a browser of its own, if the job's time allows.
+      const left = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - Date.now() : Infinity;
+      if (!(err instanceof BrowserLostError) || left < MIN_RETRY_MS || signal?.aborted) throw err;
+      log?.warn({ err: String(err), ms_left: Number.isFinite(left) ? left : undefined }, "the browser under this scan was lost; scanning again on a browser of its own");
+      return attempt(job, signal, log, true);
+    }
+  }
+
+  async function attempt(job: ScanJob, signal: AbortSignal | undefined, log: ScanLogger | undefined, exclusive: boolean): Promise<TagReport> {
+    const lease = await deps.pool.acquire(signal, { exclusive });
+    const t0 = Date.now();
+    // A browser that goes away ends the watch at once (not at its deadline), so the retry starts with time left.
+    const lost = new AbortController();
+    const onLost = () => lost.abort();
+    lease.browser.once("disconnected", onLost);
+    const scanSignal = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
     leases.set(lease.browser, { tabProfiles: lease.tabProfiles, chromeMajor: lease.chromeMajor, proxyListener: lease.proxyListener });
     let broken = false;
     let prepared: PreparedPage | undefined;
@@ -89,20 +118,23 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const profile = deviceProfile(job, lease.chromeMajor);
       prepared = (await warm.take(lease.browser)) ?? (await prepare(lease.browser, lease));
       // The next scan's page is prepared while this one renders and measures.
-      warm.refill(lease.browser);
+      if (!exclusive) warm.refill(lease.browser);
       await prepared.useProfile(profile);
-      const { art, phaseMs, screenshotPng, landingShot } = await gather(job, profile, prepared, t0, signal, log);
+      const { art, phaseMs, screenshotPng, landingShot } = await gather(job, profile, prepared, t0, scanSignal, log);
+      // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
+      if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images = await storeImages(art, screenshotPng, landingShot);
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
-      log?.info({ ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence }, "tag scanned");
+      log?.info({ ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive }, "tag scanned");
       return report;
     } catch (err) {
       if (!lease.browser.connected || err instanceof BrowserWedgedError) broken = true;
-      log?.error({ err: String(err) }, "tag scan failed");
-      throw err;
+      log?.error({ err: String(err), exclusive }, "tag scan failed");
+      throw broken && !(err instanceof BrowserLostError) ? new BrowserLostError(String(err)) : err;
     } finally {
       // Closing the context drops its renderer, cookies, storage, cache and service workers: nothing reaches the
       // next scan. A context that does not close means a wedged browser: replace it.
+      lease.browser.off("disconnected", onLost);
       if (prepared && !(await prepared.dispose()).closed) broken = true;
       lease.release(broken);
     }
