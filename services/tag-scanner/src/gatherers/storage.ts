@@ -10,7 +10,11 @@ export interface StorageArtifact {
   localStorage: Array<{ key: string; value: string }>;
 }
 
+// Budgets: with the console's, dialogs' and network records' (page-events.ts, network.ts) they bound a tag report at
+// about 13 MB whatever the creative does — well under NATS' 64 MB message limit.
 const MAX_COOKIES = 300;
+/** Across every frame (each frame's origin may add its own 200). */
+const MAX_LOCAL_STORAGE = 500;
 const LOCAL_STORAGE = "(() => { try { return Object.entries(localStorage).slice(0, 200); } catch (e) { return []; } })()";
 
 /**
@@ -34,7 +38,7 @@ export async function readStorage(client: CDPSession, worlds: ProbeWorlds, ms: n
     try {
       origin = new URL(frame.url).origin;
     } catch { /* about:blank shares its parent's storage */ }
-    for (const [key, value] of entries ?? []) seen.set(`${origin}\u0000${key}`, { key: truncate(String(key), 1000), value: truncate(String(value), 4096) });
+    for (const [key, value] of entries ?? []) if (seen.size < MAX_LOCAL_STORAGE) seen.set(`${origin}\u0000${key}`, { key: truncate(String(key), 1000), value: truncate(String(value), 4096) });
   }
   return { cookies, localStorage: [...seen.values()] };
 }
