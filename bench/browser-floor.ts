@@ -6,7 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { CHROMIUM_ARGS } from "@cva/tag-scanner/browser-pool.ts";
-import { sandboxPlan } from "@cva/tag-scanner/sandbox.ts";
+import { createBrowserNetns } from "@cva/tag-scanner/netns.ts";
+import { NETNS_PID_ENV, sandboxPlan } from "@cva/tag-scanner/sandbox.ts";
 
 export interface FloorBrowser {
   browser: Browser;
@@ -19,6 +20,8 @@ export async function launchFloorBrowser(): Promise<FloorBrowser> {
   mkdirSync(join(userDataDir, "Default"));
   writeFileSync(join(userDataDir, "Default", "Preferences"), "{}");
   sandbox.prepareProfile(userDataDir);
+  // Its own network namespace too, as the scanner's browsers (setContent needs no network).
+  const netns = sandbox.netns ? await createBrowserNetns() : undefined;
   const browser = await puppeteer.launch({
     userDataDir,
     defaultViewport: null,
@@ -30,11 +33,13 @@ export async function launchFloorBrowser(): Promise<FloorBrowser> {
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
+    env: netns ? { ...process.env, [NETNS_PID_ENV]: String(netns.pid) } : process.env,
   });
   return {
     browser,
     async close() {
       await browser.close().catch(() => {});
+      netns?.close();
       rmSync(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };

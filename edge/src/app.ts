@@ -1,4 +1,5 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { AccessLog } from "./access-log.ts";
 import { ApiError, notFound, payloadError, processingError } from "./errors.ts";
 import type { EdgeContext } from "./context.ts";
 import { createEdgeMetrics } from "./metrics.ts";
@@ -54,6 +55,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance;
     // Requests are short-lived except scans, which are bounded by scanTimeoutMs; give headroom above it.
     requestTimeout: deps.config.scanTimeoutMs + 30_000,
     return503OnClosing: true,
+    logController: new AccessLog(),
     frameworkErrors: (err, _req, reply) => {
       sendApiError(reply, toApiError(err));
     },

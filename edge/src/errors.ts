@@ -19,7 +19,12 @@ export class ApiError extends Error {
   readonly type: ErrorType;
   readonly retryAfterSeconds: number | undefined;
   constructor(type: ErrorType, message: string, opts: { retryAfterSeconds?: number } = {}) {
+    // An answer to the client, not a fault: no stack to capture (it is never shown or logged), which matters at
+    // the rate unauthenticated requests can arrive.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = "ApiError";
     this.type = type;
     this.retryAfterSeconds = opts.retryAfterSeconds ?? (type === "processing_error" ? DEFAULT_RETRY_AFTER_S : undefined);
