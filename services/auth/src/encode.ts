@@ -14,3 +14,13 @@ export function utcMonth(ms: number): string {
   const d = new Date(ms);
   return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
 }
+
+// 00:00 UTC on the 1st of the month containing `ms`.
+export function utcMonthStart(ms: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+export function previousUtcMonth(ms: number): string {
+  return utcMonth(utcMonthStart(ms) - 1);
+}

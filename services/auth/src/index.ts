@@ -1,6 +1,9 @@
 export { createAuthStore, defaultMonthlyQuotaFromEnv, DEFAULT_MONTHLY_QUOTA, BUCKET_KEYS, BUCKET_CUSTOMERS, BUCKET_QUOTA } from "./store.ts";
 export type { AuthStore, AuthStoreOptions } from "./store.ts";
-export type { ApiKeyInfo, CustomerInfo, ReserveResult } from "./types.ts";
+export type { ApiKeyInfo, CustomerInfo, HeldReservation, ReserveOptions, ReserveResult } from "./types.ts";
+export { startReservationReaper, reservationSettingsFromEnv, type ReservationReaper } from "./reaper.ts";
+export { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, type SettleResult } from "./reservations.ts";
+export { IDEMPOTENCY_WINDOW_MS } from "./idempotency.ts";
 export { AuthStoreError } from "./errors.ts";
 export { createAuthService } from "./service.ts";
 export { registerAuthRoutes } from "./routes.ts";

@@ -50,15 +50,34 @@ export function createAuthService(store: AuthStore, logger?: Logger): ServiceImp
 
     reserveQuota: (req) =>
       rpc(async () => {
-        const r = await store.reserve(req.customerId, req.jobId);
-        if (!r.ok) {
-          throw new ConnectError(`monthly quota of ${r.quota} scans is used up for ${r.month} (UTC)`, Code.ResourceExhausted);
+        if (req.maxInFlight < 0) throw new ConnectError("max_in_flight must be a non-negative integer", Code.InvalidArgument);
+        if (req.ttlMs < 0n || req.ttlMs > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConnectError("ttl_ms must be a non-negative integer", Code.InvalidArgument);
+        const r = await store.reserve(req.customerId, req.jobId, {
+          ttlMs: Number(req.ttlMs),
+          maxInFlight: req.maxInFlight,
+          ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey, requestHash: req.requestHash } : {}),
+        });
+        if (r.ok) return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
+        switch (r.reason) {
+          case "quota":
+            throw new ConnectError(`monthly quota of ${r.quota} scans is used up for ${r.month} (UTC)`, Code.ResourceExhausted);
+          case "in_flight":
+            throw new ConnectError(`${r.inFlight} scans already in flight; at most ${r.maxInFlight} at once`, Code.FailedPrecondition);
+          case "key_conflict":
+            throw new ConnectError("idempotency_key is already used with a different request", Code.AlreadyExists);
+          case "replay":
+            return create(auth.ReserveQuotaResponseSchema, {
+              replay: r.replay === "done" ? auth.ReplayState.DONE : auth.ReplayState.RUNNING,
+              jobId: r.jobId,
+            });
         }
-        return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
       }),
 
     refundQuota: (req) =>
       rpc(async () => create(auth.RefundQuotaResponseSchema, { refunded: await store.refund(req.reservationId) })),
+
+    commitQuota: (req) =>
+      rpc(async () => create(auth.CommitQuotaResponseSchema, { committed: await store.commit(req.reservationId) })),
 
     createKey: (req) =>
       rpc(async () => {

@@ -1,17 +1,19 @@
-import { randomBytes } from "node:crypto";
-import { Kvm, type KV, type KvEntry } from "@nats-io/kv";
+import { Kvm, type KV } from "@nats-io/kv";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { casLoop } from "./cas.ts";
 import { token, untoken, utcMonth } from "./encode.ts";
 import { invalidArgument, notFound } from "./errors.ts";
 import { KEY_ID_PATTERN, digestKey, generateApiKey, generateKeyId, sameDigest } from "./keys.ts";
+import { live } from "./reservation-record.ts";
+import { DEFAULT_RESERVATION_TTL_MS, ReservationLedger, counterKvKey, type SettleResult } from "./reservations.ts";
 import type {
   ApiKeyInfo,
   CounterRecord,
   CustomerInfo,
   CustomerRecord,
+  HeldReservation,
   KeyRecord,
-  ReservationRecord,
+  ReserveOptions,
   ReserveResult,
 } from "./types.ts";
 
@@ -38,10 +40,11 @@ export const QUOTA_RETENTION_MS = 100 * 24 * 3600 * 1000;
 
 const MAX_CUSTOMER_ID = 200;
 const MAX_API_KEY = 256;
-const RESERVATION_ID = /^[A-Za-z0-9_-]{16,64}$/;
 
 export interface AuthStoreOptions {
   defaultMonthlyQuota?: number;
+  // Lifetime of a reservation whose caller names none (README: RESERVATION_TTL_MS).
+  reservationTtlMs?: number;
   // Injected clock (ms since epoch) so tests can cross a month boundary.
   now?: () => number;
 }
@@ -54,20 +57,27 @@ export interface AuthStore {
   revokeKey(keyOrId: string): Promise<ApiKeyInfo | undefined>;
   setQuota(customerId: string, monthlyQuota: number): Promise<CustomerInfo>;
   getCustomer(customerId: string): Promise<CustomerInfo | undefined>;
-  reserve(customerId: string, jobId: string): Promise<ReserveResult>;
-  // True only the first time a reservation is refunded.
+  reserve(customerId: string, jobId: string, opts?: ReserveOptions): Promise<ReserveResult>;
+  // True only the first time a reservation is refunded (by anyone: the edge or a reaper).
   refund(reservationId: string): Promise<boolean>;
+  // True once committed (idempotent); false when it was refunded first or is unknown.
+  commit(reservationId: string): Promise<boolean>;
+  // The reaper's side: refund and settle the expired holds of one counter; follow the counters' holds.
+  reapCounter(counterKey: string): Promise<SettleResult>;
+  watchHolds(onChange: (counterKey: string, earliestExpiry: number | undefined) => void): Promise<{ stop(): void; done: Promise<void> }>;
+  // Uncommitted reservations of this and last month.
+  listHeld(): Promise<HeldReservation[]>;
 }
 
 const enc = (v: unknown) => JSON.stringify(v);
-const live = (e: KvEntry | null): e is KvEntry => !!e && e.operation === "PUT" && e.length > 0;
 
 // KV layout:
 //   cva_keys       d.<sha256 hex>                 → KeyRecord (JSON)
 //                  id.<key id>                    → sha256 hex (revoke/list by public id)
 //   cva_customers  c.<base64url customer id>      → CustomerRecord
-//   cva_quota      u.<base64url customer>.<YYYY-MM> → CounterRecord, updated only by compare-and-swap
-//                  r.<reservation id>             → ReservationRecord (refunded flag flipped once, by CAS)
+//   cva_quota      u.<base64url customer>.<YYYY-MM> → CounterRecord {used, held}, updated only by compare-and-swap
+//                  r.<reservation id>             → ReservationRecord (state decided once, by CAS)
+//                  i.<base64url customer>.<sha256 hex of key> → IdempotencyRecord
 export async function createAuthStore(nc: NatsConnection, opts: AuthStoreOptions = {}): Promise<AuthStore> {
   const kvm = new Kvm(nc);
   const [keys, customers, quota] = await Promise.all([
@@ -77,7 +87,7 @@ export async function createAuthStore(nc: NatsConnection, opts: AuthStoreOptions
   ]);
   const defaultQuota = opts.defaultMonthlyQuota ?? DEFAULT_MONTHLY_QUOTA;
   const now = opts.now ?? Date.now;
-  return new NatsAuthStore(keys, customers, quota, defaultQuota, now);
+  return new NatsAuthStore(keys, customers, quota, defaultQuota, now, opts.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS);
 }
 
 function checkCustomerId(id: string): string {
@@ -94,13 +104,18 @@ function checkQuota(n: number, field = "monthly_quota"): number {
 }
 
 class NatsAuthStore implements AuthStore {
+  private readonly ledger: ReservationLedger;
+
   constructor(
     private readonly keys: KV,
     private readonly customers: KV,
     private readonly quota: KV,
     private readonly defaultQuota: number,
     private readonly now: () => number,
-  ) {}
+    reservationTtlMs: number,
+  ) {
+    this.ledger = new ReservationLedger(quota, (id) => this.readCustomer(id), now, reservationTtlMs);
+  }
 
   async authenticate(apiKey: string): Promise<{ customerId: string; keyId: string } | undefined> {
     if (!apiKey || apiKey.length > MAX_API_KEY) return undefined;
@@ -205,59 +220,29 @@ class NatsAuthStore implements AuthStore {
     return { customerId, monthlyQuota: rec.monthly_quota, usedThisMonth: used.used, month };
   }
 
-  async reserve(customerId: string, jobId: string): Promise<ReserveResult> {
+  async reserve(customerId: string, jobId: string, opts?: ReserveOptions): Promise<ReserveResult> {
     checkCustomerId(customerId);
-    const cust = await this.readCustomer(customerId);
-    if (!cust) throw notFound(`no customer ${JSON.stringify(customerId)}`);
-    const month = utcMonth(this.now());
-    const k = this.counterKey(customerId, month);
-    // Exactness: the increment only lands if nobody changed the counter since we read it (update with the read
-    // revision; create for the month's first scan). Losers re-read and re-check the limit, so with N scans left
-    // exactly N concurrent reservations succeed.
-    const res = await casLoop("quota counter", async () => {
-      const e = await this.quota.get(k);
-      const used = live(e) ? e.json<CounterRecord>().used : 0;
-      if (used >= cust.monthly_quota) return { ok: false as const, used };
-      const next = enc({ used: used + 1 } satisfies CounterRecord);
-      if (live(e)) await this.quota.update(k, next, e.revision);
-      else await this.quota.create(k, next);
-      return { ok: true as const, used: used + 1 };
-    });
-    if (!res.ok) return { ok: false, used: res.used, quota: cust.monthly_quota, month };
-    const reservationId = randomBytes(18).toString("base64url");
-    const rec: ReservationRecord = { customer_id: customerId, month, job_id: jobId, created_unix_ms: this.now(), refunded: false };
-    await this.quota.create(`r.${reservationId}`, enc(rec));
-    return { ok: true, reservationId, remaining: Math.max(0, cust.monthly_quota - res.used), month };
+    return this.ledger.reserve(customerId, jobId, opts);
   }
 
-  async refund(reservationId: string): Promise<boolean> {
-    if (!RESERVATION_ID.test(reservationId)) return false;
-    const rk = `r.${reservationId}`;
-    // Flip the reservation's flag first (by CAS, so only one caller wins), then give the scan back: a crash in between
-    // loses a refund rather than granting two.
-    const rec = await casLoop("reservation", async () => {
-      const e = await this.quota.get(rk);
-      if (!live(e)) return undefined;
-      const r = e.json<ReservationRecord>();
-      if (r.refunded) return undefined;
-      r.refunded = true;
-      await this.quota.update(rk, enc(r), e.revision);
-      return r;
-    });
-    if (!rec) return false;
-    const k = this.counterKey(rec.customer_id, rec.month);
-    await casLoop("quota counter", async () => {
-      const e = await this.quota.get(k);
-      if (!live(e)) return;
-      const used = e.json<CounterRecord>().used;
-      if (used <= 0) return;
-      await this.quota.update(k, enc({ used: used - 1 } satisfies CounterRecord), e.revision);
-    });
-    return true;
+  refund(reservationId: string): Promise<boolean> {
+    return this.ledger.refund(reservationId);
   }
 
-  private counterKey(customerId: string, month: string): string {
-    return `u.${token(customerId)}.${month}`;
+  commit(reservationId: string): Promise<boolean> {
+    return this.ledger.commit(reservationId);
+  }
+
+  reapCounter(counterKey: string): Promise<SettleResult> {
+    return this.ledger.reapCounter(counterKey);
+  }
+
+  watchHolds(onChange: (counterKey: string, earliestExpiry: number | undefined) => void) {
+    return this.ledger.watchHolds(onChange);
+  }
+
+  listHeld(): Promise<HeldReservation[]> {
+    return this.ledger.listHeld();
   }
 
   private async readCustomer(customerId: string): Promise<CustomerRecord | undefined> {
@@ -266,7 +251,7 @@ class NatsAuthStore implements AuthStore {
   }
 
   private async readUsed(customerId: string, month: string): Promise<CounterRecord> {
-    const e = await this.quota.get(this.counterKey(customerId, month));
+    const e = await this.quota.get(counterKvKey(customerId, month));
     return live(e) ? e.json<CounterRecord>() : { used: 0 };
   }
 

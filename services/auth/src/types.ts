@@ -13,9 +13,32 @@ export interface CustomerInfo {
   month: string;
 }
 
+export interface ReserveOptions {
+  // How long the reservation may stay uncommitted before a reaper refunds it; default: the store's reservationTtlMs.
+  ttlMs?: number;
+  // With requestHash: a retry of the same request answers the earlier scan instead of charging again.
+  idempotencyKey?: string;
+  requestHash?: string;
+  // Cap on the customer's uncommitted, unexpired reservations (this one included); 0 or absent: no cap.
+  maxInFlight?: number;
+}
+
 export type ReserveResult =
-  | { ok: true; reservationId: string; remaining: number; month: string }
-  | { ok: false; used: number; quota: number; month: string };
+  | { ok: true; reservationId: string; remaining: number; month: string; expiresUnixMs: number }
+  | { ok: false; reason: "quota"; used: number; quota: number; month: string }
+  | { ok: false; reason: "in_flight"; inFlight: number; maxInFlight: number }
+  // The idempotency key is held by a different request.
+  | { ok: false; reason: "key_conflict" }
+  // The idempotency key is held by the same request: its job is done (report stored) or still running.
+  | { ok: false; reason: "replay"; replay: "done" | "running"; jobId: string };
+
+// An uncommitted reservation as the counter holds it.
+export interface HeldReservation {
+  reservationId: string;
+  customerId: string;
+  month: string;
+  expiresUnixMs: number;
+}
 
 // Stored values (JSON). The plaintext key never appears in any of them.
 export interface KeyRecord {
@@ -35,12 +58,34 @@ export interface CustomerRecord {
 
 export interface CounterRecord {
   used: number;
+  // The month's uncommitted reservations: reservation id → expiry (ms since epoch). Changed in the same
+  // compare-and-swap as `used`, so a charge is never without its hold (the reaper finds every one) and a refund's
+  // decrement happens exactly when its hold is removed.
+  held?: Record<string, number>;
 }
+
+export type ReservationState = "held" | "committed" | "refunded";
 
 export interface ReservationRecord {
   customer_id: string;
   month: string;
   job_id: string;
   created_unix_ms: number;
+  // Absent on records written before reservations expired (no hold in the counter: refunded the old way).
+  expires_unix_ms?: number;
+  // Decided once, by compare-and-swap: held → committed | refunded. Absent on older records (see `refunded`).
+  state?: ReservationState;
+  // Kept equal to state === "refunded" for readers of the older layout.
   refunded: boolean;
+}
+
+// i.<b64url customer>.<sha256 hex of the key>: which scan an idempotency key belongs to. Its state is its
+// reservation's: held (running), committed (done) or refunded (released: the key may be used again).
+export interface IdempotencyRecord {
+  request_hash: string;
+  job_id: string;
+  reservation_id: string;
+  created_unix_ms: number;
+  // The reservation's expiry: a claim whose reservation record never appeared is released after it.
+  expires_unix_ms: number;
 }

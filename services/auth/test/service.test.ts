@@ -91,6 +91,31 @@ describe("AuthService over gRPC", () => {
     expect(c.customer).toMatchObject({ monthlyQuota: 7n, usedThisMonth: 6n });
   });
 
+  it("commits, caps in-flight scans and answers idempotent retries over the wire", async () => {
+    await client.createKey({ customerId: "wire-c", monthlyQuota: 10n });
+    const hash = "a".repeat(43);
+    const first = await edge.reserveQuota({ customerId: "wire-c", jobId: "job-a", ttlMs: 60_000n, maxInFlight: 2, idempotencyKey: "retry-me", requestHash: hash });
+    expect(first.reservationId).not.toBe("");
+    expect(first.replay).toBe(auth.ReplayState.UNSPECIFIED);
+    const again = await edge.reserveQuota({ customerId: "wire-c", jobId: "job-b", maxInFlight: 2, idempotencyKey: "retry-me", requestHash: hash });
+    expect(again).toMatchObject({ reservationId: "", replay: auth.ReplayState.RUNNING, jobId: "job-a" });
+    const conflict = await edge.reserveQuota({ customerId: "wire-c", jobId: "job-c", idempotencyKey: "retry-me", requestHash: "b".repeat(43) }).catch((e: unknown) => ConnectError.from(e));
+    expect(conflict).toMatchObject({ code: Code.AlreadyExists, rawMessage: "idempotency_key is already used with a different request" });
+
+    await edge.reserveQuota({ customerId: "wire-c", jobId: "job-d", maxInFlight: 2 });
+    const capped = await edge.reserveQuota({ customerId: "wire-c", jobId: "job-e", maxInFlight: 2 }).catch((e: unknown) => ConnectError.from(e));
+    expect(capped).toMatchObject({ code: Code.FailedPrecondition, rawMessage: "2 scans already in flight; at most 2 at once" });
+
+    expect((await edge.commitQuota({ reservationId: first.reservationId })).committed).toBe(true);
+    expect((await edge.commitQuota({ reservationId: first.reservationId })).committed).toBe(true);
+    expect((await edge.refundQuota({ reservationId: first.reservationId })).refunded).toBe(false);
+    expect(await edge.reserveQuota({ customerId: "wire-c", jobId: "job-f", idempotencyKey: "retry-me", requestHash: hash })).toMatchObject({ replay: auth.ReplayState.DONE, jobId: "job-a" });
+    expect((await edge.commitQuota({ reservationId: "unknown-reservation" })).committed).toBe(false);
+    expect(await code(edge.reserveQuota({ customerId: "wire-c", jobId: "x", idempotencyKey: "bad\u0001", requestHash: hash }))).toBe(Code.InvalidArgument);
+    expect(await code(edge.reserveQuota({ customerId: "wire-c", jobId: "x", ttlMs: 86_400_000n }))).toBe(Code.InvalidArgument);
+    expect((await client.getCustomer({ customerId: "wire-c" })).customer?.usedThisMonth).toBe(2n);
+  });
+
   it("sets quotas and reports errors with the right codes", async () => {
     await client.createKey({ customerId: "wire-s" });
     expect((await client.setQuota({ customerId: "wire-s", monthlyQuota: 3n })).customer?.monthlyQuota).toBe(3n);
@@ -129,6 +154,7 @@ describe("AuthService over gRPC", () => {
       ["Authenticate", (c) => c.authenticate({ apiKey: "cva_guess" })],
       ["ReserveQuota", (c) => c.reserveQuota({ customerId: "wire", jobId: "stolen" })],
       ["RefundQuota", (c) => c.refundQuota({ reservationId: "r".repeat(20) })],
+      ["CommitQuota", (c) => c.commitQuota({ reservationId: "r".repeat(20) })],
     ];
     for (const [name, call] of service) {
       expect(await code(call(anonymous)), `${name} without credential`).toBe(Code.Unauthenticated);

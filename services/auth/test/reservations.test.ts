@@ -1,0 +1,268 @@
+// Reservations that settle themselves (commit, refund, the reaper), per-customer in-flight caps and idempotency
+// keys, against a real nats-server. Expiry is real time with short TTLs; every wait polls for its evidence with a
+// bound.
+import { Kvm, type KV } from "@nats-io/kv";
+import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startReservationReaper, type ReservationReaper } from "../src/reaper.ts";
+import { BUCKET_QUOTA, createAuthStore, type AuthStore } from "../src/store.ts";
+import { IDEMPOTENCY_WINDOW_MS } from "../src/idempotency.ts";
+import type { ReservationRecord } from "../src/types.ts";
+
+let nats: Awaited<ReturnType<typeof startNatsServer>>;
+let nc: NatsConnection;
+let nc2: NatsConnection;
+let quota: KV;
+const reapers: ReservationReaper[] = [];
+
+beforeAll(async () => {
+  nats = await startNatsServer();
+  nc = await connect({ servers: nats.url });
+  nc2 = await connect({ servers: nats.url });
+  await createAuthStore(nc);
+  quota = await new Kvm(nc).open(BUCKET_QUOTA);
+});
+
+afterAll(async () => {
+  for (const r of reapers) await r.stop();
+  await nc?.close();
+  await nc2?.close();
+  await nats?.stop();
+});
+
+const HASH = "h".repeat(43);
+const used = async (store: AuthStore, customer: string) => (await store.getCustomer(customer))!.usedThisMonth;
+
+async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function reaper(store: AuthStore, intervalMs: number): Promise<ReservationReaper> {
+  const r = await startReservationReaper(store, { intervalMs });
+  reapers.push(r);
+  return r;
+}
+
+function reserved(r: Awaited<ReturnType<AuthStore["reserve"]>>) {
+  if (!r.ok) throw new Error(`not reserved: ${JSON.stringify(r)}`);
+  return r;
+}
+
+describe("the reaper", () => {
+  it("refunds a reservation never committed once its TTL has passed, and leaves no hold behind", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("abandoned", 10);
+    await reaper(store, 100);
+    const r = reserved(await store.reserve("abandoned", "job-lost", { ttlMs: 400 }));
+    expect(await used(store, "abandoned")).toBe(1);
+    expect((await store.listHeld()).map((h) => h.reservationId)).toContain(r.reservationId);
+
+    const after = await until("the reaper's refund", () => used(store, "abandoned"), (n) => n === 0);
+    expect(after).toBe(0);
+    // Not before its expiry: the counter could only drop once the TTL had passed.
+    expect(Date.now()).toBeGreaterThanOrEqual(r.expiresUnixMs);
+    expect((await store.listHeld()).some((h) => h.reservationId === r.reservationId)).toBe(false);
+    // Refunded for good: the edge's late refund or commit changes nothing.
+    expect(await store.refund(r.reservationId)).toBe(false);
+    expect(await store.commit(r.reservationId)).toBe(false);
+    expect(await used(store, "abandoned")).toBe(0);
+  });
+
+  it("two reapers (two replicas) racing each other and the edge's refund give each scan back once", async () => {
+    const a = await createAuthStore(nc);
+    const b = await createAuthStore(nc2);
+    await a.createKey("raced", 20);
+    // Long intervals: the sweeps below are the only ones, run at the same moment on both replicas.
+    const ra = await reaper(a, 3_600_000);
+    const rb = await reaper(b, 3_600_000);
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => a.reserve("raced", `job-${i}`, { ttlMs: 300 }).then(reserved)));
+    const committed = rs[5]!;
+    expect(await a.commit(committed.reservationId)).toBe(true);
+    expect(await used(a, "raced")).toBe(6);
+    await until("expiry", async () => Date.now(), (t) => rs.every((r) => t > r.expiresUnixMs));
+
+    let refunded = 0;
+    let edgeRefunds = 0;
+    const final = await until(
+      "both reapers to settle every expired hold",
+      async () => {
+        const [x, y, z] = await Promise.all([ra.sweep(), rb.sweep(), a.refund(rs[0]!.reservationId)]);
+        refunded += x.refunded + y.refunded;
+        if (z) edgeRefunds++;
+        return (await a.listHeld()).filter((h) => h.customerId === "raced").length;
+      },
+      (n) => n === 0,
+    );
+    expect(final).toBe(0);
+    expect(refunded + edgeRefunds).toBe(5);
+    expect(await used(a, "raced")).toBe(1);
+    // Nothing left to do: more sweeps refund nothing.
+    const again = await Promise.all([ra.sweep(), rb.sweep()]);
+    expect(again.reduce((s, x) => s + x.refunded, 0)).toBe(0);
+    expect(await used(a, "raced")).toBe(1);
+  });
+
+  it("never refunds a committed reservation; a commit after expiry refunds it instead (that scan is free)", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("committer", 10);
+    const kept = reserved(await store.reserve("committer", "kept", { ttlMs: 300 }));
+    expect(await store.commit(kept.reservationId)).toBe(true);
+    expect(await store.commit(kept.reservationId)).toBe(true);
+    expect(await store.refund(kept.reservationId)).toBe(false);
+    // Committed, but its hold still in the counter: what a crash between deciding and settling leaves.
+    const crashed = reserved(await store.reserve("committer", "crashed", { ttlMs: 300 }));
+    const e = (await quota.get(`r.${crashed.reservationId}`))!;
+    await quota.update(`r.${crashed.reservationId}`, JSON.stringify({ ...e.json<ReservationRecord>(), state: "committed" }), e.revision);
+    const late = reserved(await store.reserve("committer", "late", { ttlMs: 200 }));
+    await until("expiry", async () => Date.now(), (t) => t > Math.max(crashed.expiresUnixMs, late.expiresUnixMs));
+    expect(await store.commit(late.reservationId)).toBe(false);
+    expect(await used(store, "committer")).toBe(2);
+
+    await reaper(store, 50);
+    await until("the reaper to settle the crashed commit's hold", async () => (await store.listHeld()).filter((h) => h.customerId === "committer").length, (n) => n === 0);
+    expect(await used(store, "committer")).toBe(2);
+  });
+
+  it("refunds a hold whose reservation record was never written (its auth replica died in between)", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("orphan", 10);
+    const r = reserved(await store.reserve("orphan", "j", { ttlMs: 200 }));
+    await quota.purge(`r.${r.reservationId}`);
+    const rr = await reaper(store, 50);
+    await until("the orphan's refund", () => used(store, "orphan"), (n) => n === 0);
+    expect(await store.refund(r.reservationId)).toBe(false);
+    await rr.sweep();
+    expect(await used(store, "orphan")).toBe(0);
+  });
+
+  it("finishes a refund decided by a caller that died before giving the scan back", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("half-done", 10);
+    const r = reserved(await store.reserve("half-done", "j", { ttlMs: 60_000 }));
+    // The record says refunded, the counter still holds and counts it: exactly what a crash between the two leaves.
+    const e = (await quota.get(`r.${r.reservationId}`))!;
+    await quota.update(`r.${r.reservationId}`, JSON.stringify({ ...e.json<ReservationRecord>(), state: "refunded", refunded: true }), e.revision);
+    expect(await used(store, "half-done")).toBe(1);
+    const results = await Promise.all([store.refund(r.reservationId), store.refund(r.reservationId), store.commit(r.reservationId)]);
+    expect(results).toEqual([false, false, false]);
+    expect(await used(store, "half-done")).toBe(0);
+  });
+});
+
+describe("in-flight cap", () => {
+  it("holds at most max_in_flight uncommitted reservations per customer, across replicas, without charging the refused", async () => {
+    const stores = [await createAuthStore(nc), await createAuthStore(nc2)];
+    await stores[0]!.createKey("capped", 100);
+    await stores[0]!.createKey("neighbour", 100);
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % 2]!.reserve("capped", `j${i}`, { maxInFlight: 2 })));
+    const ok = results.filter((r) => r.ok);
+    expect(ok).toHaveLength(2);
+    expect(results.filter((r) => !r.ok && r.reason === "in_flight")).toHaveLength(6);
+    expect(results.find((r) => !r.ok)).toMatchObject({ reason: "in_flight", inFlight: 2, maxInFlight: 2 });
+    expect(await used(stores[0]!, "capped")).toBe(2);
+    // Another customer is not affected.
+    expect((await stores[0]!.reserve("neighbour", "n", { maxInFlight: 2 })).ok).toBe(true);
+    // A committed or refunded scan frees its place.
+    expect(await stores[1]!.commit(reserved(ok[0]!).reservationId)).toBe(true);
+    expect((await stores[0]!.reserve("capped", "after-commit", { maxInFlight: 2 })).ok).toBe(true);
+    expect((await stores[0]!.reserve("capped", "still-full", { maxInFlight: 2 })).ok).toBe(false);
+    expect(await stores[0]!.refund(reserved(ok[1]!).reservationId)).toBe(true);
+    expect((await stores[0]!.reserve("capped", "after-refund", { maxInFlight: 2 })).ok).toBe(true);
+  });
+
+  it("does not count holds past their expiry", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("stale-holds", 100);
+    const r = reserved(await store.reserve("stale-holds", "a", { ttlMs: 150, maxInFlight: 1 }));
+    expect((await store.reserve("stale-holds", "b", { maxInFlight: 1 })).ok).toBe(false);
+    await until("expiry", async () => Date.now(), (t) => t > r.expiresUnixMs);
+    expect((await store.reserve("stale-holds", "c", { maxInFlight: 1 })).ok).toBe(true);
+  });
+
+  it("counts last month's holds in the first hour of a month", async () => {
+    let t = Date.UTC(2032, 2, 31, 23, 59, 59, 0);
+    const store = await createAuthStore(nc, { now: () => t });
+    await store.createKey("midnight", 100);
+    reserved(await store.reserve("midnight", "march", { ttlMs: 60_000, maxInFlight: 1 }));
+    t = Date.UTC(2032, 3, 1, 0, 0, 10, 0);
+    expect(await store.reserve("midnight", "april", { maxInFlight: 1 })).toMatchObject({ ok: false, reason: "in_flight" });
+    t = Date.UTC(2032, 3, 1, 0, 1, 0, 0);
+    expect((await store.reserve("midnight", "april", { maxInFlight: 1 })).ok).toBe(true);
+  });
+});
+
+describe("idempotency keys", () => {
+  it("answers a retry with the first job, running then done, charged once; another request with the key is a conflict", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("idem", 10);
+    const first = reserved(await store.reserve("idem", "job-1", { idempotencyKey: "order-42", requestHash: HASH }));
+    expect(await store.reserve("idem", "job-2", { idempotencyKey: "order-42", requestHash: HASH })).toEqual({ ok: false, reason: "replay", replay: "running", jobId: "job-1" });
+    expect(await store.reserve("idem", "job-3", { idempotencyKey: "order-42", requestHash: "x".repeat(43) })).toEqual({ ok: false, reason: "key_conflict" });
+    expect(await store.commit(first.reservationId)).toBe(true);
+    expect(await store.reserve("idem", "job-4", { idempotencyKey: "order-42", requestHash: HASH })).toEqual({ ok: false, reason: "replay", replay: "done", jobId: "job-1" });
+    expect(await used(store, "idem")).toBe(1);
+    // Keys are per customer.
+    await store.createKey("idem-other", 10);
+    expect((await store.reserve("idem-other", "job-5", { idempotencyKey: "order-42", requestHash: HASH })).ok).toBe(true);
+  });
+
+  it("concurrent first requests with one key: one reservation, the rest see it running", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("idem-burst", 10);
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => store.reserve("idem-burst", `job-${i}`, { idempotencyKey: "burst", requestHash: HASH })));
+    const ok = rs.filter((r) => r.ok);
+    expect(ok).toHaveLength(1);
+    const winner = rs.findIndex((r) => r.ok);
+    expect(rs.filter((r) => !r.ok)).toEqual(Array(5).fill({ ok: false, reason: "replay", replay: "running", jobId: `job-${winner}` }));
+    expect(await used(store, "idem-burst")).toBe(1);
+  });
+
+  it("a failed (refunded) or refused scan does not pin its key", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("idem-fail", 1);
+    const first = reserved(await store.reserve("idem-fail", "job-1", { idempotencyKey: "k", requestHash: HASH }));
+    expect(await store.refund(first.reservationId)).toBe(true);
+    // Runs again, even with another request: nothing is bound to the key after a failure.
+    const second = reserved(await store.reserve("idem-fail", "job-2", { idempotencyKey: "k", requestHash: "y".repeat(43) }));
+    expect(await store.commit(second.reservationId)).toBe(true);
+    // Over quota: refused, and the key is not left claimed (no "running" for a scan that never started).
+    expect(await store.reserve("idem-fail", "job-3", { idempotencyKey: "k2", requestHash: HASH })).toMatchObject({ ok: false, reason: "quota" });
+    await store.setQuota("idem-fail", 2);
+    expect((await store.reserve("idem-fail", "job-4", { idempotencyKey: "k2", requestHash: HASH })).ok).toBe(true);
+  });
+
+  it("releases a key whose scan expired uncommitted, and forgets keys after 24 h", async () => {
+    let t = Date.UTC(2033, 5, 10, 12, 0, 0, 0);
+    const store = await createAuthStore(nc, { now: () => t });
+    await store.createKey("idem-time", 10);
+    reserved(await store.reserve("idem-time", "job-1", { idempotencyKey: "k", requestHash: HASH, ttlMs: 1000 }));
+    t += 1001;
+    const second = reserved(await store.reserve("idem-time", "job-2", { idempotencyKey: "k", requestHash: HASH }));
+    expect(await store.commit(second.reservationId)).toBe(true);
+    t += IDEMPOTENCY_WINDOW_MS - 1;
+    expect(await store.reserve("idem-time", "job-3", { idempotencyKey: "k", requestHash: HASH })).toMatchObject({ replay: "done", jobId: "job-2" });
+    t += 1;
+    expect((await store.reserve("idem-time", "job-4", { idempotencyKey: "k", requestHash: "z".repeat(43) })).ok).toBe(true);
+  });
+
+  it("validates keys, hashes, TTLs and caps", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("idem-bad", 10);
+    for (const idempotencyKey of ["x".repeat(256), "tab\there", "ünï"]) {
+      await expect(store.reserve("idem-bad", "j", { idempotencyKey, requestHash: HASH })).rejects.toMatchObject({ kind: "invalid_argument" });
+    }
+    await expect(store.reserve("idem-bad", "j", { idempotencyKey: "ok" })).rejects.toMatchObject({ kind: "invalid_argument" });
+    await expect(store.reserve("idem-bad", "j", { ttlMs: 3_600_001 })).rejects.toMatchObject({ kind: "invalid_argument" });
+    await expect(store.reserve("idem-bad", "j", { maxInFlight: -1 })).rejects.toMatchObject({ kind: "invalid_argument" });
+    expect(await used(store, "idem-bad")).toBe(0);
+    // Any printable ASCII, '.', '*', '>' and spaces included.
+    expect((await store.reserve("idem-bad", "j", { idempotencyKey: " a.b*c>d ~", requestHash: HASH })).ok).toBe(true);
+  });
+});
