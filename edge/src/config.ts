@@ -41,6 +41,7 @@ export function loadEdgeConfig(env: NodeJS.ProcessEnv = process.env): EdgeProces
     scanTimeoutMs: int(env, "SCAN_TIMEOUT_MS", 90_000),
     rpcTimeoutMs: int(env, "RPC_TIMEOUT_MS", 5_000),
     retryAfterSeconds: int(env, "RETRY_AFTER_SECONDS", 5),
+    maxInFlightPerCustomer: int(env, "CUSTOMER_MAX_IN_FLIGHT", 0),
     limits: {
       maxBodyBytes: int(env, "MAX_BODY_BYTES", DEFAULT_LIMITS.maxBodyBytes),
       maxTagBytes: int(env, "MAX_TAG_BYTES", DEFAULT_LIMITS.maxTagBytes),

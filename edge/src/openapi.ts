@@ -1,5 +1,6 @@
 import type { EdgeLimits } from "./ports.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCAN_ENDPOINTS } from "./constants.ts";
+import { IDEMPOTENCY_KEY_MAX } from "./validation/idempotency-key.ts";
 import { requestSchemas } from "./validation/schemas.ts";
 import { VIEW_SCHEMAS } from "./views/index.ts";
 
@@ -11,7 +12,8 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
   const errorRef = { $ref: "#/components/schemas/Error" };
   const err = (description: string) => ({ description, content: { "application/json": { schema: errorRef } } });
   const processing = {
-    description: "processing_error: no worker resources free, or the scan could not be completed (not charged)",
+    description:
+      "processing_error: no worker resources free, too many of the customer's scans in flight, or the scan could not be completed (not charged)",
     headers: { "Retry-After": { description: "seconds to wait before retrying", schema: { type: "integer" } } },
     content: { "application/json": { schema: errorRef } },
   };
@@ -21,6 +23,22 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
     `Limits: JSON body ≤ ${mb(limits.maxBodyBytes)}; ad tag ≤ ${mb(limits.maxTagBytes)} decoded; zip ≤ ${mb(limits.maxZipBytes)} compressed ` +
     `(≤ 50 MB and ≤ 1 000 entries uncompressed); VAST URL ≤ ${limits.maxVastUrlBytes} bytes; name ≤ ${limits.maxNameLength} characters.`;
 
+  const idempotencyKey = {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes retries safe. A retry with the same key and the same request (same endpoint, same decoded data and options — " +
+      "JSON layout and unknown fields do not matter) within 24 h of the first answers the first scan's report, byte for byte " +
+      "(same job_id, response header Idempotent-Replayed: true), and is charged once. While the first is still running, the " +
+      "retry waits for it (at most the scan time-out, then processing_error with Retry-After). A scan that failed " +
+      "(processing_error, not charged) does not keep its key: a retry runs again. The same key with a different request is " +
+      "a payload_error. Keys are per customer. Over gRPC: the idempotency-key metadata.",
+    schema: { type: "string", minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: "^[\\x20-\\x7E]+$" },
+  };
+  const replayedHeader = {
+    "Idempotent-Replayed": { description: "true when this is the stored answer of an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+  };
   const paths: Record<string, unknown> = {};
   for (const ep of SCAN_ENDPOINTS) {
     const schemaName = { tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", zip_v3: "ZipReportV3", vast_v3: "VastReportV3" }[ep.kind];
@@ -31,11 +49,18 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         summary: ep.summary,
         description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.${ep.notes ? ` ${ep.notes}` : ""}`,
         security,
+        parameters: [idempotencyKey],
         requestBody: { required: true, content: { "application/json": { schema: reqSchemas[ep.kind] } } },
         responses: {
-          "200": { description: "the scan report", content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } } },
+          "200": {
+            description: "the scan report",
+            headers: replayedHeader,
+            content: { "application/json": { schema: { $ref: `#/components/schemas/${schemaName}` } } },
+          },
           "400": {
-            description: "payload_error (bad body or field; message names the field) or processing_error (Retry-After set)",
+            description:
+              "payload_error (bad body, field or Idempotency-Key, or the key already used for another request; the message names it) " +
+              "or processing_error (Retry-After set)",
             headers: processing.headers,
             content: processing.content,
           },

@@ -43,6 +43,11 @@ export interface EdgeConfig {
   rpcTimeoutMs?: number;
   /** Retry-After seconds sent with processing_error. */
   retryAfterSeconds?: number;
+  /**
+   * Most scans one customer may have reserved and unfinished at once (CUSTOMER_MAX_IN_FLIGHT); 0 or unset: half the
+   * live worker slots of the scan's kind and location, at least 4.
+   */
+  maxInFlightPerCustomer?: number;
 }
 
 export interface Readiness {

@@ -35,6 +35,10 @@ export class FakeAuth {
   quota = new Map<string, number>([["cust-a", 1000], ["cust-b", 1000]]);
   reservations = new Map<string, string>();
   refunds: string[] = [];
+  commits: string[] = [];
+  reserveRequests: auth.ReserveQuotaRequest[] = [];
+  /** When set, ReserveQuota answers this error (after recording the request). */
+  reserveError: ConnectError | undefined;
   calls: string[] = [];
   hang = false;
   private n = 0;
@@ -57,9 +61,11 @@ export class FakeAuth {
           return create(auth.AuthenticateResponseSchema, { customerId: k.customerId, keyId: `kid-${req.apiKey}` });
         }, opts);
       },
-      reserveQuota(req: { customerId: string; jobId: string }, opts?: { timeoutMs?: number }) {
+      reserveQuota(req: auth.ReserveQuotaRequest, opts?: { timeoutMs?: number }) {
         self.calls.push("reserveQuota");
+        self.reserveRequests.push(req);
         return hangable(() => {
+          if (self.reserveError) throw self.reserveError;
           const left = self.quota.get(req.customerId) ?? 0;
           if (left <= 0) throw new ConnectError("quota used up", Code.ResourceExhausted);
           self.quota.set(req.customerId, left - 1);
@@ -74,6 +80,11 @@ export class FakeAuth {
         const c = self.reservations.get(req.reservationId);
         if (c) self.quota.set(c, (self.quota.get(c) ?? 0) + 1);
         return Promise.resolve(create(auth.RefundQuotaResponseSchema, { refunded: c !== undefined }));
+      },
+      commitQuota(req: { reservationId: string }) {
+        self.calls.push("commitQuota");
+        self.commits.push(req.reservationId);
+        return Promise.resolve(create(auth.CommitQuotaResponseSchema, { committed: self.reservations.has(req.reservationId) }));
       },
     } as unknown as Client<typeof auth.AuthService>;
   }

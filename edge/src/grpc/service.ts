@@ -12,6 +12,7 @@ import {
   checkCountry, checkHttpUrl, checkLanguage, checkName, checkSpecId, checkTagBytes, checkVastUrl, checkWorkspaceId,
   checkZipBytes, MAX_PAGE_URL_LENGTH, type TargetingInput,
 } from "../validation/fields.ts";
+import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 
@@ -60,7 +61,9 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       throw ce;
     }
   }
-  const run = async (p: Principal, req: ScanRequest) => useCase.scan(p, req);
+  // Replays carry no marker here: the response is the first scan's report, as over JSON (which says so in a header).
+  const run = async (p: Principal, req: ScanRequest, ctx: HandlerContext) =>
+    useCase.scan(p, req, undefined, { idempotencyKey: parseIdempotencyKey(ctx.requestHeader.get("idempotency-key") ?? undefined, "idempotency-key") });
   // The fields every v3 scan request shares, checked the same way as on the JSON API.
   const v3Fields = (req: { specId: number; workspaceId: bigint; name: string }) => ({
     specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
@@ -71,29 +74,29 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
   router.service(scan.ScanService, {
     scanTagV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits) });
+        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits) }, ctx);
         return create(scan.ScanTagV3ResponseSchema, { report: r.report as never });
       }),
     scanTagV2: (req, ctx) =>
       handle(ctx, async (p) => {
         const targeting = targetingFrom(req.targeting, true);
-        const r = await run(p, { kind: "tag_v2", targeting, html: checkTagBytes(req.data, "data", limits) });
+        const r = await run(p, { kind: "tag_v2", targeting, html: checkTagBytes(req.data, "data", limits) }, ctx);
         return create(scan.ScanTagV2ResponseSchema, { report: r.report as never });
       }),
     scanZip: (req, ctx) =>
       handle(ctx, async (p) => {
         const targeting = targetingFrom(req.targeting, false);
-        const r = await run(p, { kind: "zip_v2", targeting, zip: checkZipBytes(req.data, "data", limits) });
+        const r = await run(p, { kind: "zip_v2", targeting, zip: checkZipBytes(req.data, "data", limits) }, ctx);
         return create(scan.ScanZipResponseSchema, { report: r.report as never });
       }),
     scanZipV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits) });
+        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits) }, ctx);
         return create(scan.ScanZipV3ResponseSchema, { report: r.report as never });
       }),
     scanVast: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "vast_v3", ...v3Fields(req), url: checkVastUrl(req.url, "url", limits) });
+        const r = await run(p, { kind: "vast_v3", ...v3Fields(req), url: checkVastUrl(req.url, "url", limits) }, ctx);
         return create(scan.ScanVastResponseSchema, { report: r.report as never });
       }),
     getReport: (req, ctx) =>

@@ -3,6 +3,7 @@ import { requireApiKey } from "../auth-hook.ts";
 import { SCAN_ENDPOINTS } from "../constants.ts";
 import type { EdgeContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
 import { parseScanBody } from "../validation/request.ts";
 import { VIEW_SCHEMAS } from "../views/index.ts";
 
@@ -13,8 +14,10 @@ export function registerScanRoutes(app: FastifyInstance, ctx: EdgeContext): void
       const started = process.hrtime.bigint();
       try {
         const scanReq = parseScanBody(ep.kind, req.body, { limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId });
-        const outcome = await ctx.useCase.scan(req.principal!, scanReq, req.log);
-        ctx.metrics.scans.inc({ kind: ep.kind, outcome: "ok" });
+        const idempotencyKey = parseIdempotencyKey(req.headers["idempotency-key"]);
+        const outcome = await ctx.useCase.scan(req.principal!, scanReq, req.log, { idempotencyKey });
+        ctx.metrics.scans.inc({ kind: ep.kind, outcome: outcome.replayed ? "replayed" : "ok" });
+        if (outcome.replayed) reply.header("idempotent-replayed", "true");
         ctx.metrics.scanDuration.observe({ kind: ep.kind }, Number(process.hrtime.bigint() - started) / 1e9);
         // Already serialized with the view's schema; sent as is so the stored bytes equal the returned ones.
         return reply.header("content-type", "application/json; charset=utf-8").send(outcome.json);

@@ -17,7 +17,14 @@ export interface Principal {
   keyId: string;
 }
 
-export type ScanOutcome =
+// `replayed`: the answer of an earlier scan with the same Idempotency-Key and request (json = its stored bytes).
+export type ScanOutcome = (
   | { kind: "tag_v3" | "tag_v2"; jobId: string; pageToken: string; report: TagReport; json: string }
   | { kind: "zip_v2" | "zip_v3"; jobId: string; pageToken: string; report: ZipReport; json: string }
-  | { kind: "vast_v3"; jobId: string; pageToken: string; report: VastReport; json: string };
+  | { kind: "vast_v3"; jobId: string; pageToken: string; report: VastReport; json: string }
+) & { replayed?: boolean };
+
+export interface ScanOptions {
+  /** Validated Idempotency-Key (validation/idempotency-key.ts). */
+  idempotencyKey?: string;
+}

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
+  auth,
   Device,
   ErrorType,
   ScanJobSchema,
@@ -12,6 +14,8 @@ import {
   VastInputSchema,
   TagInputSchema,
   ScanResultsSchema,
+  VastReportSchema,
+  ZipReportSchema,
   type ScanJob,
   type TagReport,
   type VastReport,
@@ -24,16 +28,22 @@ import type { EdgeDeps } from "../ports.ts";
 import type { TargetingInput } from "../validation/fields.ts";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
-import type { Principal, ReportKind, ScanOutcome, ScanRequest } from "./types.ts";
+import { requestHash } from "./request-hash.ts";
+import type { Principal, ReportKind, ScanOptions, ScanOutcome, ScanRequest } from "./types.ts";
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
+// Floor of the default per-customer in-flight cap (CUSTOMER_MAX_IN_FLIGHT unset): half the live slots, at least this.
+export const MIN_IN_FLIGHT_CAP = 4;
 const V3_TARGETING = { device: "desktop", language: "en-US" } as const;
 
 export interface ScanUseCase {
   /** Resolves an X-ApiKey / x-apikey value to its customer; authentication_error otherwise. */
   authenticate(apiKey: string | undefined): Promise<Principal>;
-  /** Reserves quota, runs the scan, stores the rendered report; refunds on every failure after the reservation. */
-  scan(principal: Principal, req: ScanRequest, log?: EdgeDeps["logger"]): Promise<ScanOutcome>;
+  /**
+   * Reserves quota, runs the scan, stores the rendered report, commits the reservation; refunds on every failure
+   * after the reservation. With an idempotency key, a retry of the same request answers the first scan's report.
+   */
+  scan(principal: Principal, req: ScanRequest, log?: EdgeDeps["logger"], opts?: ScanOptions): Promise<ScanOutcome>;
   getReport(principal: Principal, jobId: string): Promise<{ json: Uint8Array; reportKind: string }>;
   listWorkspaceReports(
     principal: Principal,
@@ -59,6 +69,9 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
   const retryAfter = config.retryAfterSeconds;
   const base = config.publicBaseUrl.replace(/\/+$/, "");
   const unavailable = (what: string) => processingError(`${what} is unavailable; retry later`, retryAfter);
+  // A reservation outlives the scan's time-out by the calls that store the report and commit it (plus one of
+  // slack): a scan the edge still finishes is committed before the reaper may refund it.
+  const reservationTtlMs = config.scanTimeoutMs + 3 * rpcTimeoutMs;
 
   async function authenticate(apiKey: string | undefined): Promise<Principal> {
     if (apiKey === undefined) throw authError("X-ApiKey header missing");
@@ -76,10 +89,12 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     }
   }
 
+  const locationOf = (req: ScanRequest) => ("targeting" in req ? req.targeting.country : undefined) ?? config.serverLocation;
+
   function buildJob(jobId: string, req: ScanRequest): { job: ScanJob; location: string } {
     const { kind, apiVersion } = KIND_OF[req.kind];
     const t: TargetingInput = "targeting" in req ? req.targeting : {};
-    const location = t.country ?? config.serverLocation;
+    const location = locationOf(req);
     const targeting = create(TargetingSchema, {
       device: (t.device ?? V3_TARGETING.device) === "mobile" ? Device.MOBILE : Device.DESKTOP,
       language: t.language ?? V3_TARGETING.language,
@@ -138,18 +153,103 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     return { apiErr: asApiError(err), log: { reason: "unexpected", err: String(err) } };
   }
 
-  async function scan(principal: Principal, req: ScanRequest, parentLog?: EdgeDeps["logger"]): Promise<ScanOutcome> {
-    const jobId = randomUUID();
-    const log = (parentLog ?? deps.logger).child({ job_id: jobId, report_kind: req.kind });
-    let reservationId: string;
+  // The customer's in-flight cap for a scan of this kind and location: the operator's, or half the live slots.
+  function inFlightCap(req: ScanRequest, location: string): number {
+    if (config.maxInFlightPerCustomer) return config.maxInFlightPerCustomer;
+    const slots = deps.dispatcher.liveWorkers(KIND_OF[req.kind].kind, location).reduce((n, w) => n + (Number(w.slots) > 0 ? Number(w.slots) : 0), 0);
+    return Math.max(MIN_IN_FLIGHT_CAP, Math.ceil(slots / 2));
+  }
+
+  async function reserve(principal: Principal, req: ScanRequest, jobId: string, idem: { key: string; hash: string } | undefined, log: EdgeDeps["logger"]) {
+    const cap = inFlightCap(req, locationOf(req));
     try {
-      const res = await deps.auth.reserveQuota({ customerId: principal.customerId, jobId }, { timeoutMs: rpcTimeoutMs });
-      reservationId = res.reservationId;
+      return await deps.auth.reserveQuota(
+        {
+          customerId: principal.customerId,
+          jobId,
+          ttlMs: BigInt(reservationTtlMs),
+          maxInFlight: cap,
+          ...(idem ? { idempotencyKey: idem.key, requestHash: idem.hash } : {}),
+        },
+        { timeoutMs: rpcTimeoutMs },
+      );
     } catch (err) {
-      if (err instanceof ConnectError && err.code === Code.ResourceExhausted) throw quotaError("monthly scan quota used up");
+      if (err instanceof ConnectError) {
+        if (err.code === Code.ResourceExhausted) throw quotaError("monthly scan quota used up");
+        if (err.code === Code.FailedPrecondition) {
+          throw processingError(`too many scans in flight for this customer: at most ${cap} at once; retry when one has finished`, retryAfter);
+        }
+        if (err.code === Code.AlreadyExists) {
+          throw payloadError("Idempotency-Key: already used in the last 24 h for a different request; use a new key for a new request");
+        }
+      }
       log.warn({ err: String(err) }, "quota reservation failed");
       throw unavailable("the quota service");
     }
+  }
+
+  async function scan(principal: Principal, req: ScanRequest, parentLog?: EdgeDeps["logger"], opts: ScanOptions = {}): Promise<ScanOutcome> {
+    const key = opts.idempotencyKey;
+    const idem = key === undefined ? undefined : { key, hash: requestHash(req) };
+    const rootLog = parentLog ?? deps.logger;
+    // A retry while the first scan with its key still runs asks again until that scan is done or released (failed:
+    // then this one runs), within the scan time-out.
+    const waitUntil = Date.now() + config.scanTimeoutMs;
+    for (let pause = 100; ; pause = Math.min(2 * pause, 1000)) {
+      const jobId = randomUUID();
+      const res = await reserve(principal, req, jobId, idem, rootLog.child({ job_id: jobId, report_kind: req.kind }));
+      if (res.replay === auth.ReplayState.DONE) return replay(principal, req, res.jobId, rootLog.child({ job_id: res.jobId, report_kind: req.kind }));
+      if (res.replay === auth.ReplayState.RUNNING) {
+        if (Date.now() + pause > waitUntil) {
+          throw processingError("a scan with this Idempotency-Key is still running; retry later", retryAfter);
+        }
+        await sleep(pause);
+        continue;
+      }
+      return run(principal, req, jobId, res.reservationId, key !== undefined, rootLog.child({ job_id: jobId, report_kind: req.kind }));
+    }
+  }
+
+  // The answer of the earlier scan with this key: its stored report, as first returned (JSON bytes and protobuf).
+  async function replay(principal: Principal, req: ScanRequest, jobId: string, log: EdgeDeps["logger"]): Promise<ScanOutcome> {
+    let stored: reportstore.StoredReport | undefined;
+    try {
+      stored = (await deps.reports.getReport({ jobId, customerId: principal.customerId }, { timeoutMs: rpcTimeoutMs })).report;
+    } catch (err) {
+      if (!(err instanceof ConnectError && err.code === Code.NotFound)) {
+        log.warn({ err: String(err) }, "reading the replayed report failed");
+        throw unavailable("the report store");
+      }
+    }
+    if (!stored || stored.reportKind !== req.kind || stored.reportBinary.length === 0) {
+      log.warn({ found: !!stored }, "idempotent replay without its stored report");
+      throw processingError("the report of the earlier scan with this Idempotency-Key is not available; use a new key", retryAfter);
+    }
+    const json = Buffer.from(stored.json).toString("utf8");
+    const common = { jobId, pageToken: stored.pageToken, json, replayed: true };
+    log.info("idempotent replay");
+    switch (req.kind) {
+      case "tag_v3":
+      case "tag_v2":
+        return { kind: req.kind, report: fromBinary(TagReportSchema, stored.reportBinary), ...common };
+      case "zip_v2":
+      case "zip_v3":
+        return { kind: req.kind, report: fromBinary(ZipReportSchema, stored.reportBinary), ...common };
+      case "vast_v3":
+        return { kind: req.kind, report: fromBinary(VastReportSchema, stored.reportBinary), ...common };
+    }
+  }
+
+  async function settle(reservationId: string, log: EdgeDeps["logger"]) {
+    try {
+      const res = await deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+      if (!res.committed) log.warn({ reservation_id: reservationId }, "the reservation was refunded before its commit (it outlived its TTL): this scan is not charged");
+    } catch (err) {
+      log.warn({ err: String(err), reservation_id: reservationId }, "quota commit failed; the reaper refunds the reservation at its expiry, so this scan is not charged");
+    }
+  }
+
+  async function run(principal: Principal, req: ScanRequest, jobId: string, reservationId: string, keyed: boolean, log: EdgeDeps["logger"]): Promise<ScanOutcome> {
     const { job, location } = buildJob(jobId, req);
     try {
       const want = req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
@@ -208,6 +308,8 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
               createdUnixMs: BigInt(Date.now()),
               pageToken,
               name,
+              // Kept for idempotent retries over gRPC, which answer the protobuf report.
+              ...(keyed ? { reportBinary: reportBinaryOf(outcome) } : {}),
             },
           },
           { timeoutMs: rpcTimeoutMs },
@@ -215,6 +317,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       } catch (err) {
         throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
+      await settle(reservationId, log);
       log.info("scan done");
       return outcome;
     } catch (err) {
@@ -226,9 +329,22 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       try {
         await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
       } catch (refundErr) {
-        log.error({ err: String(refundErr), reservation_id: reservationId }, "quota refund failed");
+        log.warn({ err: String(refundErr), reservation_id: reservationId }, "quota refund failed; the reaper refunds the reservation when it expires");
       }
       throw apiErr;
+    }
+  }
+
+  function reportBinaryOf(o: ScanOutcome): Uint8Array {
+    switch (o.kind) {
+      case "tag_v3":
+      case "tag_v2":
+        return toBinary(TagReportSchema, o.report);
+      case "zip_v2":
+      case "zip_v3":
+        return toBinary(ZipReportSchema, o.report);
+      case "vast_v3":
+        return toBinary(VastReportSchema, o.report);
     }
   }
 

@@ -1,0 +1,127 @@
+// The edge's side of reservations and idempotency keys, against the in-memory fakes: what it asks auth for, when it
+// commits or refunds, and how auth's answers become documented errors. The real behaviour (auth, report-store, edge
+// processes) is proven in test/e2e/reservations.test.ts.
+import { Code, ConnectError } from "@connectrpc/connect";
+import { ScanKind } from "@cva/contracts";
+import { afterEach, describe, expect, it } from "vitest";
+import { requestHash } from "../src/scan/request-hash.ts";
+import { parseIdempotencyKey } from "../src/validation/idempotency-key.ts";
+import { makeApp, testConfig, TAG, ZIP } from "./fakes.ts";
+
+type App = Awaited<ReturnType<typeof makeApp>>;
+let current: App | undefined;
+afterEach(async () => {
+  await current?.app.close();
+  current = undefined;
+});
+async function setup(...args: Parameters<typeof makeApp>) {
+  current = await makeApp(...args);
+  return current;
+}
+const post = (app: App["app"], url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({ method: "POST", url, headers: { "x-apikey": "key-a", ...headers }, payload: payload as object });
+
+describe("reservations", () => {
+  it("reserves with a TTL of the scan time-out plus the store and commit calls, and commits once the report is stored", async () => {
+    const { app, authFake, store } = await setup();
+    const res = await post(app, "/v3/scanTag", { data: TAG });
+    expect(res.statusCode).toBe(200);
+    const req = authFake.reserveRequests[0]!;
+    // testConfig: scan time-out 5 000 ms, RPC time-out 200 ms.
+    expect(req.ttlMs).toBe(5_600n);
+    expect(req.idempotencyKey ?? "").toBe("");
+    expect(authFake.commits).toHaveLength(1);
+    expect(authFake.calls.indexOf("commitQuota")).toBeGreaterThan(authFake.calls.indexOf("reserveQuota"));
+    expect(store.reports).toHaveLength(1);
+    // Without a key the protobuf report is not stored twice.
+    expect(store.reports[0]!.reportBinary).toHaveLength(0);
+    expect(authFake.refunds).toEqual([]);
+  });
+
+  it("refunds instead of committing when the scan fails", async () => {
+    const { app, authFake, dispatcher } = await setup();
+    dispatcher.behaviour = "processing";
+    const res = await post(app, "/v3/scanTag", { data: TAG });
+    expect(res.statusCode).toBe(400);
+    expect(authFake.commits).toEqual([]);
+    expect(authFake.refunds).toHaveLength(1);
+  });
+
+  it("asks for the in-flight cap: CUSTOMER_MAX_IN_FLIGHT, else half the live slots and at least 4", async () => {
+    const fixed = await setup({ config: testConfig({ maxInFlightPerCustomer: 3 }) });
+    await post(fixed.app, "/v3/scanTag", { data: TAG });
+    expect(fixed.authFake.reserveRequests[0]!.maxInFlight).toBe(3);
+    await fixed.app.close();
+
+    const derived = await setup();
+    derived.dispatcher.liveWorkers = (kind: ScanKind) => (kind === ScanKind.TAG ? [{ slots: 6 }, { slots: 7 }] : [{ slots: 2 }]) as never;
+    await post(derived.app, "/v3/scanTag", { data: TAG });
+    await post(derived.app, "/v2/scanZip", { data: ZIP });
+    expect(derived.authFake.reserveRequests.map((r) => r.maxInFlight)).toEqual([7, 4]);
+  });
+
+  it("answers auth's refusals with the documented errors", async () => {
+    const { app, authFake } = await setup({ config: testConfig({ maxInFlightPerCustomer: 2, retryAfterSeconds: 3 }) });
+    authFake.reserveError = new ConnectError("2 scans already in flight; at most 2 at once", Code.FailedPrecondition);
+    const capped = await post(app, "/v3/scanTag", { data: TAG });
+    expect(capped.statusCode).toBe(400);
+    expect(JSON.parse(capped.body)).toEqual({ error_type: "processing_error", message: "too many scans in flight for this customer: at most 2 at once; retry when one has finished" });
+    expect(capped.headers["retry-after"]).toBe("3");
+
+    authFake.reserveError = new ConnectError("idempotency_key is already used with a different request", Code.AlreadyExists);
+    const conflict = await post(app, "/v3/scanTag", { data: TAG }, { "idempotency-key": "k1" });
+    expect(JSON.parse(conflict.body)).toEqual({
+      error_type: "payload_error",
+      message: "Idempotency-Key: already used in the last 24 h for a different request; use a new key for a new request",
+    });
+    expect(authFake.commits).toEqual([]);
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("is validated as a payload field, before any quota is reserved", async () => {
+    const { app, authFake } = await setup();
+    const cases: Array<[string, RegExp]> = [
+      ["", /must not be empty/],
+      ["x".repeat(256), /longer than 255 characters/],
+      ["caf\u00e9", /only printable ASCII/],
+    ];
+    for (const [key, message] of cases) {
+      const res = await post(app, "/v3/scanTag", { data: TAG }, { "idempotency-key": key });
+      expect(res.statusCode, JSON.stringify(key)).toBe(400);
+      const body = JSON.parse(res.body);
+      expect(body.error_type).toBe("payload_error");
+      expect(body.message).toMatch(/^Idempotency-Key: /);
+      expect(body.message).toMatch(message);
+    }
+    expect(authFake.calls).not.toContain("reserveQuota");
+    expect(parseIdempotencyKey(" spaces, dots. and * > are fine ~")).toBe(" spaces, dots. and * > are fine ~");
+    expect(() => parseIdempotencyKey(["a", "b"])).toThrow(/send one value/);
+  });
+
+  it("is sent to auth with the request's hash, and the stored report keeps its protobuf for gRPC retries", async () => {
+    const { app, authFake, store } = await setup();
+    const res = await post(app, "/v3/scanTag", { data: TAG, name: "n" }, { "idempotency-key": "order-1" });
+    expect(res.statusCode).toBe(200);
+    const req = authFake.reserveRequests[0]!;
+    expect(req.idempotencyKey).toBe("order-1");
+    expect(req.requestHash).toBe(requestHash({ kind: "tag_v3", html: "<div>ad</div>", specId: 0, workspaceId: 0, name: "n" }));
+    expect(store.reports[0]!.reportBinary.length).toBeGreaterThan(0);
+  });
+
+  it("hashes the validated request: layout-independent, sensitive to every option and to the endpoint", () => {
+    const base = { kind: "tag_v3", html: "<b>x</b>", specId: 0, workspaceId: 0, name: "" } as const;
+    expect(requestHash({ ...base })).toBe(requestHash({ name: "", workspaceId: 0, specId: 0, html: "<b>x</b>", kind: "tag_v3" }));
+    expect(requestHash(base)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const others = [
+      requestHash({ ...base, html: "<b>y</b>" }),
+      requestHash({ ...base, name: "n" }),
+      requestHash({ ...base, workspaceId: 1 }),
+      requestHash({ kind: "tag_v2", html: "<b>x</b>", targeting: {} }),
+      requestHash({ kind: "tag_v2", html: "<b>x</b>", targeting: { device: "mobile" } }),
+      requestHash({ kind: "zip_v2", zip: new Uint8Array([1]), targeting: {} }),
+      requestHash({ kind: "zip_v2", zip: new Uint8Array([2]), targeting: {} }),
+    ];
+    expect(new Set([requestHash(base), ...others]).size).toBe(others.length + 1);
+  });
+});
