@@ -14,7 +14,9 @@ const log = (msg) => { if (!quiet) process.stderr.write(`[setup] ${msg}\n`); };
 // Debian package → a binary it provides.
 const APT = { chromium: "/usr/bin/chromium", ffmpeg: "/usr/bin/ffprobe", "nats-server": "nats-server", "fonts-liberation": "/usr/share/fonts/truetype/liberation",
   // `ip`, to bring up the loopback of the browser's network namespace (unshare/nsenter/setpriv come with util-linux).
-  iproute2: "/usr/sbin/ip" };
+  iproute2: "/usr/sbin/ip",
+  // `prlimit`: media-prober runs every ffprobe/ffmpeg under OS resource limits (address space, CPU time).
+  "util-linux": "/usr/bin/prlimit" };
 
 function onPath(bin) {
   if (bin.startsWith("/")) return existsSync(bin);

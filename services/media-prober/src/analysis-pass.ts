@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { DECODE_THREADS, MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
 import { planAudioPass, readAudioPass, type AudioPassPlan } from "./audio-pass.ts";
 import { runTool, ToolError, type ToolOptions, type ToolRun } from "./exec.ts";
 import type { LoudnessFacts } from "./loudness.ts";
@@ -44,7 +45,21 @@ export interface PassResult extends VideoPassResult {
   loudness?: LoudnessFacts;
 }
 
-type FailureKind = "timeout" | "decode";
+/**
+ * How a pass ended early: its time-out, a decode error, an OS limit (CPU time, address space, output file size), a
+ * frame over MAX_PIXELS or a decoder off the whitelist (the decoder refuses; ffmpeg says which in its log).
+ */
+export type FailureKind = "timeout" | "decode" | "cpu" | "memory" | "output" | "frame_size" | "codec";
+
+/** The failure a ToolError stands for. */
+export function failureOf(e: unknown): FailureKind {
+  if (!(e instanceof ToolError)) return "decode";
+  if (e.reason === "timeout") return "timeout";
+  if (e.reason === "limit") return e.limit === "cpu" ? "cpu" : e.limit === "memory" ? "memory" : "output";
+  if (refusedFrameSize(e.stderr)) return "frame_size";
+  if (refusedDecoder(e.stderr)) return "codec";
+  return "decode";
+}
 
 /** How the passes ended: each completed, or was cut short (what it had written completely by then is kept). */
 export interface PassOutcome {
@@ -65,7 +80,9 @@ type Runner = (tool: string, args: string[], opts: ToolOptions) => Promise<ToolR
  * finished writing (checked for a complete JPEG/PNG/raster, never a half-written file): those frames were measured.
  * Only an abort rejects. `run` is replaceable for tests.
  */
-export async function runAnalysis(plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool): Promise<PassOutcome> {
+export async function runAnalysis(
+  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool, how: { deadlineCut?: boolean } = {},
+): Promise<PassOutcome> {
   const runPass = async (args: string[]) => {
     const started = performance.now();
     try {
@@ -73,7 +90,7 @@ export async function runAnalysis(plan: AnalysisPlan, opts: ToolOptions, run: Ru
       return { stderr, ms: performance.now() - started };
     } catch (e) {
       if (opts.signal?.aborted) throw opts.signal.reason;
-      const failure: FailureKind = e instanceof ToolError && e.reason === "timeout" ? "timeout" : "decode";
+      const failure = failureOf(e);
       return { stderr: "", failure, ms: performance.now() - started };
     }
   };
@@ -83,7 +100,7 @@ export async function runAnalysis(plan: AnalysisPlan, opts: ToolOptions, run: Ru
     plan.audio && a ? readAudioPass(plan.audio, a.stderr, !a.failure) : undefined,
     plan.video && v ? readVideoPass(plan.video, v.stderr, !v.failure) : undefined,
   ]);
-  const failure = describeFailures(a?.failure, v?.failure, opts.timeoutMs);
+  const failure = describeFailures(a?.failure, v?.failure, opts.timeoutMs, how.deadlineCut);
   return {
     result: { ...video, ...audio, cropFrames: video?.cropFrames ?? [] },
     ...(failure ? { failure } : {}),
@@ -94,9 +111,23 @@ export async function runAnalysis(plan: AnalysisPlan, opts: ToolOptions, run: Ru
 }
 
 /** "media …" when every pass that ran failed the same way, else per pass ("video analysis timed out after 60 s"). */
-export function describeFailures(audio: FailureKind | undefined, video: FailureKind | undefined, timeoutMs: number): string | undefined {
-  const what = (kind: FailureKind, subject: string) =>
-    kind === "timeout" ? `${subject} analysis timed out after ${Number((timeoutMs / 1000).toFixed(3))} s` : `${subject} could not be decoded`;
+export function describeFailures(
+  audio: FailureKind | undefined, video: FailureKind | undefined, timeoutMs: number, deadlineCut = false,
+): string | undefined {
+  const what = (kind: FailureKind, subject: string): string => {
+    switch (kind) {
+      case "timeout":
+        // The time-out was what the scan's deadline left, not the pass limit: say so.
+        return deadlineCut ? `${subject} analysis stopped: the scan's deadline was reached`
+          : `${subject} analysis timed out after ${Number((timeoutMs / 1000).toFixed(3))} s`;
+      case "cpu": return `${subject} analysis stopped at its CPU time limit`;
+      case "memory": return `${subject} analysis stopped at its memory limit`;
+      case "output": return `${subject} analysis stopped at its output size limit`;
+      case "frame_size": return `${subject} frames are larger than ${MAX_PIXELS} pixels (8192x4320); not decoded`;
+      case "codec": return `${subject} codec is not one the prober decodes`;
+      case "decode": return `${subject} could not be decoded`;
+    }
+  };
   if (audio && video && audio === video) return what(audio, "media");
   const parts = [audio && what(audio, "audio"), video && what(video, "video")].filter(Boolean);
   return parts.length ? parts.join("; ") : undefined;
@@ -107,7 +138,8 @@ export async function thumbnailFromImage(jpg: string, out: string, opts: ToolOpt
   await runTool(
     "ffmpeg",
     [
-      "-hide_banner", "-nostdin", "-v", "error", "-protocol_whitelist", "file", "-f", "image2", "-i", jpg,
+      "-hide_banner", "-nostdin", "-v", "error", "-protocol_whitelist", "file", "-codec_whitelist", "mjpeg", "-threads", String(DECODE_THREADS),
+      "-f", "image2", "-i", jpg,
       "-vf", "scale=w='min(320,iw)':h=-2", "-frames:v", "1", "-q:v", "4", "-f", "image2", "-update", "1", out, "-y",
     ],
     opts,

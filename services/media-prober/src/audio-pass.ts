@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SAFE_INPUT_OPTIONS } from "./ffprobe.ts";
+import { PASS_GLOBAL_OPTIONS, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { parseEbur128Summary, type LoudnessFacts } from "./loudness.ts";
 import { isCompletePng, readComplete } from "./pass-files.ts";
 
@@ -29,7 +29,7 @@ export function planAudioPass(p: AudioPassInput): AudioPassPlan {
     `[awave]aresample=8000,showwavespic=s=1280x240:colors=0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde:filter=peak:draw=full[wave]`,
   ];
   const args = [
-    "-hide_banner", "-nostdin", "-nostats", "-v", "info",
+    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
     ...SAFE_INPUT_OPTIONS, "-vn", "-sn", "-dn", "-i", p.input,
     "-filter_complex", graph.join(";"),
     "-map", "[loud]", "-f", "null", "-",

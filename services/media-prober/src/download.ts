@@ -8,6 +8,25 @@ export interface DownloadFacts {
   downloadSpeed: number;
   /** Client-safe reason when the file is not usable; undefined when it is on disk and the answer was 2xx. */
   error?: string;
+  /**
+   * Bytes received over the network, for the requester's byte budget: the body's size when it was read whole, the cap
+   * when the body was cut at it, nothing when no connection was made; a download cut by its time-out is counted at
+   * the cap (how much had arrived is not known), so the budget is never under-counted.
+   */
+  receivedBytes: number;
+}
+
+/** Why the download's size cap is what it is: the prober's own limit, or what the requester's scan budget had left. */
+export type CapSource = "limit" | "scan_budget";
+
+/**
+ * Outbound failures before any byte of a body could arrive: refused, unresolvable, unconnectable, redirected too often.
+ * A connection that broke later (a reset mid-body) may have delivered up to the cap, and is counted so: otherwise a
+ * server could send 199 MB and reset, file after file, and never be charged.
+ */
+function receivedNothing(e: OutboundError): boolean {
+  if (["bad_url", "bad_scheme", "blocked_address", "dns", "connect_timeout", "too_many_redirects"].includes(e.code)) return true;
+  return e.code === "connection" && /^(could not connect to|TLS handshake with) /.test(e.message);
 }
 
 /**
@@ -18,7 +37,13 @@ export interface DownloadFacts {
 export async function downloadMedia(
   url: string,
   filePath: string,
-  opts: { policy: OutboundPolicy; maxBytes: number; timeoutMs: number; signal?: AbortSignal },
+  opts: {
+    policy: OutboundPolicy; maxBytes: number; timeoutMs: number; signal?: AbortSignal;
+    /** Who set maxBytes (the error says so); "limit" by default. */
+    capSource?: CapSource;
+    /** The time-out is the scan's deadline, not the download limit (the error says so). */
+    deadlineCut?: boolean;
+  },
 ): Promise<DownloadFacts> {
   const started = performance.now();
   try {
@@ -35,6 +60,7 @@ export async function downloadMedia(
       fileSize: res.bytes,
       downloadTimeMs: Math.round(res.timeMs),
       downloadSpeed: round3(res.bytes / 1e6 / seconds),
+      receivedBytes: res.bytes,
     };
     if (res.status < 200 || res.status > 299) {
       facts.error = `media download failed: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}`;
@@ -46,13 +72,19 @@ export async function downloadMedia(
     const base = { httpCode: 0, fileSize: 0, downloadTimeMs, downloadSpeed: 0 };
     if (e instanceof OutboundError) {
       const msg =
-        e.code === "too_large" ? `media file is larger than the limit of ${formatBytes(opts.maxBytes)}`
-        : e.code === "timeout" ? `media download timed out after ${Number((opts.timeoutMs / 1000).toFixed(1))} s`
+        e.code === "too_large"
+          ? opts.capSource === "scan_budget"
+            ? `media download stopped at ${formatBytes(opts.maxBytes)}: the scan's byte budget was reached`
+            : `media file is larger than the limit of ${formatBytes(opts.maxBytes)}`
+        : e.code === "timeout"
+          ? opts.deadlineCut
+            ? "media download stopped: the scan's deadline was reached"
+            : `media download timed out after ${Number((opts.timeoutMs / 1000).toFixed(1))} s`
         : `media download failed: ${e.message}`;
-      return { ...base, error: msg };
+      return { ...base, error: msg, receivedBytes: receivedNothing(e) ? 0 : opts.maxBytes };
     }
     // Anything else (a local write failure, a bug): say little to the client; the caller logs the detail.
-    return { ...base, error: "media download failed" };
+    return { ...base, error: "media download failed", receivedBytes: opts.maxBytes };
   }
 }
 

@@ -1,15 +1,5 @@
+import { SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { runTool, type ToolOptions } from "./exec.ts";
-
-/**
- * Demuxers ffprobe/ffmpeg may use on a download. The list is the containers VAST media files come in; it keeps the
- * playlist, concat, image-sequence and other "follow a reference" demuxers out even if something slips past the sniff.
- * av_match_list matches any comma-separated alias, so "mov" admits "mov,mp4,m4a,3gp,3g2,mj2" and "matroska"
- * admits "matroska,webm".
- */
-export const FORMAT_WHITELIST = "mov,matroska,ogg,mp3,aac,wav,flac,mpegts,flv,avi,asf,mpeg";
-
-/** Input options put in front of every `-i`: only the local file protocol, only media demuxers. */
-export const SAFE_INPUT_OPTIONS = ["-protocol_whitelist", "file", "-format_whitelist", FORMAT_WHITELIST];
 
 export interface ProbeStream {
   index: number;

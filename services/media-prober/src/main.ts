@@ -1,6 +1,7 @@
 import {
   bindHostFromEnv, connectNats, createArtifactWriter, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv,
 } from "@cva/platform";
+import { DEFAULT_RESOURCE_LIMITS, PRLIMIT, prlimitAvailable } from "./exec.ts";
 import { DEFAULT_LIMITS } from "./prober.ts";
 import { startMediaProberProcess } from "./server.ts";
 
@@ -15,7 +16,17 @@ const limits = {
   maxBytes: envInt("MEDIA_MAX_BYTES", DEFAULT_LIMITS.maxBytes),
   downloadTimeoutMs: envInt("MEDIA_DOWNLOAD_TIMEOUT_MS", DEFAULT_LIMITS.downloadTimeoutMs),
   ffmpegTimeoutMs: envInt("MEDIA_FFMPEG_TIMEOUT_MS", DEFAULT_LIMITS.ffmpegTimeoutMs),
+  processLimits: {
+    addressSpaceBytes: envInt("MEDIA_FFMPEG_MAX_ADDRESS_SPACE_BYTES", DEFAULT_RESOURCE_LIMITS.addressSpaceBytes),
+    // 0: derived from each process's time-out (exec.ts).
+    ...(envInt("MEDIA_FFMPEG_CPU_SECONDS", 0) > 0 ? { cpuSeconds: envInt("MEDIA_FFMPEG_CPU_SECONDS", 0) } : {}),
+  },
 };
+// ffmpeg never runs without its OS limits: a host without util-linux's prlimit is a deployment error.
+if (!prlimitAvailable()) {
+  logger.fatal({ path: PRLIMIT }, "prlimit (util-linux) is missing: ffmpeg cannot be run under its resource limits");
+  process.exit(1);
+}
 const workDir = envString("MEDIA_PROBER_WORK_DIR", "") || undefined;
 
 const policy = outboundPolicyFromEnv();

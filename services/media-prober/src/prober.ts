@@ -18,8 +18,9 @@ import type { ArtifactSink, OutboundPolicy } from "@cva/platform";
 import { planAnalysis, runAnalysis, thumbnailFromImage, type PassOutcome } from "./analysis-pass.ts";
 import { dominantColour } from "./colour.ts";
 import { containerFacts } from "./container-info.ts";
+import { MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
 import { downloadMedia } from "./download.ts";
-import { ToolError } from "./exec.ts";
+import { ToolError, type ResourceLimits } from "./exec.ts";
 import { ffprobe, packetStats, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
@@ -48,6 +49,8 @@ export interface MediaProberLimits {
    * runs out, what it had finished is kept and the rest is reported as not measured.
    */
   analysisTimeoutMs?: number;
+  /** OS limits on every ffprobe/ffmpeg process (exec.ts); defaults there. */
+  processLimits?: Partial<ResourceLimits>;
 }
 
 export const DEFAULT_LIMITS: MediaProberLimits = {
@@ -65,19 +68,36 @@ export interface MediaProberDeps {
   workDir?: string;
 }
 
+export interface ProbeOptions {
+  /**
+   * Unix ms by which the probe must have answered (its job's deadline less the time to publish): every phase gets at
+   * most what is left, and what the deadline cut short is reported as such rather than lost to an abort.
+   */
+  deadlineMs?: number;
+}
+
 export interface MediaProber {
   /**
    * Never throws for what the remote file is or does (that becomes `error`); only an abort rejects. `logger` overrides
    * the prober's own for this probe (a child logger carrying the job_id).
    */
-  probe(input: MediaInput, signal?: AbortSignal, logger?: LoggerLike): Promise<MediaProbe>;
+  probe(input: MediaInput, signal?: AbortSignal, logger?: LoggerLike, opts?: ProbeOptions): Promise<MediaProbe>;
 }
+
+/** What a phase may take: its own limit, or less when the deadline is nearer (`cut`: the deadline sets it). */
+function timeLeft(limitMs: number, deadlineMs: number | undefined): { ms: number; cut: boolean } {
+  if (deadlineMs === undefined) return { ms: limitMs, cut: false };
+  const left = deadlineMs - Date.now();
+  return left < limitMs ? { ms: Math.max(0, Math.floor(left)), cut: true } : { ms: limitMs, cut: false };
+}
+
+const DEADLINE_REACHED = "the scan's deadline was reached";
 
 type ProbeInit = Parameters<typeof create<typeof MediaProbeSchema>>[1] & object;
 
 export function createMediaProber(deps: MediaProberDeps): MediaProber {
   const limits: MediaProberLimits = { ...DEFAULT_LIMITS, ...deps.limits };
-  async function probe(input: MediaInput, signal?: AbortSignal, logger?: LoggerLike): Promise<MediaProbe> {
+  async function probe(input: MediaInput, signal?: AbortSignal, logger?: LoggerLike, opts: ProbeOptions = {}): Promise<MediaProbe> {
     const log = logger ?? deps.logger;
     const started = performance.now();
     // One private directory per probe: the download and every ffmpeg output live there and go away together.
@@ -85,7 +105,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const dir = await mkdtemp(join(resolve(deps.workDir ?? tmpdir()), "cva-media-"));
     const phaseMs: PhaseMs = {};
     try {
-      const result = await probeIn(dir, input, signal, log, phaseMs);
+      const result = await probeIn(dir, input, signal, log, phaseMs, opts.deadlineMs);
       log?.info(
         {
           url: input.url, http_code: result.httpCode, file_size: Number(result.fileSize), error: result.error || undefined,
@@ -101,12 +121,21 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
 
   async function probeIn(
     dir: string, input: MediaInput, signal: AbortSignal | undefined, log: LoggerLike | undefined, phaseMs: PhaseMs,
+    deadlineMs: number | undefined,
   ): Promise<MediaProbe> {
     const lap = lapTimer(phaseMs);
     // A fixed local name: nothing from the URL ever becomes part of a path or an ffmpeg argument.
     const file = join(dir, "media");
+    // The requester's cap (its scan's byte budget left) when it is below our own.
+    const budgetCap = Number(input.maxBytes);
+    const byBudget = budgetCap > 0 && budgetCap < limits.maxBytes;
+    const dlTime = timeLeft(limits.downloadTimeoutMs, deadlineMs);
+    if (dlTime.ms <= 0) {
+      return create(MediaProbeSchema, { url: input.url, error: `media file not downloaded: ${DEADLINE_REACHED}`, notMeasured: [FIELD.fileSize, FIELD.downloadSpeed] });
+    }
     const dl = await downloadMedia(input.url, file, {
-      policy: deps.policy, maxBytes: limits.maxBytes, timeoutMs: limits.downloadTimeoutMs, signal,
+      policy: deps.policy, maxBytes: byBudget ? budgetCap : limits.maxBytes, timeoutMs: dlTime.ms, signal,
+      capSource: byBudget ? "scan_budget" : "limit", deadlineCut: dlTime.cut,
     });
     lap("download");
     const init: ProbeInit = {
@@ -115,6 +144,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       fileSize: BigInt(dl.fileSize),
       downloadTimeMs: BigInt(dl.downloadTimeMs),
       downloadSpeed: dl.downloadSpeed,
+      receivedBytes: BigInt(dl.receivedBytes),
     };
     const fail = (error: string) => create(MediaProbeSchema, { ...init, error });
     // No answer at all (refused, unreachable, timed out, over the size cap): no size or speed was measured. An HTTP
@@ -126,7 +156,9 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const sniff = sniffMedia(head, dl.fileSize);
     if (!sniff.media) return fail(`not a media file: ${sniff.reason}`);
 
-    const toolOpts = { timeoutMs: limits.ffmpegTimeoutMs, signal };
+    const probeTime = timeLeft(limits.ffmpegTimeoutMs, deadlineMs);
+    if (probeTime.ms <= 0) return fail(`media not analysed: ${DEADLINE_REACHED}`);
+    const toolOpts = { timeoutMs: probeTime.ms, signal, limits: limits.processLimits };
     // The packet scan (demux only) runs beside the metadata probe: the video pass needs its keyframe times. It is
     // stopped if the file turns out not to be media.
     const packetsStop = new AbortController();
@@ -142,9 +174,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     } catch (e) {
       await stopPackets();
       if (signal?.aborted) throw e;
-      if (e instanceof ToolError && e.reason === "timeout") return fail(`media analysis timed out after ${Number((limits.ffmpegTimeoutMs / 1000).toFixed(3))} s`);
       log?.warn({ url: input.url, err: describe(e) }, "ffprobe refused the file");
-      return fail("not a media file: format not recognised");
+      return fail(ffprobeFailure(e, probeTime));
     }
     const video = pickVideoStream(meta.streams);
     const audio = pickAudioStream(meta.streams);
@@ -173,10 +204,13 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
         : undefined,
       audio: audio ? { index: audio.index } : undefined,
     });
-    const passOpts = { ...toolOpts, timeoutMs: limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs };
+    const passTime = timeLeft(limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs, deadlineMs);
+    const passOpts = { ...toolOpts, timeoutMs: Math.max(1, passTime.ms) };
     let outcome: PassOutcome;
     try {
-      outcome = await runAnalysis(plan, passOpts);
+      outcome = passTime.ms <= 0
+        ? { result: { cropFrames: [] }, failure: `media analysis skipped: ${DEADLINE_REACHED}`, audioFailed: true, videoFailed: true, ms: {} }
+        : await runAnalysis(plan, passOpts, undefined, { deadlineCut: passTime.cut });
     } catch (e) {
       if (signal?.aborted) throw e;
       // runAnalysis only rejects on abort or a bug; either way nothing of the passes was measured.
@@ -354,4 +388,17 @@ function round3(v: number): number {
 function describe(e: unknown): string {
   if (e instanceof ToolError) return `${e.message}: ${e.stderr.slice(-500)}`;
   return e instanceof Error ? e.message : String(e);
+}
+
+/** Why ffprobe described nothing, for the client: the decoder or frame size refused, an OS limit, time, or no format. */
+function ffprobeFailure(e: unknown, time: { ms: number; cut: boolean }): string {
+  if (e instanceof ToolError) {
+    if (e.reason === "timeout") return time.cut ? `media analysis stopped: ${DEADLINE_REACHED}` : `media analysis timed out after ${Number((time.ms / 1000).toFixed(3))} s`;
+    if (e.reason === "limit") return `media analysis stopped at its ${e.limit === "cpu" ? "CPU time" : e.limit === "memory" ? "memory" : "output size"} limit`;
+    const codec = refusedDecoder(e.stderr);
+    if (codec) return `unsupported media codec: ${codec} is not one the prober decodes`;
+    const size = refusedFrameSize(e.stderr);
+    if (size) return `video frame size ${size} is over the limit of ${MAX_PIXELS} pixels (8192x4320); not analysed`;
+  }
+  return "not a media file: format not recognised";
 }

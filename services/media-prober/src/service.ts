@@ -7,6 +7,9 @@ import type { LoggerLike, MediaProber } from "./prober.ts";
 // The slot count is @cva/platform's; re-exported because this package's index has always offered it.
 export { createSlots, type Slots } from "@cva/platform";
 
+/** Kept back from a media job's deadline to store the images and publish the probe. */
+export const REPLY_RESERVE_MS = 1_000;
+
 /** Thrown for a job that is not a media job; the worker answers it with a generic processing error. */
 export class NotAMediaJobError extends Error {}
 
@@ -16,7 +19,10 @@ export class NotAMediaJobError extends Error {}
  */
 export async function probeJob(prober: MediaProber, job: ScanJob, signal?: AbortSignal, logger?: LoggerLike): Promise<JobOutcome> {
   if (job.input.case !== "media") throw new NotAMediaJobError(`job ${job.jobId} carries no media input`);
-  const probe = await prober.probe(job.input.value, signal, logger);
+  // The worker aborts the job at its deadline, and the requester stops waiting then: the probe is bounded a little
+  // earlier, so that what it measured (and why the rest was not) still reaches the requester.
+  const deadline = Number(job.deadlineUnixMs);
+  const probe = await prober.probe(job.input.value, signal, logger, deadline > 0 ? { deadlineMs: deadline - REPLY_RESERVE_MS } : {});
   return { case: "media", value: probe };
 }
 

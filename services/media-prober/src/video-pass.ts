@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { SAFE_INPUT_OPTIONS } from "./ffprobe.ts";
+import { PASS_GLOBAL_OPTIONS, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
 
@@ -107,7 +107,7 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
 
   // Input options apply to the next -i only: each input carries the whitelists.
   const args = [
-    "-hide_banner", "-nostdin", "-nostats", "-v", "info",
+    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
     // Keyframes only, twice over: the demuxer drops other packets where it can (AV1 decoders ignore skip_frame), the
     // decoder skips them where it can (MPEG-TS does not honour discard).
     ...SAFE_INPUT_OPTIONS, "-discard", "nokey", "-skip_frame", "nokey", "-an", "-sn", "-dn", "-i", p.input,
