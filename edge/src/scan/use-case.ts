@@ -200,6 +200,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       const res = await reserve(principal, req, jobId, idem, rootLog.child({ job_id: jobId, report_kind: req.kind }));
       if (res.replay === auth.ReplayState.DONE) return replay(principal, req, res.jobId, rootLog.child({ job_id: res.jobId, report_kind: req.kind }));
       if (res.replay === auth.ReplayState.RUNNING) {
+        if (pause === 100) rootLog.info({ waiting_for: res.jobId, report_kind: req.kind }, "idempotent retry waits for the running scan with its key");
         if (Date.now() + pause > waitUntil) {
           throw processingError("a scan with this Idempotency-Key is still running; retry later", retryAfter);
         }
