@@ -23,9 +23,9 @@ export function natsClusterConf(c: NatsClusterConf): string {
   return [
     ...c.header.map((l) => `# ${l}`.trimEnd()),
     "#",
-    "# Clients (NATS_URL) list every node and fail over; JetStream's meta group needs two of three nodes up. Streams and",
-    "# buckets get the replica count their creator asks for — today the services create them with one replica, so each",
-    "# lives on one node (README, \"How to scale\", NATS).",
+    "# Clients (NATS_URL) list every node and fail over; JetStream's meta group needs two of three nodes up. The services",
+    "# create every stream and bucket with three replicas when their server reports a cluster of three or more nodes",
+    "# (packages/platform/src/nats/replicas.ts), so any one node may die (README, \"How to scale\", NATS).",
     "# Each node's name comes from its environment (NATS_SERVER_NAME); JetStream clustering needs unique names.",
     "server_name: $NATS_SERVER_NAME",
     `listen: "${c.listen}"`,

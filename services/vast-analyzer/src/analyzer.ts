@@ -14,7 +14,7 @@ import {
   type ScanJob,
   type VastReport,
 } from "@cva/contracts";
-import { machineCpu, machineRam, servedLocationOf, splitLocations, type Logger, type OutboundPolicy } from "@cva/platform";
+import { machineCpu, machineRam, servedLocationOf, splitLocations, type Logger, type OutboundPolicy, type SideEffectGuard } from "@cva/platform";
 import { resolveChain, type ChainResult } from "./chain.ts";
 import { corsAllowsPlayer } from "./cors.ts";
 import { VastInputError } from "./errors.ts";
@@ -42,6 +42,11 @@ export interface VastAnalyzerDeps {
   rewriteUrl?: (url: string) => string;
   /** XSD validation (xsd.ts); by default none configured: every document "not validated" with why. */
   schemas?: SchemaValidator;
+  /**
+   * Impression pixels go out once per job id even when the job is delivered again while its first delivery still
+   * runs (main.ts: the KV guard of @cva/platform). Without it every analysis fires (one-off analyses, tests).
+   */
+  sideEffects?: SideEffectGuard;
 }
 
 export interface VastAnalyzer {
@@ -97,9 +102,16 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       if (impressionUrls.length > toFire.length) {
         errors.push(`${impressionUrls.length} impression URLs; only the first ${limits.maxImpressions} were fired`);
       }
-      const fired = await fireImpressions(toFire, ctx);
-      impressionPixels = fired.map((p) => p.url);
-      for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} failed: ${p.error ?? "no answer"}`);
+      // Claimed only when there is something to fire. A later delivery of the same job reports the same list (the
+      // spec's "impression pixel URLs that were fired": they were, once, by the delivery that claimed them).
+      if (toFire.length > 0 && deps.sideEffects && !(await deps.sideEffects.claim(job.jobId, "impressions", { signal }))) {
+        log?.info({ impressions: toFire.length }, "impression pixels already fired by an earlier delivery of this job; not fired again");
+        impressionPixels = toFire.map((u) => u.href);
+      } else {
+        const fired = await fireImpressions(toFire, ctx);
+        impressionPixels = fired.map((p) => p.url);
+        for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} failed: ${p.error ?? "no answer"}`);
+      }
     } else if (chain.steps.some((s) => (s.ad?.impressions.length ?? 0) > 0)) {
       errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");
     }

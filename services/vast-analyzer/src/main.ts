@@ -1,6 +1,6 @@
 import { vastanalyzer, ScanKind } from "@cva/contracts";
 import {
-  bindHostFromEnv, connectNats, createDispatcher, createLogger, envInt, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv, startScannerProcess,
+  bindHostFromEnv, connectNats, createDispatcher, createLogger, createSideEffectGuard, envInt, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv, startScannerProcess,
 } from "@cva/platform";
 import { createVastAnalyzer } from "./analyzer.ts";
 import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
@@ -50,6 +50,7 @@ const analyzer = createVastAnalyzer({
   location: serverLocation,
   // The IAB XSDs, if the operator provides them (not shipped: no licence grant); see src/xsd.ts.
   schemas: createSchemaValidator(process.env.VAST_XSD_DIR || undefined),
+  sideEffects: await createSideEffectGuard(nc),
 });
 
 const proc = await startScannerProcess({

@@ -8,7 +8,14 @@ import { splitLocations } from "./locations.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { natsUserOf } from "../nats/connect.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
+import { jetStreamReplicas } from "../nats/replicas.ts";
+import { ensureResultBucket, isJobIdToken, readResult, resultStoreSettingsFromEnv, type ResultStoreSettings } from "./results.ts";
 import { HEARTBEAT_WILDCARD, jobSubject, kindName, maxDeliveriesAdvisory, resultSubject, STREAM } from "./subjects.ts";
+
+// How long a job waits for its notification before its stored result is read: notifications are lost only when a
+// NATS node dies or a connection drops, so this is the delay such a fault costs at most.
+const RESULT_POLL_MS = 3000;
+const ALL_KINDS = ["tag", "zip", "vast", "media"];
 
 export interface SubmitOptions {
   timeoutMs: number;
@@ -18,6 +25,11 @@ export interface SubmitOptions {
 
 export interface Dispatcher {
   submit(job: ScanJob, opts: SubmitOptions): Promise<ScanJobResult>;
+  /**
+   * The stored result of a job this requester (its NATS user, shared by its replicas) submitted, or undefined while
+   * there is none: finds a result after a restart of the process that asked. Without `kind`, every kind is looked up.
+   */
+  resultOf(jobId: string, kind?: ScanKind): Promise<ScanJobResult | undefined>;
   liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[];
   close(): Promise<void>;
 }
@@ -25,11 +37,22 @@ export interface Dispatcher {
 // The requester's side of the work queue. It knows who is alive from worker heartbeats (no per-request probe), so
 // "no worker resources" is answered at once, and it bounds the queue so a saturated fleet is refused rather than
 // letting requests wait out their time-outs.
-export async function createDispatcher(nc: NatsConnection, opts: { logger: Logger; defaultLocation?: string; settings?: DispatchSettings }): Promise<Dispatcher> {
+//
+// Results: the worker stores each in cva_results before it acks (results.ts) and then notifies on core NATS. The
+// notification carries the same bytes as the stored entry and is the fast path; a notification lost to a reconnect
+// or a dying NATS node is made up for by reading the entry — after every reconnect of this client, for jobs waiting
+// longer than RESULT_POLL_MS, and once more at the time-out.
+export async function createDispatcher(
+  nc: NatsConnection,
+  opts: { logger: Logger; defaultLocation?: string; settings?: DispatchSettings; resultStore?: ResultStoreSettings },
+): Promise<Dispatcher> {
   const settings = opts.settings ?? dispatchSettingsFromEnv();
   const jsm: JetStreamManager = await manager(nc);
-  await ensureStream(jsm);
+  const replicas = jetStreamReplicas(nc);
+  await ensureStream(jsm, { replicas });
+  await ensureResultBucket(jsm, replicas, opts.resultStore ?? resultStoreSettingsFromEnv());
   const js = jetstream(nc);
+  const waiting = new Map<string, { kind: string; since: number; resolve: (r: ScanJobResult) => void }>();
   const seen = new Map<string, { hb: WorkerHeartbeat; at: number }>();
   const consumers = new Map<string, Promise<string>>();
   const bySeq = new Map<number, (err: Error) => void>();
@@ -66,6 +89,27 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
     },
   });
 
+  async function stored(kind: string, jobId: string): Promise<ScanJobResult | undefined> {
+    const data = await readResult(jsm, kind, requester, jobId);
+    return data ? fromBinary(ScanJobResultSchema, data) : undefined;
+  }
+  const lookUp = (jobId: string) => {
+    const w = waiting.get(jobId);
+    if (!w) return;
+    stored(w.kind, jobId).then(
+      (r) => r && w.resolve(r),
+      (err) => opts.logger.debug({ err, job_id: jobId }, "stored result not readable yet"),
+    );
+  };
+  const poll = setInterval(() => {
+    const now = Date.now();
+    for (const [jobId, w] of waiting) if (now - w.since >= RESULT_POLL_MS) lookUp(jobId);
+  }, RESULT_POLL_MS);
+  poll.unref();
+  void (async () => {
+    for await (const st of nc.status()) if (st.type === "reconnect") for (const jobId of waiting.keys()) lookUp(jobId);
+  })().catch(() => {});
+
   function liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[] {
     const now = Date.now();
     const out: WorkerHeartbeat[] = [];
@@ -96,6 +140,7 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
   }
 
   async function submit(job: ScanJob, sopts: SubmitOptions): Promise<ScanJobResult> {
+    if (!isJobIdToken(job.jobId)) throw new Error(`job id ${JSON.stringify(job.jobId.slice(0, 60))} is not a subject token`);
     const location = sopts.location || job.targeting?.country || defaultLocation;
     const kind = job.kind;
     const live = liveWorkers(kind, location);
@@ -115,35 +160,51 @@ export async function createDispatcher(nc: NatsConnection, opts: { logger: Logge
     const toSend = create(ScanJobSchema, { ...job, replySubject: subject, deadlineUnixMs: BigInt(deadline) });
     let seq = 0;
     let timer: NodeJS.Timeout | undefined;
+    // The stored entry has the last word whenever the notification did not come: it may have been lost.
+    let settle: (orElse: Error) => void = () => {};
     try {
-      const failed = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ScanFailedError("the scan did not finish in time")), sopts.timeoutMs);
-      });
-      const ack = await js.publish(jobSubject(kind, location), toBinary(ScanJobSchema, toSend), { msgID: job.jobId });
-      seq = ack.seq;
       const result = new Promise<ScanJobResult>((resolve, reject) => {
-        bySeq.set(seq, reject);
+        settle = (orElse) => stored(kindName(kind), job.jobId).then((r) => (r ? resolve(r) : reject(orElse)), () => reject(orElse));
+        waiting.set(job.jobId, { kind: kindName(kind), since: Date.now(), resolve });
         (async () => {
           for await (const m of sub) return resolve(fromBinary(ScanJobResultSchema, m.data));
           reject(new ScanFailedError("the result subscription closed"));
         })().catch(reject);
+        timer = setTimeout(() => settle(new ScanFailedError("the scan did not finish in time")), sopts.timeoutMs);
       });
-      return await Promise.race([result, failed]);
+      // Awaited below unless the publish fails; then its later rejection (subscription closed) is nobody's concern.
+      result.catch(() => {});
+      const ack = await js.publish(jobSubject(kind, location), toBinary(ScanJobSchema, toSend), { msgID: job.jobId });
+      seq = ack.seq;
+      // Given up by JetStream after max_deliver (the advisory): failed, unless a delivery stored a result after all.
+      bySeq.set(seq, (err) => settle(err));
+      return await result;
     } catch (err) {
       // If it is still queued, make sure nobody runs it after its requester gave up.
       if (seq) void jsm.streams.deleteMessage(STREAM, seq).catch(() => {});
       throw err;
     } finally {
       clearTimeout(timer);
+      waiting.delete(job.jobId);
       if (seq) bySeq.delete(seq);
       sub.unsubscribe();
     }
   }
 
+  async function resultOf(jobId: string, kind?: ScanKind): Promise<ScanJobResult | undefined> {
+    if (!isJobIdToken(jobId)) return undefined;
+    const kinds = kind === undefined ? ALL_KINDS : [kindName(kind)];
+    // A kind this requester never submits is refused by its NATS permissions: nothing stored there for it.
+    const found = await Promise.all(kinds.map((k) => stored(k, jobId).catch(() => undefined)));
+    return found.find((r) => r !== undefined);
+  }
+
   return {
     submit,
+    resultOf,
     liveWorkers,
     async close() {
+      clearInterval(poll);
       hbSub.unsubscribe();
       advisorySub.unsubscribe();
     },

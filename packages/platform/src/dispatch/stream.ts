@@ -2,6 +2,7 @@ import { AckPolicy, DeliverPolicy, jetstreamManager, RetentionPolicy, StorageTyp
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { ScanKind } from "@cva/contracts";
 import { isPermissionViolation } from "../nats/connect.ts";
+import { ensureReplicatedStream } from "../nats/replicas.ts";
 import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
 import type { DispatchSettings } from "./settings.ts";
 import { consumerName, jobSubject, JOB_SUBJECTS, STREAM } from "./subjects.ts";
@@ -9,8 +10,9 @@ import { consumerName, jobSubject, JOB_SUBJECTS, STREAM } from "./subjects.ts";
 const nanos = (ms: number) => ms * 1_000_000;
 
 // Idempotent: whoever comes first creates the stream and the consumer. Under NATS permissions only requesters may
-// create the stream; a worker that is not allowed to waits until one has (up to waitMs), so start order is free.
-export async function ensureStream(jsm: JetStreamManager, opts: { waitMs?: number } = {}): Promise<void> {
+// create the stream (at `replicas`, nats/replicas.ts; they also scale up one made at R1); a worker that is not allowed
+// to waits until one has (up to waitMs), so start order is free.
+export async function ensureStream(jsm: JetStreamManager, opts: { waitMs?: number; replicas?: number } = {}): Promise<void> {
   const config = {
     name: STREAM,
     subjects: [JOB_SUBJECTS],
@@ -20,19 +22,13 @@ export async function ensureStream(jsm: JetStreamManager, opts: { waitMs?: numbe
     // A job nobody took within 10 minutes is stale: its requester gave up long ago.
     max_age: nanos(10 * 60_000),
     duplicate_window: nanos(2 * 60_000),
+    num_replicas: opts.replicas ?? 1,
   };
   try {
-    await jsm.streams.info(STREAM);
-  } catch {
-    try {
-      await jsm.streams.add(config);
-    } catch (err) {
-      if (isPermissionViolation(err)) return waitForStream(jsm, opts.waitMs ?? 10 * 60_000, err);
-      // Lost a creation race with another process: fine if it now exists.
-      await jsm.streams.info(STREAM).catch(() => {
-        throw err;
-      });
-    }
+    await ensureReplicatedStream(jsm, config);
+  } catch (err) {
+    if (isPermissionViolation(err)) return waitForStream(jsm, opts.waitMs ?? 10 * 60_000, err);
+    throw err;
   }
 }
 

@@ -25,4 +25,9 @@ export const heartbeatSubject = (kind: ScanKind, location: string) => `scan.work
 export const HEARTBEAT_WILDCARD = "scan.worker.>";
 // Scoped by the requester (its NATS user), which may subscribe to its own results only.
 export const resultSubject = (requester: string, jobId: string) => `scan.result.${requester}.${jobId}`;
+/** The requester a job's reply subject names, or undefined for anything else. */
+export function requesterOfResultSubject(subject: string): string | undefined {
+  const t = subject.split(".");
+  return t.length === 4 && t[0] === "scan" && t[1] === "result" && t[2] ? t[2] : undefined;
+}
 export const maxDeliveriesAdvisory = (consumer: string) => `$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.${STREAM}.${consumer}`;

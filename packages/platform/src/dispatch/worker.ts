@@ -9,7 +9,15 @@ import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
 import { splitLocations } from "./locations.ts";
 import { createSlotGate } from "./slot-gate.ts";
-import { heartbeatSubject, kindName, STREAM } from "./subjects.ts";
+import { createIfAbsent } from "./kv-write.ts";
+import { resultKeySubject } from "./results.ts";
+import { heartbeatSubject, kindName, requesterOfResultSubject, STREAM } from "./subjects.ts";
+import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
+
+// Room for the KV write's headers within NATS's payload ceiling.
+const MAX_RESULT_BYTES = NATS_MAX_PAYLOAD - 64 * 1024;
+// However late a job finished, its result write is retried at least this long (a NATS node failing over).
+const RESULT_WRITE_MIN_MS = 20_000;
 
 export type JobOutcome = ScanJobResult["outcome"];
 
@@ -49,7 +57,7 @@ export interface Worker {
 }
 
 // Pulls jobs of one kind+location from the shared durable consumer, never more than it has free slots, so load
-// spreads over however many replicas run. Each job is acked only after its result is published; a worker that
+// spreads over however many replicas run. Each job is acked only after its result is stored (results.ts); a worker that
 // dies mid-job leaves it unacked and JetStream hands it to another worker after ack_wait.
 export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Promise<Worker> {
   const settings = opts.settings ?? dispatchSettingsFromEnv();
@@ -103,42 +111,76 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
     }
     const ac = new AbortController();
     const deadlineTimer = deadline ? setTimeout(() => ac.abort(new Error("deadline")), Math.max(0, deadline - Date.now())) : undefined;
-    // Tells JetStream we are alive so a long scan is not redelivered while it is still running.
+    // Tells JetStream we are alive so a long scan is not redelivered while it is still running — until the ack, the
+    // result's durable write included.
     const progress = setInterval(() => m.working(), Math.max(250, Math.floor(settings.ackWaitMs / 3)));
     const started = Date.now();
     let outcome: JobOutcome;
     try {
-      outcome = await opts.handle(job, { signal: ac.signal, logger: jlog, deliveryCount: m.info.deliveryCount, location });
-    } catch (err) {
-      outcome = failedOutcome("the scan could not be completed", err);
+      try {
+        outcome = await opts.handle(job, { signal: ac.signal, logger: jlog, deliveryCount: m.info.deliveryCount, location });
+      } catch (err) {
+        outcome = failedOutcome("the scan could not be completed", err);
+      } finally {
+        clearTimeout(deadlineTimer);
+      }
+      scanJobsCounter.inc({ kind: kindName(opts.kind), outcome: outcome.case ?? "none" });
+      // The job's one log line, a failed one included: what the requester was told, and the error behind it.
+      if (outcome.case === "error") {
+        const cause = causes.get(outcome.value);
+        const fields = { outcome: "error", error_type: ErrorType[outcome.value.type], error_message: outcome.value.message, ms: Date.now() - started, location };
+        if (cause !== undefined) jlog.error({ ...fields, err: cause }, "job done");
+        else jlog.info(fields, "job done");
+      } else {
+        jlog.info({ outcome: outcome.case, ms: Date.now() - started, location }, "job done");
+      }
+      if (job.replySubject && !(await deliver(job, outcome, jlog, deadline))) {
+        // Not stored: another delivery of the job will store its result.
+        m.nak(Math.min(settings.ackWaitMs, 5000));
+        return;
+      }
     } finally {
       clearInterval(progress);
-      clearTimeout(deadlineTimer);
-    }
-    scanJobsCounter.inc({ kind: kindName(opts.kind), outcome: outcome.case ?? "none" });
-    // The job's one log line, a failed one included: what the requester was told, and the error behind it.
-    if (outcome.case === "error") {
-      const cause = causes.get(outcome.value);
-      const fields = { outcome: "error", error_type: ErrorType[outcome.value.type], error_message: outcome.value.message, ms: Date.now() - started, location };
-      if (cause !== undefined) jlog.error({ ...fields, err: cause }, "job done");
-      else jlog.info(fields, "job done");
-    } else {
-      jlog.info({ outcome: outcome.case, ms: Date.now() - started, location }, "job done");
-    }
-    if (job.replySubject) {
-      let payload = toBinary(ScanJobResultSchema, create(ScanJobResultSchema, { jobId: job.jobId, workerId, outcome }));
-      try {
-        nc.publish(job.replySubject, payload);
-      } catch (err) {
-        jlog.error({ err, bytes: payload.length }, "result could not be published");
-        payload = toBinary(
-          ScanJobResultSchema,
-          create(ScanJobResultSchema, { jobId: job.jobId, workerId, outcome: { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: "the report is too large to deliver" }) } }),
-        );
-        nc.publish(job.replySubject, payload);
-      }
     }
     m.ack();
+  }
+
+  // The result is stored in cva_results before the job is acked, so it outlives a reconnect or restart of the
+  // requester; the first stored result of a job stays (a later delivery's is not written over it). Then the core
+  // NATS notification, the requester's fast path. False when the result could not be stored by the deadline.
+  async function deliver(job: ScanJob, outcome: JobOutcome, jlog: Logger, deadline: number): Promise<boolean> {
+    let payload = toBinary(ScanJobResultSchema, create(ScanJobResultSchema, { jobId: job.jobId, workerId, outcome }));
+    if (payload.length > MAX_RESULT_BYTES) {
+      jlog.error({ bytes: payload.length }, "result too large to deliver");
+      payload = toBinary(
+        ScanJobResultSchema,
+        create(ScanJobResultSchema, { jobId: job.jobId, workerId, outcome: { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: "the report is too large to deliver" }) } }),
+      );
+    }
+    const requester = requesterOfResultSubject(job.replySubject);
+    let stored = false;
+    if (requester) {
+      try {
+        const outcome = await createIfAbsent(js, resultKeySubject(kindName(opts.kind), requester, job.jobId), payload, {
+          msgID: randomUUID(),
+          // Past the job's deadline the requester has given up, but a retry of the client may still look it up.
+          deadline: Math.max(deadline || 0, Date.now() + RESULT_WRITE_MIN_MS),
+        });
+        if (outcome === "exists") jlog.info("result already stored by an earlier delivery");
+        stored = true;
+      } catch (err) {
+        jlog.error({ err }, "result could not be stored");
+      }
+    } else {
+      jlog.warn({ reply_subject: job.replySubject }, "reply subject names no requester; result not stored");
+      stored = true;
+    }
+    try {
+      nc.publish(job.replySubject, payload);
+    } catch (err) {
+      jlog.warn({ err }, "result notification could not be published");
+    }
+    return stored;
   }
 
   async function pullLoop(location: string, consumer: (typeof pulls)[number]["consumer"]): Promise<void> {

@@ -15,7 +15,12 @@ function authOptions(url: string, auth: NatsAuth | undefined): Pick<ConnectionOp
   return who ? { servers: split.servers, user: who.user, pass: who.password, inboxPrefix: inboxPrefixOf(who.user) } : { servers: split.servers };
 }
 
-// NATS_URL may list several servers (a cluster), comma-separated.
+// NATS_URL may list several servers (a cluster), comma-separated. The first connect tries each listed node once, so
+// one node down does not stop a process from starting; once connected, the client reconnects forever to any node
+// (including those the cluster announces), resubscribes and sends what it buffered meanwhile. waitOnFirstConnect is
+// off on purpose: with it a wrong password or no NATS at all would hang start-up silently instead of ending the
+// process with the reason (the supervisor, compose or Kubernetes start it again). A node that stops answering without
+// closing its sockets (a partitioned machine) is noticed after 3 unanswered pings, 15 s, instead of the default 4 min.
 export async function connectNats(url: string, name: string, opts: { timeoutMs?: number; auth?: NatsAuth } = {}): Promise<NatsConnection> {
   const o = authOptions(url, opts.auth);
   const nc = await connect({
@@ -24,6 +29,9 @@ export async function connectNats(url: string, name: string, opts: { timeoutMs?:
     timeout: opts.timeoutMs ?? 5000,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
+    waitOnFirstConnect: false,
+    pingInterval: 5000,
+    maxPingOut: 3,
   });
   if (o.user) users.set(nc, o.user);
   return nc;

@@ -1,4 +1,6 @@
 import { ARTIFACT_BUCKET } from "../artifacts/store.ts";
+import { RESULTS_BUCKET, RESULTS_STREAM } from "../dispatch/results.ts";
+import { SIDE_EFFECTS_BUCKET, SIDE_EFFECTS_STREAM } from "../dispatch/side-effect-guard.ts";
 import { LOCATIONS, STREAM } from "../dispatch/subjects.ts";
 import { inboxPrefixOf } from "./auth.ts";
 
@@ -26,7 +28,9 @@ const JS_ACCOUNT = "$JS.API.INFO";
 // Works jobs of one kind from the shared durable consumers w_<kind>_<location>: reads the stream's and its consumers'
 // info, creates its consumer only with its own filter (the filter is part of the create subject since NATS 2.9;
 // the legacy DURABLE.CREATE form, which takes any filter, is not allowed), pulls, acks/extends/terminates, announces
-// itself and publishes results. It may not create the stream: requesters do, and a worker waits for it.
+// itself, stores results of its own kind in cva_results (a plain JetStream publish on the entry's subject: no KV API,
+// so it can neither read nor list results) and notifies the requester. It may not create the stream or the results
+// bucket: requesters do, and a worker waits for them.
 function worker(kind: Kind): NatsPermissions {
   return {
     publish: [
@@ -38,24 +42,32 @@ function worker(kind: Kind): NatsPermissions {
         `$JS.ACK.${STREAM}.${c}.>`,
       ]),
       `scan.worker.${kind}.*`,
-      // Results go to the requester's scope, scan.result.<requester>.<job_id>.
+      // Results: the durable entry <kind>.<requester>.<job_id>, then the notification scan.result.<requester>.<job_id>.
+      `$KV.${RESULTS_BUCKET}.${kind}.>`,
       "scan.result.>",
     ],
     subscribe: [],
   };
 }
 
-// Submits jobs of some kinds: publishes them (a JetStream publish), creates the stream and the kinds' consumers if
-// missing, reads their backlog (num_pending) for "no worker resources", deletes a job it gave up on, listens to
-// heartbeats, to its own results only and to the max-deliveries advisory.
+// Submits jobs of some kinds: publishes them (a JetStream publish), creates the stream, the results bucket and the
+// kinds' consumers if missing (and scales the stream and bucket up to the cluster's replicas), reads their backlog
+// (num_pending) for "no worker resources", deletes a job it gave up on, listens to heartbeats, to its own result
+// notifications only and to the max-deliveries advisory, and reads its own stored results (direct gets by subject,
+// `<kind>.<user>.<job_id>`: another requester's are refused).
 function requester(user: NatsUser, kinds: Kind[]): NatsPermissions {
   return {
     publish: [
       `$JS.API.STREAM.INFO.${STREAM}`,
       `$JS.API.STREAM.CREATE.${STREAM}`,
+      `$JS.API.STREAM.UPDATE.${STREAM}`,
       `$JS.API.STREAM.MSG.DELETE.${STREAM}`,
+      `$JS.API.STREAM.INFO.${RESULTS_STREAM}`,
+      `$JS.API.STREAM.CREATE.${RESULTS_STREAM}`,
+      `$JS.API.STREAM.UPDATE.${RESULTS_STREAM}`,
       ...kinds.flatMap((k) => [
         `scan.job.${k}.*`,
+        `$JS.API.DIRECT.GET.${RESULTS_STREAM}.$KV.${RESULTS_BUCKET}.${k}.${user}.*`,
         ...consumers(k).flatMap((c, i) => [`$JS.API.CONSUMER.INFO.${STREAM}.${c}`, `$JS.API.CONSUMER.CREATE.${STREAM}.${c}.scan.job.${k}.${LOCATIONS[i]}`]),
       ]),
     ],
@@ -98,6 +110,18 @@ const artifactWriter = (): NatsPermissions => ({
   subscribe: [],
 });
 
+// Claims a side effect of a job once (dispatch/side-effect-guard.ts): creates the guard bucket if missing and writes
+// `<job_id>.<effect>` entries by create-if-absent — no reads, lists or deletes.
+const sideEffectGuard = (effects: string[]): NatsPermissions => ({
+  publish: [
+    `$JS.API.STREAM.INFO.${SIDE_EFFECTS_STREAM}`,
+    `$JS.API.STREAM.CREATE.${SIDE_EFFECTS_STREAM}`,
+    `$JS.API.STREAM.UPDATE.${SIDE_EFFECTS_STREAM}`,
+    ...effects.map((e) => `$KV.${SIDE_EFFECTS_BUCKET}.*.${e}`),
+  ],
+  subscribe: [],
+});
+
 const AUTH_BUCKETS = ["cva_keys", "cva_customers", "cva_quota"];
 const REPORTS_BUCKET = "cva_reports";
 
@@ -122,7 +146,7 @@ export function natsPermissions(user: NatsUser): NatsPermissions {
     case "zip-analyzer":
       return merge(user, worker("zip"), requester(user, ["tag"]));
     case "vast-analyzer":
-      return merge(user, worker("vast"), requester(user, ["media"]));
+      return merge(user, worker("vast"), requester(user, ["media"]), sideEffectGuard(["impressions"]));
     case "media-prober":
       return merge(user, worker("media"), artifactWriter());
     // The operator's keys CLI and `npm start`'s development key: the API-key buckets, nothing else.

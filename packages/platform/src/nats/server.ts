@@ -22,6 +22,8 @@ export interface SpawnNatsOptions {
   authorization?: string;
   // Added to nats-server's environment: `$VAR` references in the config resolve from it.
   env?: Record<string, string>;
+  // A node of a cluster (cluster.ts): its unique name, its route port and every node's route URL.
+  cluster?: { name: string; serverName: string; routePort: number; routes: string[] };
   log?: (line: string) => void;
 }
 
@@ -37,6 +39,12 @@ export async function spawnNatsServer(opts: SpawnNatsOptions): Promise<NatsServe
       `listen: "${opts.host ?? "127.0.0.1"}:${opts.port}"`,
       `max_payload: ${NATS_MAX_PAYLOAD}`,
       `jetstream { store_dir: ${JSON.stringify(opts.storeDir)} }`,
+      ...(opts.cluster
+        ? [
+            `server_name: ${JSON.stringify(opts.cluster.serverName)}`,
+            `cluster { name: ${JSON.stringify(opts.cluster.name)}, listen: "${opts.host ?? "127.0.0.1"}:${opts.cluster.routePort}", routes: [${opts.cluster.routes.map((r) => JSON.stringify(r)).join(", ")}] }`,
+          ]
+        : []),
       opts.authorization ?? "",
       "",
     ].join("\n"),

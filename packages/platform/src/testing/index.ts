@@ -1,3 +1,4 @@
 export * from "./nats-server.ts";
 export * from "./free-port.ts";
 export * from "./credentials.ts";
+export * from "./nats-cluster.ts";
