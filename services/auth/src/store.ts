@@ -1,4 +1,5 @@
-import { Kvm, type KV } from "@nats-io/kv";
+import type { KV } from "@nats-io/kv";
+import { replicatedKvm } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { casLoop } from "./cas.ts";
 import { token, untoken, utcMonth } from "./encode.ts";
@@ -79,7 +80,7 @@ const enc = (v: unknown) => JSON.stringify(v);
 //                  r.<reservation id>             → ReservationRecord (state decided once, by CAS)
 //                  i.<base64url customer>.<sha256 hex of key> → IdempotencyRecord
 export async function createAuthStore(nc: NatsConnection, opts: AuthStoreOptions = {}): Promise<AuthStore> {
-  const kvm = new Kvm(nc);
+  const kvm = replicatedKvm(nc);
   const [keys, customers, quota] = await Promise.all([
     kvm.create(BUCKET_KEYS, { history: 1 }),
     kvm.create(BUCKET_CUSTOMERS, { history: 1 }),
