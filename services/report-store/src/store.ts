@@ -1,6 +1,7 @@
 import { clone, create, equals, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { reportstore } from "@cva/contracts";
-import { Kvm, type KV, type KvEntry } from "@nats-io/kv";
+import type { KV, KvEntry } from "@nats-io/kv";
+import { replicatedKvm } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { invertedMs, token } from "./encode.ts";
 import { alreadyExists, invalidArgument } from "./errors.ts";
@@ -46,7 +47,7 @@ const live = (e: KvEntry | null): e is KvEntry => !!e && e.operation === "PUT" &
 // All three expire together through the bucket's max_age (retention).
 export async function createReportStore(nc: NatsConnection, opts: ReportStoreOptions = {}): Promise<ReportStore> {
   const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_DAYS * DAY_MS;
-  const kv = await new Kvm(nc).create(REPORTS_BUCKET, { history: 1, ttl: retentionMs });
+  const kv = await replicatedKvm(nc).create(REPORTS_BUCKET, { history: 1, ttl: retentionMs });
   await applyMaxAge(nc, `KV_${REPORTS_BUCKET}`, retentionMs);
   return new KvReportStore(kv, opts.now ?? Date.now);
 }
