@@ -209,11 +209,16 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       if (responsive) timedOut = true;
     }
     let measured: MeasureArtifact = {};
+    let storage: Awaited<ReturnType<typeof readStorage>> = { cookies: [], localStorage: [] };
     if (responsive) {
+      // CPU first: what measuring costs the renderer is not the creative's.
       await perf.sample();
-      measured = await measureCreative(client, worlds, mainFrameId, profile, budget, site.slot);
+      // Storage does not depend on the layout steps (which resize the viewport): read both at once.
+      [measured, storage] = await Promise.all([
+        measureCreative(client, worlds, mainFrameId, profile, budget, site.slot, captureLanding),
+        readStorage(client, worlds, budget()),
+      ]);
     }
-    const storage = responsive ? await readStorage(client, worlds, budget()) : { cookies: [], localStorage: [] };
     phaseMs.measure = Date.now() - endedAt;
 
     // ---- click-through (v3): only when there is something to click. What follows is the landing page's, not the

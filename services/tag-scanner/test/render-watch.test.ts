@@ -7,7 +7,7 @@ import { PIXEL_GIF } from "./helpers.ts";
 
 const cfg = { settleMs: 300, holdMs: 4_500 };
 const realm = (o: Partial<RealmReport> = {}): RealmReport =>
-  ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, ...o });
+  ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, lastFire: 0, ...o });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
   probe: { anims: [], videos: [], images: [] }, images: [], ...o,
@@ -28,6 +28,13 @@ describe("render watch verdict", () => {
   it("a calm page ends after the settle time", () => {
     expect(motionVerdict(ev({ now: 5_200 }), cfg)).toEqual({ done: false });
     expect(motionVerdict(ev({ now: 5_400 }), cfg)).toMatchObject({ done: true, stillMoving: false });
+  });
+
+  it("the settle time also runs from the last timer callback, whose change may not have been painted yet", () => {
+    // A slideshow's last timer fired at 9 800 (nothing pending after it); its frame has not reached us by 10 000.
+    const fired = realm({ lastFire: 9_800 });
+    expect(motionVerdict(ev({ now: 10_000, realms: [fired] }), cfg)).toEqual({ done: false });
+    expect(motionVerdict(ev({ now: 10_150, realms: [{ ...fired, at: 10_120 }] }), cfg).done).toBe(true);
   });
 
   it("anything one-shot still scheduled keeps the watch, however still the pixels", () => {

@@ -42,6 +42,11 @@ export interface RealmReport {
    * fire late on a busy machine.
    */
   fires: number;
+  /**
+   * When a timeout or interval callback last ran (0 = never). What it changed may reach the screen only a frame or
+   * more later — on a busy machine, much later — so stillness is counted from it as well as from the last pixel change.
+   */
+  lastFire: number;
 }
 
 export type PageSignal =
@@ -82,7 +87,7 @@ export function instrumentSource(bindingName: string): string {
     const st = w.setTimeout, ct = w.clearTimeout, si = w.setInterval, ci = w.clearInterval, raf = w.requestAnimationFrame;
     // id -> { due, period, chain, afterClick }; null prototype: nothing of the creative's can intercept it.
     const timeouts = Object.create(null), intervals = Object.create(null);
-    let inTimer = 0, fires = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
+    let inTimer = 0, fires = 0, lastFire = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
     const report = () => {
       let pending = 0, chainPeriod = 0, nIntervals = 0, intervalPeriod = 0, afterClick = 0;
       const t = now();
@@ -93,7 +98,7 @@ export function instrumentSource(bindingName: string): string {
         if (r.afterClick) afterClick++;
       }
       for (const id in intervals) { nIntervals++; intervalPeriod = Math.max(intervalPeriod, intervals[id]); }
-      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires });
+      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires, lastFire });
     };
     const changed = () => {
       dirty = true;
@@ -133,7 +138,7 @@ export function instrumentSource(bindingName: string): string {
             if (rec && rec.chain) fires++;
             delete timeouts[id];
             inTimer++;
-            try { return apply(fn, this, arguments); } finally { inTimer--; changed(); }
+            try { return apply(fn, this, arguments); } finally { inTimer--; lastFire = now(); changed(); }
           };
         }
         id = apply(st, w, args);
@@ -147,7 +152,7 @@ export function instrumentSource(bindingName: string): string {
         const args = arguments;
         const d = Math.max(4, Number(delay) || 0);
         if (typeof fn === "function") {
-          args[0] = function () { fires++; inTimer++; try { return apply(fn, this, arguments); } finally { inTimer--; } };
+          args[0] = function () { fires++; inTimer++; try { return apply(fn, this, arguments); } finally { inTimer--; lastFire = now(); } };
         }
         const id = apply(si, w, args);
         if (d <= HORIZON) { intervals[id] = d; changed(); }
@@ -156,8 +161,9 @@ export function instrumentSource(bindingName: string): string {
       w.clearInterval = function (id) { if (intervals[id] !== undefined) { delete intervals[id]; changed(); } return apply(ci, w, arguments); };
       if (raf) w.requestAnimationFrame = function () { lastRaf = now(); return apply(raf, w, arguments); };
       // Our own heartbeat (untracked native timer): keeps the rAF time fresh for Node, which reads "a rAF loop is
-      // running" from it. Bounded so that an abandoned page stops talking.
-      const beat = () => { if (!dirty) report(); if (++ticks < 400) apply(st, w, [beat, 250]); };
+      // running" from it, and is the fresh word a calm verdict waits for — every 100 ms while a render watch is
+      // typically deciding (the first 10 s), then every 250 ms. Bounded so that an abandoned page stops talking.
+      const beat = () => { if (!dirty) report(); if (++ticks < 460) apply(st, w, [beat, ticks < 100 ? 100 : 250]); };
       apply(st, w, [beat, 0]);
     } catch (e) {}
     // Frames: instrument a child realm as soon as the creative can reach it.

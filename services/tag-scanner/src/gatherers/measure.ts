@@ -40,6 +40,8 @@ export function screenshotClip(box: { x: number; y: number; width: number; heigh
 export async function measureCreative(
   client: CDPSession, worlds: ProbeWorlds, mainFrameId: string, profile: DeviceProfile, budget: () => number,
   slot?: { width: number; height: number },
+  /** Whether the click-through follows: only then is the page put back to its width and re-laid out. */
+  thenClick = true,
 ): Promise<MeasureArtifact> {
   const out: MeasureArtifact = {};
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
@@ -63,7 +65,7 @@ export async function measureCreative(
       const l2 = await worlds.evaluate<LayoutArtifact>(inner.id, LAYOUT_SCRIPT, budget());
       if (l2) out.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
     }
-    await set(slot.width);
+    if (thenClick) await set(slot.width);
     return out;
   }
   const metrics = (width: number) =>
@@ -73,6 +75,7 @@ export async function measureCreative(
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
   const l2 = await measureLayout(client, worlds, mainFrameId, budget());
   if (l2) out.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
+  if (!thenClick) return out;
   await bounded(metrics(profile.width), budget(), undefined);
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
   return out;

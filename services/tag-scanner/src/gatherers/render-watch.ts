@@ -146,6 +146,9 @@ export function holdWindow(ev: MotionEvidence, cfg: WatchConfig): number {
 /** Whether the watch may end now, and if so whether the creative was still moving. */
 export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdict {
   const still = ev.lastChange > 0 ? ev.now - ev.lastChange : ev.now - ev.renderStart;
+  // A timer that just ran may have changed the page without the frame having reached us yet: the settle window is
+  // counted from it too (see RealmReport.lastFire).
+  const lastFire = ev.realms.reduce((t, r) => Math.max(t, r.lastFire || 0), 0);
   if (endless(ev) && ev.lastChange > 0 && still < 1_000 && ev.now - ev.renderStart >= 2_000) {
     return { done: true, stillMoving: true, reason: "endless" };
   }
@@ -154,7 +157,7 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
   // Calm must be proven by evidence gathered after the pixels had been still a while, from a renderer that is
   // running: a renderer starved on a busy machine moves nothing, schedules nothing and reports nothing, which would
   // otherwise read exactly like a finished creative.
-  const settled = ev.lastChange + cfg.settleMs;
+  const settled = Math.max(ev.lastChange, lastFire) + cfg.settleMs;
   if (ev.realms.length > 0) {
     const heard = Math.max(...ev.realms.map((r) => r.at));
     if (ev.now - heard > FRESH_MS || heard < settled) return { done: false };
@@ -162,6 +165,7 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
   if (!ev.probeAt || ev.probeAt < settled) return { done: false };
   if (!ev.networkIdleSince || ev.now - ev.networkIdleSince < NETWORK_IDLE_MS) return { done: false };
   if (still < holdWindow(ev, cfg)) return { done: false };
+  if (ev.now < settled) return { done: false };
   return { done: true, stillMoving: false, reason: "calm" };
 }
 
@@ -254,7 +258,7 @@ export function createRealmTracker() {
       realms.set(msg.realm, {
         t: "motion", realm: msg.realm, pending: num(msg.pending), chainPeriod: num(msg.chainPeriod),
         intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick),
-        at: num(msg.at), fires: num(msg.fires),
+        at: num(msg.at), fires: num(msg.fires), lastFire: num(msg.lastFire),
       });
       const h = history.get(msg.realm) ?? [];
       h.push([num(msg.at), num(msg.fires)]);
@@ -312,15 +316,20 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     src.onTick?.(now);
     if (!src.network.busy()) idleSince ||= now;
     else idleSince = 0;
-    if (!probing && now - lastProbe >= 200) {
+    // Besides every 200 ms, a probe right when the pixels have been still for the settle window: a calm verdict
+    // needs one from after that moment, and waiting for the next regular one would only add latency.
+    const ev0 = evidence(now);
+    const settledAt = ev0.lastChange + cfg.settleMs;
+    if (!probing && (now - lastProbe >= 200 || (now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
       lastProbe = now;
       probing = probeMotion(src.worlds, 1_000).then((p) => { probe = p; probeAt = Date.now(); }, () => {}).finally(() => { probing = undefined; });
     }
-    const verdict = motionVerdict(evidence(now), cfg);
+    const verdict = motionVerdict(ev0, cfg);
     if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason };
     await new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, 50);
-      signal?.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true });
+      const onAbort = () => { clearTimeout(t); resolve(); };
+      const t = setTimeout(() => { signal?.removeEventListener("abort", onAbort); resolve(); }, 50);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 }
