@@ -20,7 +20,8 @@ import { corsAllowsPlayer } from "./cors.ts";
 import { VastInputError } from "./errors.ts";
 import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
 import { resolveLimits, type VastLimits } from "./limits.ts";
-import type { ProbeFn } from "./media.ts";
+import { createMediaSession, type ProbeFn } from "./media.ts";
+import { createScanBudget, scanDeadline } from "./scan-budget.ts";
 import { readAdDetails } from "./ad-details.ts";
 import { reportCreatives } from "./creatives.ts";
 import { findUnexpandedMacros } from "./unexpanded-macros.ts";
@@ -78,7 +79,13 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     const vastUrl = job.input.value.url;
     const language = job.targeting?.language?.trim() || DEFAULT_LANGUAGE;
     const log = deps.logger?.child({ job_id: job.jobId });
-    const ctx: FetchContext = { policy: deps.policy, limits, language, signal, rewriteUrl };
+    // One deadline and one byte budget for every phase of this scan (scan-budget.ts).
+    const budget = createScanBudget({
+      deadlineMs: scanDeadline(job, { reserveMs: limits.reportReserveMs, fallbackMs: limits.scanTimeoutMs }),
+      totalBytes: limits.maxScanBytes,
+    });
+    const ctx: FetchContext = { policy: deps.policy, limits, language, signal, rewriteUrl, budget };
+    const media = createMediaSession({ probe: deps.probe, job, limits, budget, rewriteUrl, logger: log });
 
     const chain = await resolveChain(vastUrl, ctx);
     const first = chain.steps[0];
@@ -124,9 +131,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     for (const [adIndex, a] of ads.entries()) {
       const creativeIndexes: number[] = [];
       if (a.error === "") {
-        const r = await reportCreatives(a.step, a.info, {
-          probe: deps.probe, job, limits, rewriteUrl, ctx, logger: log, adIndex, firstCreativeIndex: creatives.length,
-        });
+        const r = await reportCreatives(a.step, a.info, { media, limits, ctx, adIndex, firstCreativeIndex: creatives.length });
         for (const c of r.creatives) creativeIndexes.push(creatives.push(c) - 1);
         screenshot ??= r.screenshot;
         errors.push(...r.problems);

@@ -2,6 +2,7 @@ import { OutboundError, type SafeResponse } from "@cva/platform";
 import { describeFetchError, inputErrorFor, isInputRefusal, unreachableErrorFor } from "./errors.ts";
 import { isUnreachable } from "./unreachable.ts";
 import { fetchVastDocument, type FetchContext } from "./fetch-document.ts";
+import { ScanOutOfTimeError } from "./scan-budget.ts";
 import { expandMacros } from "./macros.ts";
 import { readAd, readDocument, type AdInfo, type VastDocument } from "./vast-document.ts";
 import { decodeXmlBytes, kids, parseXmlDocument, textOf, type XmlNode } from "./xml-tree.ts";
@@ -70,6 +71,12 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
     const what = `${label(index)} ${next.href}`;
     // Fetched as a player fetches it, macros filled; listed, resolved against and compared as written.
     const fetched = await fetchVastDocument(expandMacros(next), ctx);
+    if (!fetched.ok && fetched.budget) {
+      // The scan's own budget ended the fetch, not the server: the VAST URL itself out of time is a failed scan (there
+      // is nothing to report on), a wrapper hop is where the chain stopped.
+      if (index === 0 && fetched.budget.kind === "deadline") throw new ScanOutOfTimeError();
+      return stop(result, step, `${what} ${fetched.budget.message}`, "unavailable");
+    }
     if (!fetched.ok) {
       if (index === 0 && isInputRefusal(fetched.error)) throw inputErrorFor(fetched.error);
       // Nothing answers the VAST URL: there is no document to report on, and the client is told where and why.

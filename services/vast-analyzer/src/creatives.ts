@@ -1,24 +1,21 @@
 import { create } from "@bufbuild/protobuf";
 import {
-  VastCreativeSchema, VastMediaFileSchema, type MediaProbe, type ScanJob, type Screenshot, type VastCreative,
+  VastCreativeSchema, VastMediaFileSchema, type MediaProbe, type Screenshot, type VastCreative,
 } from "@cva/contracts";
-import type { Logger } from "@cva/platform";
 import type { ChainStep } from "./chain.ts";
 import type { FetchContext } from "./fetch-document.ts";
 import type { VastLimits } from "./limits.ts";
-import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type ProbeFn } from "./media.ts";
+import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type MediaSession } from "./media.ts";
 import { loadOverlays } from "./overlays.ts";
 import { resolveVastUrl } from "./urls.ts";
 import type { AdInfo } from "./vast-document.ts";
 import { parseSkipOffset } from "./vast-time.ts";
 
 export interface CreativesDeps {
-  probe: ProbeFn;
-  job: ScanJob;
+  /** The scan's media session: one probe per distinct URL, within the scan's budgets (media.ts). */
+  media: MediaSession;
   limits: VastLimits;
-  rewriteUrl: (u: string) => string;
   ctx: FetchContext;
-  logger?: Logger;
   /** Index of this ad in the report's ads[], and of its first creative in the report's creatives[]. */
   adIndex?: number;
   firstCreativeIndex?: number;
@@ -37,10 +34,7 @@ export async function reportCreatives(
   const linearFiles = ad.creatives.map((c) => (c.kind === "linear" ? mediaTargets(c.mediaFiles, inline.baseUrl) : []));
   const overlaysIn = ad.creatives.map((c) => (c.kind === "nonlinear" ? c.nonLinears : []));
   const [probes, overlays] = await Promise.all([
-    probeMedia(linearFiles.flat(), {
-      probe: deps.probe, job: deps.job, concurrency: deps.limits.probeConcurrency, max: deps.limits.maxProbedMediaFiles,
-      rewriteUrl: deps.rewriteUrl, logger: deps.logger,
-    }),
+    probeMedia(linearFiles.flat(), { media: deps.media, concurrency: deps.limits.probeConcurrency }),
     loadOverlays(overlaysIn.flat(), inline.baseUrl, deps.ctx),
   ]);
   let k = 0;

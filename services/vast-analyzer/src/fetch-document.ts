@@ -1,5 +1,6 @@
 import { OutboundError, safeFetch, type OutboundPolicy, type SafeResponse } from "@cva/platform";
 import type { VastLimits } from "./limits.ts";
+import { chargeForFailure, DEADLINE_REACHED, formatBytes, type ScanBudget } from "./scan-budget.ts";
 
 /** The origin the "player" sends; the `cors` field checks the answer against it. */
 export const PLAYER_ORIGIN = "https://player.cva.invalid";
@@ -15,12 +16,35 @@ export interface FetchContext {
   signal?: AbortSignal;
   /** Test seam: maps a URL to the one actually requested (e.g. public hosts onto a local fixture server). */
   rewriteUrl: (url: string) => string;
+  /** The scan's deadline and byte budget (scan-budget.ts). */
+  budget: ScanBudget;
 }
 
-export type FetchOutcome = { ok: true; res: SafeResponse } | { ok: false; error: OutboundError | Error };
+/**
+ * `budget` says the scan's budget, not the document, ended the fetch: its deadline came first (or had passed), or its
+ * bytes ran out; `message` then says which, for the chain's error.
+ */
+export type FetchOutcome =
+  | { ok: true; res: SafeResponse }
+  | { ok: false; error: OutboundError | Error; budget?: { kind: "deadline" | "bytes"; message: string } };
+
+/**
+ * Phases before the impressions keep back this much of the scan's time for them (the pixels go out after the chains
+ * are resolved, bounded by their own time-out).
+ */
+export const keepForPixels = (limits: VastLimits) => limits.pixelTimeoutMs;
 
 /** GETs one VAST document the way a player's XHR would (Origin, Accept, Accept-Language), bounded per CONTRACT §6. */
 export async function fetchVastDocument(url: string, ctx: FetchContext): Promise<FetchOutcome> {
+  const time = ctx.budget.time(ctx.limits.fetchTimeoutMs, keepForPixels(ctx.limits));
+  if (time.ms <= 0) return { ok: false, error: new Error(DEADLINE_REACHED), budget: { kind: "deadline", message: `not fetched: ${DEADLINE_REACHED}` } };
+  const grant = await ctx.budget.reserve(ctx.limits.maxXmlBytes);
+  if (grant.bytes === 0) {
+    grant.settle(0);
+    const message = `not fetched: the scan's byte budget of ${formatBytes(ctx.budget.totalBytes)} was reached`;
+    return { ok: false, error: new Error(message), budget: { kind: "bytes", message } };
+  }
+  const byBudget = grant.bytes < ctx.limits.maxXmlBytes;
   try {
     const res = await safeFetch(ctx.rewriteUrl(url), {
       policy: ctx.policy,
@@ -31,15 +55,24 @@ export async function fetchVastDocument(url: string, ctx: FetchContext): Promise
         "accept-language": ctx.language,
         "user-agent": VAST_USER_AGENT,
       },
-      maxBytes: ctx.limits.maxXmlBytes,
-      connectTimeoutMs: ctx.limits.connectTimeoutMs,
-      timeoutMs: ctx.limits.fetchTimeoutMs,
+      maxBytes: grant.bytes,
+      connectTimeoutMs: Math.min(ctx.limits.connectTimeoutMs, time.ms),
+      timeoutMs: time.ms,
       maxRedirects: ctx.limits.maxHttpRedirects,
       signal: ctx.signal,
     });
+    grant.settle(res.body.length);
     return { ok: true, res };
   } catch (e) {
+    grant.settle(chargeForFailure(e, grant.bytes));
     if (ctx.signal?.aborted) throw ctx.signal.reason ?? e;
-    return { ok: false, error: e instanceof Error ? e : new Error(String(e)) };
+    const error = e instanceof Error ? e : new Error(String(e));
+    const code = e instanceof OutboundError ? e.code : undefined;
+    const cutConnect = code === "connect_timeout" && time.ms < ctx.limits.connectTimeoutMs;
+    if (time.cut && (code === "timeout" || cutConnect)) return { ok: false, error, budget: { kind: "deadline", message: `stopped: ${DEADLINE_REACHED}` } };
+    if (byBudget && code === "too_large") {
+      return { ok: false, error, budget: { kind: "bytes", message: `stopped at ${formatBytes(grant.bytes)}: the scan's byte budget was reached` } };
+    }
+    return { ok: false, error };
   }
 }

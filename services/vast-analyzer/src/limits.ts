@@ -28,6 +28,19 @@ export interface VastLimits {
   maxProbedMediaFiles: number;
   /** Ads of a pod or buffet analysed at most (the rest are listed in ads[] with why). */
   maxAds: number;
+  /**
+   * Bytes one scan downloads at most: every document of the chains, overlay resources and media files together
+   * (impression pixels, ≤ 256 KB each, are bounded on their own). See scan-budget.ts.
+   */
+  maxScanBytes: number;
+  /** What one media download may reserve of that budget (the prober's own MEDIA_MAX_BYTES applies as well). */
+  mediaFileMaxBytes: number;
+  /** Kept back from the job's deadline to evaluate the spec set and publish the report, ms. */
+  reportReserveMs: number;
+  /** The scan's time when its job carries no deadline (a direct call), ms. */
+  scanTimeoutMs: number;
+  /** Least time worth starting a media probe with, ms: below it the file is reported as not reached in time. */
+  minProbeMs: number;
 }
 
 export const DEFAULT_LIMITS: VastLimits = {
@@ -45,6 +58,14 @@ export const DEFAULT_LIMITS: VastLimits = {
   probeConcurrency: 3,
   maxProbedMediaFiles: 24,
   maxAds: 10,
+  // Three probes at a time with a 200 MB cap each: the budget never slows a scan before 600 MB have really arrived. A
+  // 30 s ad's whole rendition ladder is far below (1080p at 8 Mb/s is 30 MB; a 4K rendition at 20 Mb/s, 75 MB), while
+  // without it one VAST could make the service fetch 24 x 200 MB of media plus its documents.
+  maxScanBytes: 600 * 1024 * 1024,
+  mediaFileMaxBytes: 200 * 1024 * 1024,
+  reportReserveMs: 2_000,
+  scanTimeoutMs: 90_000,
+  minProbeMs: 2_500,
 };
 
 export function resolveLimits(overrides?: Partial<VastLimits>): VastLimits {

@@ -11,12 +11,18 @@ import {
   type Screenshot,
 } from "@cva/contracts";
 import type { Logger } from "@cva/platform";
+import type { VastLimits } from "./limits.ts";
+import { DEADLINE_REACHED, formatBytes, type ScanBudget } from "./scan-budget.ts";
 import { mapBounded } from "./concurrency.ts";
 import { expandMacros } from "./macros.ts";
 import type { MediaFileInfo } from "./vast-document.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 
-export type ProbeFn = (input: MediaInput, job: ScanJob) => Promise<MediaProbe>;
+/**
+ * Probes one media file. `timeoutMs`: what the scan's deadline leaves for it (the probe must answer within it; the
+ * dispatcher's probe makes it the child job's time-out, so the prober bounds its own phases by it).
+ */
+export type ProbeFn = (input: MediaInput, job: ScanJob, opts?: { timeoutMs?: number }) => Promise<MediaProbe>;
 
 /**
  * What of a media file nothing was downloaded for was not measured: its HTTP status, size and speed (the report
@@ -55,33 +61,82 @@ export function mediaTargets(files: MediaFileInfo[], baseUrl: string): MediaTarg
   return files.map((info) => ({ info, url: resolveVastUrl(info.url, baseUrl) }));
 }
 
+export interface MediaSessionDeps {
+  probe: ProbeFn;
+  job: ScanJob;
+  limits: VastLimits;
+  budget: ScanBudget;
+  rewriteUrl: (u: string) => string;
+  logger?: Logger;
+}
+
 /**
- * Probes every media file through deps.probe (in production a SCAN_KIND_MEDIA job on another worker), at most
- * `concurrency` at once and `max` in all. A probe that throws becomes a MediaProbe with `error` and `not_probed` (the
- * failure is the scan's, not the file's); the report lists the declared URL in `url`, whatever the probe saw.
+ * The scan's media files, across every ad and creative: each URL is probed once (the same file listed by several
+ * MediaFiles or ads is downloaded and measured once, its probe reused for each), at most `maxProbedMediaFiles` URLs,
+ * each download within the scan's byte budget and every probe within its deadline.
  */
-export async function probeMedia(
-  targets: MediaTarget[],
-  opts: { probe: ProbeFn; job: ScanJob; concurrency: number; max: number; rewriteUrl: (u: string) => string; logger?: Logger },
-): Promise<MediaProbe[]> {
-  return mapBounded(targets, opts.concurrency, async (t, i) => {
-    const declared = t.url?.href ?? t.info.url;
-    if (!isHttpUrl(t.url)) {
-      return unprobed(declared, "the media file URL is not an http(s) URL; not probed", false);
+export interface MediaSession {
+  /** The probe of one media file, `url` = the file's declared (resolved) URL. */
+  probe(target: MediaTarget): Promise<MediaProbe>;
+}
+
+export function createMediaSession(deps: MediaSessionDeps): MediaSession {
+  const { limits, budget } = deps;
+  const byUrl = new Map<string, Promise<MediaProbe>>();
+
+  async function probeOnce(url: URL, info: MediaFileInfo, declared: string): Promise<MediaProbe> {
+    if (budget.time(limits.minProbeMs).cut) return unprobed(declared, `not probed: ${DEADLINE_REACHED}`, true);
+    // Reserved before the request: the download can never take more than this (the prober stops at it).
+    const grant = await budget.reserve(limits.mediaFileMaxBytes);
+    if (grant.bytes === 0) {
+      grant.settle(0);
+      return unprobed(declared, `not probed: the scan's byte budget of ${formatBytes(budget.totalBytes)} was reached`, true);
     }
-    if (i >= opts.max) {
-      return unprobed(declared, `not probed: more than ${opts.max} media files`, true);
+    // Waiting for the reservation may have cost the time.
+    const time = budget.time(Number.POSITIVE_INFINITY);
+    if (time.ms < limits.minProbeMs) {
+      grant.settle(0);
+      return unprobed(declared, `not probed: ${DEADLINE_REACHED}`, true);
     }
     try {
       // Requested as a player requests it (macros filled); reported as declared.
-      const input = create(MediaInputSchema, { url: opts.rewriteUrl(expandMacros(t.url)), declared: declaredAttributes(t.info) });
-      const probe = await opts.probe(input, opts.job);
-      return create(MediaProbeSchema, { ...probe, url: declared });
+      const input = create(MediaInputSchema, {
+        url: deps.rewriteUrl(expandMacros(url)), declared: declaredAttributes(info), maxBytes: BigInt(grant.bytes),
+      });
+      const probe = await deps.probe(input, deps.job, { timeoutMs: time.ms });
+      // A prober that predates received_bytes still states the size of what it read.
+      grant.settle(Math.max(Number(probe.receivedBytes), Number(probe.fileSize)));
+      return probe;
     } catch (e) {
-      opts.logger?.warn({ job_id: opts.job.jobId, err: e instanceof Error ? e.message : String(e), url: declared }, "media probe failed");
+      // Whatever the probe got so far is unknown: counted as all it was allowed.
+      grant.settle(grant.bytes);
+      deps.logger?.warn({ job_id: deps.job.jobId, err: e instanceof Error ? e.message : String(e), url: declared }, "media probe failed");
       return unprobed(declared, "the media file could not be probed", true);
     }
-  });
+  }
+
+  return {
+    async probe(t) {
+      const declared = t.url?.href ?? t.info.url;
+      if (!isHttpUrl(t.url)) return unprobed(declared, "the media file URL is not an http(s) URL; not probed", false);
+      // As written (macros unfilled, fragment kept): a cache-buster filled per request must not make one file two.
+      const key = t.url.href;
+      let run = byUrl.get(key);
+      if (!run) {
+        if (byUrl.size >= limits.maxProbedMediaFiles) {
+          return unprobed(declared, `not probed: more than ${limits.maxProbedMediaFiles} media files`, true);
+        }
+        run = probeOnce(t.url, t.info, declared);
+        byUrl.set(key, run);
+      }
+      return create(MediaProbeSchema, { ...(await run), url: declared });
+    },
+  };
+}
+
+/** Every target through the session, at most `concurrency` at once; results in target order. */
+export function probeMedia(targets: MediaTarget[], opts: { media: MediaSession; concurrency: number }): Promise<MediaProbe[]> {
+  return mapBounded(targets, opts.concurrency, (t) => opts.media.probe(t));
 }
 
 /** The first media file whose probe produced frames gives the screenshot (the images are already stored). */

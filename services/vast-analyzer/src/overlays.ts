@@ -1,10 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { VastNonLinearSchema, type VastNonLinear } from "@cva/contracts";
-import { safeFetch } from "@cva/platform";
+import { OutboundError, safeFetch } from "@cva/platform";
 import { mapBounded } from "./concurrency.ts";
 import { describeFetchError } from "./errors.ts";
 import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
 import { expandMacros } from "./macros.ts";
+import { chargeForFailure, DEADLINE_REACHED, formatBytes } from "./scan-budget.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 import type { NonLinearInfo } from "./vast-document.ts";
 
@@ -61,17 +62,30 @@ export async function loadOverlays(nonLinears: NonLinearInfo[], baseUrl: string,
       out.error = `not loaded: more than ${MAX_OVERLAYS} overlays`;
       return out;
     }
+    // Within the scan's deadline and byte budget, like every download of the scan.
+    const time = ctx.budget.time(ctx.limits.fetchTimeoutMs);
+    if (time.ms <= 0) {
+      out.error = `not loaded: ${DEADLINE_REACHED}`;
+      return out;
+    }
+    const grant = await ctx.budget.reserve(OVERLAY_MAX_BYTES);
+    if (grant.bytes === 0) {
+      grant.settle(0);
+      out.error = `not loaded: the scan's byte budget of ${formatBytes(ctx.budget.totalBytes)} was reached`;
+      return out;
+    }
     try {
       const res = await safeFetch(ctx.rewriteUrl(expandMacros(url)), {
         policy: ctx.policy,
         method: "GET",
         headers: { origin: PLAYER_ORIGIN, "user-agent": VAST_USER_AGENT, "accept-language": ctx.language },
-        maxBytes: OVERLAY_MAX_BYTES,
-        connectTimeoutMs: ctx.limits.connectTimeoutMs,
-        timeoutMs: ctx.limits.fetchTimeoutMs,
+        maxBytes: grant.bytes,
+        connectTimeoutMs: Math.min(ctx.limits.connectTimeoutMs, time.ms),
+        timeoutMs: time.ms,
         maxRedirects: ctx.limits.maxHttpRedirects,
         signal: ctx.signal,
       });
+      grant.settle(res.body.length);
       out.httpCode = res.status;
       out.contentType = res.headers["content-type"] ?? "";
       if (res.status < 200 || res.status > 299) out.error = `the resource answered HTTP ${res.status}`;
@@ -80,8 +94,12 @@ export async function loadOverlays(nonLinears: NonLinearInfo[], baseUrl: string,
         out.error = `the StaticResource is declared ${nl.creativeType} but is not an image`;
       }
     } catch (e) {
+      grant.settle(chargeForFailure(e, grant.bytes));
       if (ctx.signal?.aborted) throw ctx.signal.reason ?? e;
-      out.error = `the resource could not be loaded: ${describeFetchError(e)}`;
+      const code = e instanceof OutboundError ? e.code : undefined;
+      out.error = time.cut && code === "timeout" ? `the resource was not loaded: ${DEADLINE_REACHED}`
+        : grant.bytes < OVERLAY_MAX_BYTES && code === "too_large" ? "the resource was not loaded whole: the scan's byte budget was reached"
+        : `the resource could not be loaded: ${describeFetchError(e)}`;
     }
     return out;
   });

@@ -1,6 +1,7 @@
 import { resolveChain, type ChainResult, type ChainStep } from "./chain.ts";
 import { VastInputError } from "./errors.ts";
 import type { FetchContext } from "./fetch-document.ts";
+import { DEADLINE_REACHED, ScanOutOfTimeError } from "./scan-budget.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 import { readAd, type AdInfo } from "./vast-document.ts";
 import type { XmlNode } from "./xml-tree.ts";
@@ -77,6 +78,10 @@ export async function resolvePod(chain: ChainResult, ctx: FetchContext, maxAds: 
     try {
       sub = await resolveChain(target.href, ctx);
     } catch (err) {
+      if (err instanceof ScanOutOfTimeError) {
+        out.push(listed(node, info, `its wrapper target ${target.href} was not fetched: ${DEADLINE_REACHED}`));
+        continue;
+      }
       if (!(err instanceof VastInputError)) throw err;
       out.push(listed(node, info, `its wrapper target ${target.href}: ${err.message.replace(/^data: /, "")}`));
       continue;
