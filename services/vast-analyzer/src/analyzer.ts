@@ -115,6 +115,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         log?.info({ impressions: toFire.length }, "impression pixels already fired by an earlier delivery of this job; not fired again");
         impressionPixels = toFire.map((u) => u.href);
       } else {
+        // Before firing, so that every delivery that may have fired says so (npm run chaos counts them per job).
+        if (toFire.length > 0) log?.info({ impression_pixels: toFire.map((u) => u.href) }, "impression pixels firing");
         const fired = await fireImpressions(toFire, ctx);
         impressionPixels = fired.map((p) => p.url);
         for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} failed: ${p.error ?? "no answer"}`);
