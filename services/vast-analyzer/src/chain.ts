@@ -1,7 +1,7 @@
 import { OutboundError, type SafeResponse } from "@cva/platform";
 import { describeFetchError, inputErrorFor, isInputRefusal, unreachableErrorFor } from "./errors.ts";
 import { isUnreachable } from "./unreachable.ts";
-import { fetchVastDocument, type FetchContext } from "./fetch-document.ts";
+import { fetchVastDocument, keepForPixels, type FetchContext } from "./fetch-document.ts";
 import { ScanOutOfTimeError } from "./scan-budget.ts";
 import { expandMacros } from "./macros.ts";
 import { readAd, readDocument, type AdInfo, type VastDocument } from "./vast-document.ts";
@@ -53,9 +53,11 @@ function stop(result: ChainResult, step: ChainStep, message: string, status?: Fi
 /**
  * Fetches the VAST URL and follows Wrapper/VASTAdTagURI (or VAST 1 style VASTAdTagURL/URL) of the first ad, as a
  * player does, up to limits.maxWrapperRedirects. Problems end the chain with a message in `errors`; only a VAST URL
- * the outbound policy refuses throws (VastInputError). Loops are caught by URL identity before they are fetched.
+ * the outbound policy refuses or nothing answers throws (VastInputError), and one the scan's deadline leaves no time
+ * for (ScanOutOfTimeError). Loops are caught by URL identity before they are fetched. `wrapperTarget`: the URL is a
+ * pod wrapper's target, which keeps time back for the impressions like any wrapper hop.
  */
-export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<ChainResult> {
+export async function resolveChain(vastUrl: string, ctx: FetchContext, opts: { wrapperTarget?: boolean } = {}): Promise<ChainResult> {
   const result: ChainResult = { steps: [], wrapperRedirects: 0, firstStatus: "unavailable", errors: [] };
   const seen = new Set<string>();
   const start = resolveVastUrl(vastUrl, undefined);
@@ -70,7 +72,8 @@ export async function resolveChain(vastUrl: string, ctx: FetchContext): Promise<
     seen.add(chainKey(next));
     const what = `${label(index)} ${next.href}`;
     // Fetched as a player fetches it, macros filled; listed, resolved against and compared as written.
-    const fetched = await fetchVastDocument(expandMacros(next), ctx);
+    const keepMs = index > 0 || opts.wrapperTarget ? keepForPixels(ctx.limits) : 0;
+    const fetched = await fetchVastDocument(expandMacros(next), ctx, { keepMs });
     if (!fetched.ok && fetched.budget) {
       // The scan's own budget ended the fetch, not the server: the VAST URL itself out of time is a failed scan (there
       // is nothing to report on), a wrapper hop is where the chain stopped.

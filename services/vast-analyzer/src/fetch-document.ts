@@ -29,14 +29,15 @@ export type FetchOutcome =
   | { ok: false; error: OutboundError | Error; budget?: { kind: "deadline" | "bytes"; message: string } };
 
 /**
- * Phases before the impressions keep back this much of the scan's time for them (the pixels go out after the chains
- * are resolved, bounded by their own time-out).
+ * Wrapper hops keep back this much of the scan's time for the impressions, which go out after the chains are resolved,
+ * bounded by their own time-out (the scanned document itself is fetched whatever is left: without it there is nothing
+ * to report).
  */
 export const keepForPixels = (limits: VastLimits) => limits.pixelTimeoutMs;
 
 /** GETs one VAST document the way a player's XHR would (Origin, Accept, Accept-Language), bounded per CONTRACT §6. */
-export async function fetchVastDocument(url: string, ctx: FetchContext): Promise<FetchOutcome> {
-  const time = ctx.budget.time(ctx.limits.fetchTimeoutMs, keepForPixels(ctx.limits));
+export async function fetchVastDocument(url: string, ctx: FetchContext, opts: { keepMs?: number } = {}): Promise<FetchOutcome> {
+  const time = ctx.budget.time(ctx.limits.fetchTimeoutMs, opts.keepMs ?? 0);
   if (time.ms <= 0) return { ok: false, error: new Error(DEADLINE_REACHED), budget: { kind: "deadline", message: `not fetched: ${DEADLINE_REACHED}` } };
   const grant = await ctx.budget.reserve(ctx.limits.maxXmlBytes);
   if (grant.bytes === 0) {

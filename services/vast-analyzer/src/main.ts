@@ -24,6 +24,9 @@ const limits = {
   connectTimeoutMs: envInt("VAST_CONNECT_TIMEOUT_MS", DEFAULT_LIMITS.connectTimeoutMs),
   pixelTimeoutMs: envInt("VAST_PIXEL_TIMEOUT_MS", DEFAULT_LIMITS.pixelTimeoutMs),
   probeConcurrency: envInt("VAST_PROBE_CONCURRENCY", DEFAULT_LIMITS.probeConcurrency),
+  maxScanBytes: envInt("VAST_MAX_SCAN_BYTES", DEFAULT_LIMITS.maxScanBytes),
+  mediaFileMaxBytes: envInt("VAST_MEDIA_FILE_MAX_BYTES", DEFAULT_LIMITS.mediaFileMaxBytes),
+  reportReserveMs: envInt("VAST_REPORT_RESERVE_MS", DEFAULT_LIMITS.reportReserveMs),
 };
 
 // scan_results come from @cva/spec-sets when that package is present; without it reports carry none.

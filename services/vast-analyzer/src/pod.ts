@@ -76,7 +76,7 @@ export async function resolvePod(chain: ChainResult, ctx: FetchContext, maxAds: 
     }
     let sub: ChainResult;
     try {
-      sub = await resolveChain(target.href, ctx);
+      sub = await resolveChain(target.href, ctx, { wrapperTarget: true });
     } catch (err) {
       if (err instanceof ScanOutOfTimeError) {
         out.push(listed(node, info, `its wrapper target ${target.href} was not fetched: ${DEADLINE_REACHED}`));
