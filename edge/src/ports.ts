@@ -8,6 +8,8 @@ import type { auth, reportstore, ScanJob, ScanJobResult, ScanKind, WorkerHeartbe
 export interface Dispatcher {
   submit(job: ScanJob, opts: { timeoutMs: number; location?: string }): Promise<ScanJobResult>;
   liveWorkers(kind: ScanKind, location?: string): WorkerHeartbeat[];
+  /** The durably stored result of a job this requester (any replica) submitted, e.g. one whose edge is gone. */
+  resultOf?(jobId: string, kind?: ScanKind): Promise<ScanJobResult | undefined>;
 }
 
 export interface EdgeLimits {

@@ -8,7 +8,11 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAuthStore, type AuthStore } from "@cva/auth";
 import { scan } from "@cva/contracts";
+import { freePort } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processSecretsEnv } from "../../scripts/lib/secrets.ts";
+import { INHERITED_SECRETS_DROPPED } from "../../scripts/lib/stack.ts";
+import { supervise, type Supervised } from "../../scripts/lib/supervisor.ts";
 import { b64, repoRoot, startStack, type TestStack } from "../harness/stack.ts";
 
 const HELD = (n: string) => `<div style="width:300px;height:250px">hold-at-gate ${n}</div>`;
@@ -73,24 +77,57 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boo
   }
 }
 
+const ENV = {
+  CUSTOMER_MAX_IN_FLIGHT: String(CAP),
+  // A short reservation TTL (scan 8 s + 3 × 2 s) and a fast reaper, so the abandoned scan below is refunded within
+  // the test's time.
+  SCAN_TIMEOUT_MS: "8000",
+  RPC_TIMEOUT_MS: "2000",
+  RESERVATION_REAP_INTERVAL_MS: "200",
+};
+
 describe("reservations, in-flight caps and idempotency keys, end to end", () => {
   let stack: TestStack;
   let store: AuthStore;
+  let edgeB: Supervised | undefined;
   const gate = new Gate();
   const used = async (customer: string) => (await store.getCustomer(customer))!.usedThisMonth;
+
+  // A second edge replica on the same stack (same NATS user, same auth and report-store).
+  async function startSecondEdge(): Promise<string> {
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    edgeB = supervise(
+      [
+        {
+          name: "edge-b",
+          entry: `${repoRoot}/edge/src/main.ts`,
+          env: {
+            ...ENV,
+            ...processSecretsEnv(stack.secrets, "edge"),
+            NATS_URL: stack.natsUrl,
+            PORT: String(port),
+            GRPC_PORT: String(await freePort()),
+            METRICS_PORT: "0",
+            PUBLIC_BASE_URL: stack.baseUrl,
+            AUTH_URL: `http://127.0.0.1:${stack.ports.auth}`,
+            REPORT_STORE_URL: `http://127.0.0.1:${stack.ports.reportStore}`,
+            WORKER_HEARTBEAT_MS: "300",
+          },
+        },
+      ],
+      { restart: false, dropEnv: INHERITED_SECRETS_DROPPED, out: (l) => stack.logs.push(l) },
+    );
+    const warm = await stack.createKey("warm-up-b", 1000);
+    await until("the second edge to scan", async () => (await post(`${baseUrl}/v3/scanTag`, { data: b64(QUICK("wb")) }, warm).catch(() => ({ status: 0 }))).status, (s) => s === 200, 60_000);
+    return baseUrl;
+  }
 
   beforeAll(async () => {
     const gateUrl = await gate.listen();
     stack = await startStack({
       only: ["auth", "report-store", "edge"],
-      env: {
-        CUSTOMER_MAX_IN_FLIGHT: String(CAP),
-        // A short reservation TTL (scan 8 s + 3 × 2 s) and a fast reaper, so the abandoned scan below is refunded
-        // within the test's time.
-        SCAN_TIMEOUT_MS: "8000",
-        RPC_TIMEOUT_MS: "2000",
-        RESERVATION_REAP_INTERVAL_MS: "200",
-      },
+      env: ENV,
       extra: [{ name: "tag-gated", entry: `${repoRoot}/test/fixtures/scripted-tag-worker.ts`, env: { SERVER_LOCATION: "usa", SLOTS: "8", GATE_URL: gateUrl } }],
     });
     store = await createAuthStore(stack.nc);
@@ -99,6 +136,7 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
   }, 120_000);
   afterAll(async () => {
     gate.close();
+    await edgeB?.stop();
     await stack?.stop();
   });
 
@@ -230,15 +268,44 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     expect(await used("idem-grpc")).toBe(2);
   });
 
-  // Last: it kills the edge.
+  // The last two kill edges: the first kills the stack's edge and goes on with a second one, the second kills that.
+  let secondEdge: string;
+
+  it("a retry with the key on another edge finishes the scan whose edge died, from the worker's stored result, charged once", async () => {
+    secondEdge = await startSecondEdge();
+    const key = await stack.createKey("taken-over", 5);
+    const body = { data: b64(HELD("taken-over")), name: "orphaned" };
+    const first = post(`${stack.baseUrl}/v3/scanTag`, body, key, "survive-1").catch(() => undefined);
+    await gate.holding(1);
+    const job = gate.seen.at(-1)!;
+    stack.kill("edge");
+    expect(await first).toBeUndefined();
+    // The worker finishes after its edge died: its result is stored, nobody is there to hear it.
+    gate.release();
+    const retry = await post(`${secondEdge}/v3/scanTag`, body, key, "survive-1");
+    expect(retry.status).toBe(200);
+    expect(retry.json.job_id).toBe(job);
+    expect(retry.json.name).toBe("orphaned");
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(stack.logs.some((l) => l.includes("finished the scan of an edge that is gone"))).toBe(true);
+    expect(await used("taken-over")).toBe(1);
+    expect((await store.listHeld()).filter((h) => h.customerId === "taken-over")).toEqual([]);
+    // Stored like any report, and the next retry is a plain replay of it.
+    const again = await post(`${secondEdge}/v3/scanTag`, body, key, "survive-1");
+    expect(again.text).toBe(retry.text);
+    const stored = await fetch(`${secondEdge}/v3/reports/${job}`, { headers: { "x-apikey": key } });
+    expect(await stored.text()).toBe(retry.text);
+    expect(await used("taken-over")).toBe(1);
+  }, 90_000);
+
   it("refunds a scan whose edge died mid-scan once its reservation expires (the reaper, not the edge)", async () => {
     const key = await stack.createKey("abandoned", 5);
-    const pending = post(`${stack.baseUrl}/v3/scanTag`, { data: b64(HELD("abandoned")) }, key).catch(() => undefined);
+    const pending = post(`${secondEdge}/v3/scanTag`, { data: b64(HELD("abandoned")) }, key).catch(() => undefined);
     await gate.holding(1);
     expect(await used("abandoned")).toBe(1);
     const held = (await store.listHeld()).filter((h) => h.customerId === "abandoned");
     expect(held).toHaveLength(1);
-    stack.kill("edge");
+    edgeB!.children().get("edge-b")!.kill("SIGKILL");
     await pending;
     gate.release();
     // TTL = 8 s scan + 3 × 2 s; the reaper sweeps every 200 ms.

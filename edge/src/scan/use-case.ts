@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import {
   auth,
   Device,
@@ -9,14 +9,11 @@ import {
   ScanJobSchema,
   ScanKind,
   TargetingSchema,
-  TagReportSchema,
   ZipInputSchema,
   VastInputSchema,
   TagInputSchema,
-  ScanResultsSchema,
-  VastReportSchema,
-  ZipReportSchema,
   type ScanJob,
+  type ScanJobResult,
   type TagReport,
   type VastReport,
   type ZipReport,
@@ -26,8 +23,7 @@ import { ChildJobError, runChildJob } from "@cva/platform";
 import { ApiError, asApiError, authError, notFound, payloadError, processingError, quotaError } from "../errors.ts";
 import type { EdgeDeps } from "../ports.ts";
 import type { TargetingInput } from "../validation/fields.ts";
-import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
-import { fillImageUrls } from "./images.ts";
+import { replayedOutcome, reportBinaryOf, scanOutcome } from "./outcome.ts";
 import { requestHash } from "./request-hash.ts";
 import type { Principal, ReportKind, ScanOptions, ScanOutcome, ScanRequest } from "./types.ts";
 
@@ -62,6 +58,8 @@ const KIND_OF: Record<ReportKind, { kind: ScanKind; apiVersion: "v2" | "v3"; lab
   zip_v3: { kind: ScanKind.ZIP, apiVersion: "v3", label: "zip" },
   vast_v3: { kind: ScanKind.VAST, apiVersion: "v3", label: "vast" },
 };
+
+const reportCaseOf = (req: ScanRequest) => (req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag");
 
 export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
   const { config } = deps;
@@ -195,12 +193,26 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     // A retry while the first scan with its key still runs asks again until that scan is done or released (failed:
     // then this one runs), within the scan time-out.
     const waitUntil = Date.now() + config.scanTimeoutMs;
+    let resultSince: number | undefined;
     for (let pause = 100; ; pause = Math.min(2 * pause, 1000)) {
       const jobId = randomUUID();
       const res = await reserve(principal, req, jobId, idem, rootLog.child({ job_id: jobId, report_kind: req.kind }));
       if (res.replay === auth.ReplayState.DONE) return replay(principal, req, res.jobId, rootLog.child({ job_id: res.jobId, report_kind: req.kind }));
       if (res.replay === auth.ReplayState.RUNNING) {
+        const log = rootLog.child({ job_id: res.jobId, report_kind: req.kind });
         if (pause === 100) rootLog.info({ waiting_for: res.jobId, report_kind: req.kind }, "idempotent retry waits for the running scan with its key");
+        const result = await storedResult(res.jobId, req);
+        if (result) {
+          // The worker has answered; the edge that asked stores and commits within two RPC time-outs. Still running
+          // after that, its edge is gone (restarted, killed): this one finishes the scan from the stored result.
+          resultSince ??= Date.now();
+          if (Date.now() - resultSince >= 2 * rpcTimeoutMs && res.reservationId) {
+            const done = await takeOver(principal, req, res.jobId, res.reservationId, result, log);
+            if (done) return done;
+            resultSince = undefined;
+            continue;
+          }
+        }
         if (Date.now() + pause > waitUntil) {
           throw processingError("a scan with this Idempotency-Key is still running; retry later", retryAfter);
         }
@@ -209,6 +221,11 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       }
       return run(principal, req, jobId, res.reservationId, key !== undefined, rootLog.child({ job_id: jobId, report_kind: req.kind }));
     }
+  }
+
+  async function storedResult(jobId: string, req: ScanRequest): Promise<ScanJobResult | undefined> {
+    if (!deps.dispatcher.resultOf) return undefined;
+    return deps.dispatcher.resultOf(jobId, KIND_OF[req.kind].kind).catch(() => undefined);
   }
 
   // The answer of the earlier scan with this key: its stored report, as first returned (JSON bytes and protobuf).
@@ -222,23 +239,42 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
         throw unavailable("the report store");
       }
     }
-    if (!stored || stored.reportKind !== req.kind || stored.reportBinary.length === 0) {
+    const outcome = stored && replayedOutcome(req, stored);
+    if (!outcome) {
       log.warn({ found: !!stored }, "idempotent replay without its stored report");
       throw processingError("the report of the earlier scan with this Idempotency-Key is not available; use a new key", retryAfter);
     }
-    const json = Buffer.from(stored.json).toString("utf8");
-    const common = { jobId, pageToken: stored.pageToken, json, replayed: true };
     log.info("idempotent replay");
-    switch (req.kind) {
-      case "tag_v3":
-      case "tag_v2":
-        return { kind: req.kind, report: fromBinary(TagReportSchema, stored.reportBinary), ...common };
-      case "zip_v2":
-      case "zip_v3":
-        return { kind: req.kind, report: fromBinary(ZipReportSchema, stored.reportBinary), ...common };
-      case "vast_v3":
-        return { kind: req.kind, report: fromBinary(VastReportSchema, stored.reportBinary), ...common };
+    return outcome;
+  }
+
+  // Finishes the scan of an edge that is gone, from the result its worker stored: stores the report and commits the
+  // reservation, as that edge would have. A failed result releases the reservation (refund) so the retry runs anew
+  // (undefined). If that edge stored the report after all, its report is the answer.
+  async function takeOver(principal: Principal, req: ScanRequest, jobId: string, reservationId: string, result: ScanJobResult, log: EdgeDeps["logger"]) {
+    const { job, location } = buildJob(jobId, req);
+    let report: TagReport | ZipReport | VastReport;
+    try {
+      report = await runChildJob({ submit: async () => result }, job, { report: reportCaseOf(req), timeoutMs: 1, location });
+    } catch (err) {
+      log.info({ detail: String(err) }, "the running scan with this Idempotency-Key failed and its edge is gone: releasing it");
+      await refund(reservationId, log);
+      return undefined;
     }
+    const outcome = scanOutcome(req, jobId, report, base);
+    try {
+      await storeReport(principal, req, outcome, true);
+    } catch (err) {
+      if (!(err instanceof ConnectError && err.code === Code.AlreadyExists)) {
+        log.warn({ err: String(err) }, "storing the report of a taken-over scan failed");
+        throw unavailable("the report store");
+      }
+      await settle(reservationId, log);
+      return replay(principal, req, jobId, log);
+    }
+    await settle(reservationId, log);
+    log.info({ reservation_id: reservationId }, "finished the scan of an edge that is gone, from its stored result");
+    return { ...outcome, replayed: true };
   }
 
   async function settle(reservationId: string, log: EdgeDeps["logger"]) {
@@ -250,71 +286,41 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     }
   }
 
+  async function refund(reservationId: string, log: EdgeDeps["logger"]) {
+    try {
+      await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+    } catch (err) {
+      log.warn({ err: String(err), reservation_id: reservationId }, "quota refund failed; the reaper refunds the reservation when it expires");
+    }
+  }
+
+  async function storeReport(principal: Principal, req: ScanRequest, outcome: ScanOutcome, keyed: boolean): Promise<void> {
+    await deps.reports.putReport(
+      {
+        report: {
+          jobId: outcome.jobId,
+          customerId: principal.customerId,
+          workspaceId: BigInt("workspaceId" in req ? req.workspaceId : 0),
+          reportKind: req.kind,
+          json: Buffer.from(outcome.json, "utf8"),
+          createdUnixMs: BigInt(Date.now()),
+          pageToken: outcome.pageToken,
+          name: "name" in req ? req.name : "",
+          // Kept for idempotent retries over gRPC, which answer the protobuf report.
+          ...(keyed ? { reportBinary: reportBinaryOf(outcome) } : {}),
+        },
+      },
+      { timeoutMs: rpcTimeoutMs },
+    );
+  }
+
   async function run(principal: Principal, req: ScanRequest, jobId: string, reservationId: string, keyed: boolean, log: EdgeDeps["logger"]): Promise<ScanOutcome> {
     const { job, location } = buildJob(jobId, req);
     try {
-      const want = req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
-      const report = await runChildJob(deps.dispatcher, job, { report: want, timeoutMs: config.scanTimeoutMs, location });
-      const pageToken = randomBytes(16).toString("base64url");
-      const reportUrl = `${base}/r/${pageToken}`;
-      fillImageUrls(report, (id) => `${base}/artifacts/${encodeURIComponent(id)}`);
-      let outcome: ScanOutcome;
-      const name = "name" in req ? req.name : "";
-      switch (req.kind) {
-        case "tag_v3":
-        case "tag_v2": {
-          const r = report as TagReport;
-          r.jobId = jobId;
-          if (req.kind === "tag_v3") {
-            r.name = req.name;
-            r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
-            r.scanResults.reportUrl = reportUrl;
-          }
-          outcome = { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "tag_v3" ? renderTagV3(r) : renderTagV2(r) };
-          break;
-        }
-        case "zip_v2":
-        case "zip_v3": {
-          const r = report as ZipReport;
-          r.render ??= create(TagReportSchema);
-          r.render.jobId = jobId;
-          if (req.kind === "zip_v3") {
-            r.render.name = req.name;
-            r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
-            r.scanResults.reportUrl = reportUrl;
-          }
-          outcome = { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "zip_v3" ? renderZipV3(r) : renderZipV2(r) };
-          break;
-        }
-        case "vast_v3": {
-          const r = report as VastReport;
-          r.jobId = jobId;
-          r.name = req.name;
-          if (r.vastUrl === "") r.vastUrl = req.url;
-          r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
-          r.scanResults.reportUrl = reportUrl;
-          outcome = { kind: req.kind, jobId, pageToken, report: r, json: renderVastV3(r) };
-          break;
-        }
-      }
+      const report = await runChildJob(deps.dispatcher, job, { report: reportCaseOf(req), timeoutMs: config.scanTimeoutMs, location });
+      const outcome = scanOutcome(req, jobId, report, base);
       try {
-        await deps.reports.putReport(
-          {
-            report: {
-              jobId,
-              customerId: principal.customerId,
-              workspaceId: BigInt("workspaceId" in req ? req.workspaceId : 0),
-              reportKind: req.kind,
-              json: Buffer.from(outcome.json, "utf8"),
-              createdUnixMs: BigInt(Date.now()),
-              pageToken,
-              name,
-              // Kept for idempotent retries over gRPC, which answer the protobuf report.
-              ...(keyed ? { reportBinary: reportBinaryOf(outcome) } : {}),
-            },
-          },
-          { timeoutMs: rpcTimeoutMs },
-        );
+        await storeReport(principal, req, outcome, keyed);
       } catch (err) {
         throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
@@ -327,25 +333,8 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       const detail = (err as { detail?: unknown }).detail;
       log[apiErr.type === "payload_error" ? "info" : "warn"]({ error_type: apiErr.type, ...fields, ...(detail ? { detail } : {}) }, "scan failed");
       // Not charged: whatever went wrong after the reservation, give the scan back.
-      try {
-        await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
-      } catch (refundErr) {
-        log.warn({ err: String(refundErr), reservation_id: reservationId }, "quota refund failed; the reaper refunds the reservation when it expires");
-      }
+      await refund(reservationId, log);
       throw apiErr;
-    }
-  }
-
-  function reportBinaryOf(o: ScanOutcome): Uint8Array {
-    switch (o.kind) {
-      case "tag_v3":
-      case "tag_v2":
-        return toBinary(TagReportSchema, o.report);
-      case "zip_v2":
-      case "zip_v3":
-        return toBinary(ZipReportSchema, o.report);
-      case "vast_v3":
-        return toBinary(VastReportSchema, o.report);
     }
   }
 

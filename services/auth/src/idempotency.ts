@@ -63,7 +63,11 @@ export async function claimIdempotencyKey(kv: KV, customerId: string, key: strin
       const state = await keyState(kv, cur, now);
       if (state !== "released") {
         if (cur.request_hash !== fresh.request_hash) return { claimed: false, result: { ok: false, reason: "key_conflict" } };
-        return { claimed: false, result: { ok: false, reason: "replay", replay: state, jobId: cur.job_id } };
+        const result: ReserveResult =
+          state === "done"
+            ? { ok: false, reason: "replay", replay: "done", jobId: cur.job_id }
+            : { ok: false, reason: "replay", replay: "running", jobId: cur.job_id, reservationId: cur.reservation_id };
+        return { claimed: false, result };
       }
       return { claimed: true, kvKey, revision: await kv.update(kvKey, value, e.revision) };
     }

@@ -69,6 +69,7 @@ export function createAuthService(store: AuthStore, logger?: Logger): ServiceImp
             return create(auth.ReserveQuotaResponseSchema, {
               replay: r.replay === "done" ? auth.ReplayState.DONE : auth.ReplayState.RUNNING,
               jobId: r.jobId,
+              reservationId: r.replay === "running" ? r.reservationId : "",
             });
         }
       }),

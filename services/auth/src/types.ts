@@ -30,7 +30,8 @@ export type ReserveResult =
   // The idempotency key is held by a different request.
   | { ok: false; reason: "key_conflict" }
   // The idempotency key is held by the same request: its job is done (report stored) or still running.
-  | { ok: false; reason: "replay"; replay: "done" | "running"; jobId: string };
+  | { ok: false; reason: "replay"; replay: "done"; jobId: string }
+  | { ok: false; reason: "replay"; replay: "running"; jobId: string; reservationId: string };
 
 // An uncommitted reservation as the counter holds it.
 export interface HeldReservation {

@@ -4,7 +4,7 @@
 import { Kvm, type KV } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startReservationReaper, type ReservationReaper } from "../src/reaper.ts";
 import { BUCKET_QUOTA, createAuthStore, type AuthStore } from "../src/store.ts";
 import { IDEMPOTENCY_WINDOW_MS } from "../src/idempotency.ts";
@@ -24,8 +24,12 @@ beforeAll(async () => {
   quota = await new Kvm(nc).open(BUCKET_QUOTA);
 });
 
+// Each test's reapers stop with it: a reaper left running would be one more (uncounted) replica in the next test.
+afterEach(async () => {
+  for (const r of reapers.splice(0)) await r.stop();
+});
+
 afterAll(async () => {
-  for (const r of reapers) await r.stop();
   await nc?.close();
   await nc2?.close();
   await nats?.stop();
@@ -203,7 +207,13 @@ describe("idempotency keys", () => {
     const store = await createAuthStore(nc);
     await store.createKey("idem", 10);
     const first = reserved(await store.reserve("idem", "job-1", { idempotencyKey: "order-42", requestHash: HASH }));
-    expect(await store.reserve("idem", "job-2", { idempotencyKey: "order-42", requestHash: HASH })).toEqual({ ok: false, reason: "replay", replay: "running", jobId: "job-1" });
+    expect(await store.reserve("idem", "job-2", { idempotencyKey: "order-42", requestHash: HASH })).toEqual({
+      ok: false,
+      reason: "replay",
+      replay: "running",
+      jobId: "job-1",
+      reservationId: first.reservationId,
+    });
     expect(await store.reserve("idem", "job-3", { idempotencyKey: "order-42", requestHash: "x".repeat(43) })).toEqual({ ok: false, reason: "key_conflict" });
     expect(await store.commit(first.reservationId)).toBe(true);
     expect(await store.reserve("idem", "job-4", { idempotencyKey: "order-42", requestHash: HASH })).toEqual({ ok: false, reason: "replay", replay: "done", jobId: "job-1" });
@@ -220,7 +230,8 @@ describe("idempotency keys", () => {
     const ok = rs.filter((r) => r.ok);
     expect(ok).toHaveLength(1);
     const winner = rs.findIndex((r) => r.ok);
-    expect(rs.filter((r) => !r.ok)).toEqual(Array(5).fill({ ok: false, reason: "replay", replay: "running", jobId: `job-${winner}` }));
+    const reservationId = (rs[winner] as { reservationId: string }).reservationId;
+    expect(rs.filter((r) => !r.ok)).toEqual(Array(5).fill({ ok: false, reason: "replay", replay: "running", jobId: `job-${winner}`, reservationId }));
     expect(await used(store, "idem-burst")).toBe(1);
   });
 

@@ -98,7 +98,7 @@ describe("AuthService over gRPC", () => {
     expect(first.reservationId).not.toBe("");
     expect(first.replay).toBe(auth.ReplayState.UNSPECIFIED);
     const again = await edge.reserveQuota({ customerId: "wire-c", jobId: "job-b", maxInFlight: 2, idempotencyKey: "retry-me", requestHash: hash });
-    expect(again).toMatchObject({ reservationId: "", replay: auth.ReplayState.RUNNING, jobId: "job-a" });
+    expect(again).toMatchObject({ reservationId: first.reservationId, replay: auth.ReplayState.RUNNING, jobId: "job-a" });
     const conflict = await edge.reserveQuota({ customerId: "wire-c", jobId: "job-c", idempotencyKey: "retry-me", requestHash: "b".repeat(43) }).catch((e: unknown) => ConnectError.from(e));
     expect(conflict).toMatchObject({ code: Code.AlreadyExists, rawMessage: "idempotency_key is already used with a different request" });
 

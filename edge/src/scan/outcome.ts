@@ -1,0 +1,89 @@
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import {
+  ScanResultsSchema,
+  TagReportSchema,
+  VastReportSchema,
+  ZipReportSchema,
+  reportstore,
+  type TagReport,
+  type VastReport,
+  type ZipReport,
+} from "@cva/contracts";
+import { randomBytes } from "node:crypto";
+import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
+import { fillImageUrls } from "./images.ts";
+import type { ScanOutcome, ScanRequest } from "./types.ts";
+
+// A worker's report made into the answer of one request: the job's id, the request's name and spec, URLs under the
+// public base, rendered once with the request's view (those bytes are returned and stored). Also the way back: a
+// stored report as the answer of an idempotent retry.
+
+export function scanOutcome(req: ScanRequest, jobId: string, report: TagReport | ZipReport | VastReport, publicBase: string): ScanOutcome {
+  const pageToken = randomBytes(16).toString("base64url");
+  const reportUrl = `${publicBase}/r/${pageToken}`;
+  fillImageUrls(report, (id) => `${publicBase}/artifacts/${encodeURIComponent(id)}`);
+  switch (req.kind) {
+    case "tag_v3":
+    case "tag_v2": {
+      const r = report as TagReport;
+      r.jobId = jobId;
+      if (req.kind === "tag_v3") {
+        r.name = req.name;
+        r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
+        r.scanResults.reportUrl = reportUrl;
+      }
+      return { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "tag_v3" ? renderTagV3(r) : renderTagV2(r) };
+    }
+    case "zip_v2":
+    case "zip_v3": {
+      const r = report as ZipReport;
+      r.render ??= create(TagReportSchema);
+      r.render.jobId = jobId;
+      if (req.kind === "zip_v3") {
+        r.render.name = req.name;
+        r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
+        r.scanResults.reportUrl = reportUrl;
+      }
+      return { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "zip_v3" ? renderZipV3(r) : renderZipV2(r) };
+    }
+    case "vast_v3": {
+      const r = report as VastReport;
+      r.jobId = jobId;
+      r.name = req.name;
+      if (r.vastUrl === "") r.vastUrl = req.url;
+      r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
+      r.scanResults.reportUrl = reportUrl;
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderVastV3(r) };
+    }
+  }
+}
+
+// The protobuf of the report, kept with keyed scans so an idempotent retry over gRPC answers the same message.
+export function reportBinaryOf(o: ScanOutcome): Uint8Array {
+  switch (o.kind) {
+    case "tag_v3":
+    case "tag_v2":
+      return toBinary(TagReportSchema, o.report);
+    case "zip_v2":
+    case "zip_v3":
+      return toBinary(ZipReportSchema, o.report);
+    case "vast_v3":
+      return toBinary(VastReportSchema, o.report);
+  }
+}
+
+/** A stored report as a replayed answer; undefined when it was stored without its protobuf or for another kind. */
+export function replayedOutcome(req: ScanRequest, stored: reportstore.StoredReport): ScanOutcome | undefined {
+  if (stored.reportKind !== req.kind || stored.reportBinary.length === 0) return undefined;
+  const common = { jobId: stored.jobId, pageToken: stored.pageToken, json: Buffer.from(stored.json).toString("utf8"), replayed: true };
+  switch (req.kind) {
+    case "tag_v3":
+    case "tag_v2":
+      return { kind: req.kind, report: fromBinary(TagReportSchema, stored.reportBinary), ...common };
+    case "zip_v2":
+    case "zip_v3":
+      return { kind: req.kind, report: fromBinary(ZipReportSchema, stored.reportBinary), ...common };
+    case "vast_v3":
+      return { kind: req.kind, report: fromBinary(VastReportSchema, stored.reportBinary), ...common };
+  }
+}
