@@ -19,7 +19,7 @@ import { createVastAnalyzer } from "../src/index.ts";
 import { analyzeToOutcome } from "../src/job-outcome.ts";
 import { probeViaDispatcher } from "../src/probe-via-dispatcher.ts";
 import { createVastAnalyzerService } from "../src/service.ts";
-import { inlineVast, startFixtureServer, vastJob, type FixtureServer } from "./fixtures.ts";
+import { inlineVast, startFixtureServer, vastJob, wrapperVast, type FixtureServer } from "./fixtures.ts";
 
 // The production wiring of main.ts, minus the process: a VAST worker whose probe submits SCAN_KIND_MEDIA jobs, and a
 // stand-in media worker answering them, over a real NATS server.
@@ -98,6 +98,24 @@ describe("VAST worker with media probes through the dispatcher", () => {
     expect(mediaJobs[0]!.declared?.type).toBe("video/mp4");
     expect(report.screenshot?.highres?.id).toBe("frame-1");
     expect(report.screenshot?.thumbnail?.id).toBe("thumb-1");
+  });
+
+  it("a wrapper chain too slow for the job's time-out still answers with a report before it", async () => {
+    // Five wrappers answering after 1.2 s each (7 s in all) behind a job the requester waits 10 s for: the scan's
+    // deadline (10 s less the 2 s report reserve, less the pixel time-out for wrapper hops) stops the chain.
+    for (let i = 0; i < 5; i++) {
+      const body = i < 4 ? wrapperVast(srv.url(`/slow-${i + 1}.xml`)) : inlineVast({ media: [srv.url("/a.mp4")] });
+      srv.route(`/slow-${i}.xml`, (_req, res) => {
+        const t = setTimeout(() => res.writeHead(200, { "content-type": "application/xml" }).end(body), 1_200);
+        res.on("close", () => clearTimeout(t));
+      });
+    }
+    const started = Date.now();
+    const result = await dispatcher.submit(vastJob(srv.url("/slow-0.xml"), "job-dispatch-slow"), { timeoutMs: 10_000 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.outcome.case).toBe("vast");
+    if (result.outcome.case !== "vast") return;
+    expect(result.outcome.value.wrapperChain.at(-1)?.error).toMatch(/the scan's deadline was reached$/);
   });
 
   it("answers a refused VAST URL with a payload error", async () => {
