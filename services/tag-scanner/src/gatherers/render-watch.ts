@@ -303,7 +303,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   let probe: ProbedMotion | undefined;
   let probeAt = 0;
   let probing: Promise<void> | undefined;
-  let lastProbe = 0;
+  let lastProbe = renderStart;
   const evidence = (now: number): MotionEvidence => ({
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
@@ -320,7 +320,10 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     // needs one from after that moment, and waiting for the next regular one would only add latency.
     const ev0 = evidence(now);
     const settledAt = ev0.lastChange + cfg.settleMs;
-    if (!probing && (now - lastProbe >= 200 || (now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
+    // Seldom while the page loads: no calm verdict is possible before `load`, and the probe would compete with the
+    // first paint; but a page whose `load` never comes still needs probing for endless motion.
+    const every = ev0.loaded ? 200 : 1_000;
+    if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
       lastProbe = now;
       probing = probeMotion(src.worlds, 1_000).then((p) => { probe = p; probeAt = Date.now(); }, () => {}).finally(() => { probing = undefined; });
     }
