@@ -8,7 +8,7 @@ import type { LoggerLike, MediaProber } from "./prober.ts";
 export { createSlots, type Slots } from "@cva/platform";
 
 /** Kept back from a media job's deadline to store the images and publish the probe. */
-export const REPLY_RESERVE_MS = 1_000;
+export const REPLY_RESERVE_MS = 1_500;
 
 /** Thrown for a job that is not a media job; the worker answers it with a generic processing error. */
 export class NotAMediaJobError extends Error {}

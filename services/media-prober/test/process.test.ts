@@ -31,6 +31,8 @@ describe("media-prober process", () => {
     await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1", "-f", "lavfi", "-i", "sine=f=440:d=1",
       "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart",
       join(dir, "clip.mp4"));
+    // 30 minutes of silence: 0.3 MB whose audio pass takes several seconds.
+    await ffmpeg("-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "1800", "-c:a", "flac", join(dir, "long.flac"));
     server = await startFixtureServer(dir);
     nats = await startNatsServer();
     nc = await connectNats(nats.url, "media-prober-test");
@@ -64,6 +66,19 @@ describe("media-prober process", () => {
     expect(probe?.fileInfo?.video?.dimensions).toBe("320x180");
     expect(probe?.fileInfo?.container?.moovAtomPosition).toBe("beginning");
     expect(artifacts.get(probe!.poster!.id)).toBeDefined();
+  });
+
+  it("a job whose deadline comes before its analysis ends answers in time, saying the deadline cut it", async () => {
+    // The requester waits 4 s (the job's deadline); the prober keeps 1.5 s of it to reply. The audio pass alone would
+    // take several seconds.
+    const started = Date.now();
+    const result = await requester.submit(job("media-queue-deadline", `${server.base}/long.flac`), { timeoutMs: 4_000 });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(result.outcome.case).toBe("media");
+    expect(result.outcome.value).toMatchObject({ error: "", analysisError: "audio analysis stopped: the scan's deadline was reached" });
+    // Healthy for the next job.
+    const next = await requester.submit(job("media-queue-after-deadline", `${server.base}/clip.mp4`), { timeoutMs: 30_000 });
+    expect(next.outcome.case === "media" && next.outcome.value.analysisError).toBe("");
   });
 
   it("a 404 through the queue is a probe with an error, not a failed job", async () => {
