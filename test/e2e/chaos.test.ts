@@ -1,0 +1,33 @@
+// The small, bounded version of `npm run chaos`: the whole product on a three-node NATS cluster with two tag scanners,
+// real tag, VAST and zip scans from clients that retry with an Idempotency-Key, and one SIGKILL each of a NATS node, a
+// tag scanner, the media prober and the edge while they run (scripts/lib/chaos/run.ts).
+import { describe, expect, it } from "vitest";
+import { chaosTable, runChaos } from "../../scripts/lib/chaos/run.ts";
+
+describe("faults under load", () => {
+  it("loses no request, charges no scan without its report, fires no impression twice, leaves no reservation held", async () => {
+    const r = await runChaos({
+      requests: 12,
+      concurrency: 4,
+      budgetMs: 90_000,
+      faults: [
+        { target: "nats", after: 0.1 },
+        { target: "tag-scanner", after: 0.3 },
+        { target: "media-prober", after: 0.45 },
+        { target: "edge", after: 0.6 },
+      ],
+    });
+    const table = chaosTable(r);
+    const why = `${table}\n${r.lost.map((o) => `lost ${o.n} (${o.kind}): ${o.last}`).join("\n")}\nlast logs:\n${r.logs.slice(-40).join("\n")}`;
+    expect(r.faults.map((f) => f.target), why).toEqual(["nats", "tag-scanner", "media-prober", "edge"]);
+    expect(r.requests, why).toBe(12);
+    expect(r.lost, why).toEqual([]);
+    expect(r.doubleFiredJobs, why).toBe(0);
+    // Every pixel hit comes from a delivery that claimed the job's impressions.
+    expect(r.pixelHits, why).toBeLessThanOrEqual(r.firings);
+    expect(r.heldLeft, why).toBe(0);
+    // Never charged for a scan without its report. Not equality: an edge killed between storing a report and
+    // committing its reservation leaves a report the reaper refunds (README, How to scale).
+    expect(r.charges, why).toBeLessThanOrEqual(r.reportJobs);
+  }, 150_000);
+});
