@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -92,6 +93,18 @@ function profileDir(): string {
   return dir;
 }
 
+/**
+ * The browser with every process it started: puppeteer starts Chromium as a process-group leader, so a renderer or
+ * zygote left behind by a hung browser goes too.
+ */
+function killGroup(proc: ChildProcess): void {
+  try {
+    if (proc.pid) process.kill(-proc.pid, "SIGKILL");
+  } catch {
+    proc.kill("SIGKILL");
+  }
+}
+
 interface Slot {
   browser: Browser | undefined;
   tabProfiles: NewTabProfiles | undefined;
@@ -132,7 +145,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
       const proc = browser.process();
       browser.on("disconnected", () => {
         // A browser whose CDP pipe dropped may still be running (and holding memory): make sure it is gone.
-        if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+        if (proc && proc.exitCode === null && proc.signalCode === null) killGroup(proc);
         netns?.close();
         // Chromium's last processes may still be writing into the profile: retry, and never throw from here.
         void rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
@@ -183,7 +196,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   function kill(browser: Browser) {
     const proc = browser.process();
     void bounded(browser.close(), 3_000, undefined).finally(() => {
-      if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+      if (proc && proc.exitCode === null) killGroup(proc);
     });
   }
 
@@ -259,7 +272,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
           if (b) {
             const proc = b.process();
             await bounded(b.close(), 5_000, undefined);
-            if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+            if (proc && proc.exitCode === null) killGroup(proc);
           }
         }),
       );
