@@ -1,14 +1,16 @@
 import type { Logger } from "@cva/platform";
 import type { AuthStore } from "./store.ts";
-import { DEFAULT_RESERVATION_TTL_MS, type SettleResult } from "./reservations.ts";
+import { DEFAULT_RESERVATION_TTL_MS, counterKvKey, type SettleResult } from "./reservations.ts";
 
 // Refunds reservations nobody committed before their expiry: the edge died mid-scan, its refund RPC failed, or the
 // auth replica that reserved died before answering. Runs in every auth replica with no leader: each expired
 // reservation is claimed by compare-and-swap on its record, so exactly one replica refunds it and the others only
 // see it settled. The counters' holds are followed by a KV watch, so a sweep reads only counters with something
-// expired instead of listing the bucket.
+// expired instead of listing the bucket; every `resyncEvery` sweeps the holds are listed once anyway, so a watch
+// that silently missed changes (a NATS node lost mid-delivery) cannot leave a reservation unrefunded for long.
 
 export const DEFAULT_REAP_INTERVAL_MS = 5_000;
+const DEFAULT_RESYNC_EVERY = 60;
 
 export interface ReservationReaper {
   // One pass over every counter with an expired hold; what this replica refunded and settled.
@@ -16,7 +18,10 @@ export interface ReservationReaper {
   stop(): Promise<void>;
 }
 
-export async function startReservationReaper(store: AuthStore, opts: { intervalMs: number; logger?: Logger; now?: () => number }): Promise<ReservationReaper> {
+export async function startReservationReaper(
+  store: AuthStore,
+  opts: { intervalMs: number; logger?: Logger; now?: () => number; resyncEvery?: number },
+): Promise<ReservationReaper> {
   const now = opts.now ?? Date.now;
   const log = opts.logger;
   // counter key → earliest expiry among its holds
@@ -49,8 +54,20 @@ export async function startReservationReaper(store: AuthStore, opts: { intervalM
   void rewatch();
 
   let running: Promise<SettleResult> | undefined;
+  let sweeps = 0;
+  async function resync(): Promise<void> {
+    const earliest = new Map<string, number>();
+    for (const h of await store.listHeld()) {
+      const k = counterKvKey(h.customerId, h.month);
+      earliest.set(k, Math.min(earliest.get(k) ?? Infinity, h.expiresUnixMs));
+    }
+    for (const [k, exp] of earliest) if (!due.has(k) || due.get(k)! > exp) due.set(k, exp);
+  }
   async function sweepOnce(): Promise<SettleResult> {
     const total: SettleResult = { refunded: 0, settled: 0 };
+    if (++sweeps % (opts.resyncEvery ?? DEFAULT_RESYNC_EVERY) === 0) {
+      await resync().catch((err) => log?.warn({ err: String(err) }, "listing the held reservations failed; retrying next time"));
+    }
     const t = now();
     for (const [key, earliest] of [...due]) {
       if (earliest > t) continue;
@@ -58,6 +75,11 @@ export async function startReservationReaper(store: AuthStore, opts: { intervalM
         const r = await store.reapCounter(key);
         total.refunded += r.refunded;
         total.settled += r.settled;
+        // Until the watch reports the settled counter, look again only when its next hold expires.
+        if (due.get(key) === earliest) {
+          if (r.nextExpiry === undefined) due.delete(key);
+          else due.set(key, r.nextExpiry);
+        }
       } catch (err) {
         // Left in `due`: the next sweep tries again (the refund is durable work, not a one-shot).
         log?.warn({ err: String(err), counter: key }, "reaping a quota counter failed; retrying next sweep");

@@ -185,7 +185,8 @@ export class ReservationLedger {
   // The reaper's step for one counter: every hold past its expiry is claimed (its record flipped held → refunded by
   // compare-and-swap; a record that was never written is created as refunded, which fails if it appears meanwhile)
   // and settled. Replicas may run this on the same counter at once: each reservation is refunded by one of them.
-  async reapCounter(counterKey: string): Promise<SettleResult> {
+  // `nextExpiry`: the earliest hold left unexpired in the counter (undefined: none), when the reaper should look again.
+  async reapCounter(counterKey: string): Promise<SettleResult & { nextExpiry?: number }> {
     const m = COUNTER_KEY.exec(counterKey);
     if (!m) return { refunded: 0, settled: 0 };
     const customerId = untoken(m[1]!);
@@ -193,9 +194,12 @@ export class ReservationLedger {
     const e = await this.kv.get(counterKey);
     if (!live(e)) return { refunded: 0, settled: 0 };
     const now = this.now();
-    const out: SettleResult = { refunded: 0, settled: 0 };
+    const out: SettleResult & { nextExpiry?: number } = { refunded: 0, settled: 0 };
     for (const [reservationId, exp] of Object.entries(e.json<CounterRecord>().held ?? {})) {
-      if (exp > now) continue;
+      if (exp > now) {
+        out.nextExpiry = Math.min(out.nextExpiry ?? Infinity, exp);
+        continue;
+      }
       const won = await this.claimExpired(reservationId, { customer_id: customerId, month, job_id: "", created_unix_ms: now, expires_unix_ms: exp, state: "refunded", refunded: true });
       const state = won ? "refunded" : await this.stateOf(reservationId);
       if (won) out.refunded++;

@@ -64,7 +64,7 @@ export interface AuthStore {
   // True once committed (idempotent); false when it was refunded first or is unknown.
   commit(reservationId: string): Promise<boolean>;
   // The reaper's side: refund and settle the expired holds of one counter; follow the counters' holds.
-  reapCounter(counterKey: string): Promise<SettleResult>;
+  reapCounter(counterKey: string): Promise<SettleResult & { nextExpiry?: number }>;
   watchHolds(onChange: (counterKey: string, earliestExpiry: number | undefined) => void): Promise<{ stop(): void; done: Promise<void> }>;
   // Uncommitted reservations of this and last month.
   listHeld(): Promise<HeldReservation[]>;
@@ -234,7 +234,7 @@ class NatsAuthStore implements AuthStore {
     return this.ledger.commit(reservationId);
   }
 
-  reapCounter(counterKey: string): Promise<SettleResult> {
+  reapCounter(counterKey: string): Promise<SettleResult & { nextExpiry?: number }> {
     return this.ledger.reapCounter(counterKey);
   }
 

@@ -134,6 +134,19 @@ describe("the reaper", () => {
     expect(await used(store, "committer")).toBe(2);
   });
 
+  it("finds expired holds by listing them now and then, should its watch miss them", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("unwatched", 10);
+    // A watch that never reports anything: only the periodic listing can find the hold.
+    const blind: AuthStore = Object.assign(Object.create(store) as AuthStore, {
+      watchHolds: async () => ({ stop() {}, done: new Promise<void>(() => {}) }),
+    });
+    const r = await startReservationReaper(blind, { intervalMs: 50, resyncEvery: 3 });
+    reapers.push(r);
+    reserved(await store.reserve("unwatched", "j", { ttlMs: 200 }));
+    await until("the listed hold's refund", () => used(store, "unwatched"), (n) => n === 0);
+  });
+
   it("refunds a hold whose reservation record was never written (its auth replica died in between)", async () => {
     const store = await createAuthStore(nc);
     await store.createKey("orphan", 10);
