@@ -79,9 +79,9 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boo
 
 const ENV = {
   CUSTOMER_MAX_IN_FLIGHT: String(CAP),
-  // A short reservation TTL (scan 8 s + 3 × 2 s) and a fast reaper, so the abandoned scan below is refunded within
-  // the test's time.
-  SCAN_TIMEOUT_MS: "8000",
+  // A short reservation TTL (scan 12 s + 3 × 2 s) and a fast reaper, so the abandoned scan below is refunded within
+  // the test's time; 12 s leaves a loaded machine room to release the held scans before they time out.
+  SCAN_TIMEOUT_MS: "12000",
   RPC_TIMEOUT_MS: "2000",
   RESERVATION_REAP_INTERVAL_MS: "200",
 };
@@ -308,8 +308,8 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     edgeB!.children().get("edge-b")!.kill("SIGKILL");
     await pending;
     gate.release();
-    // TTL = 8 s scan + 3 × 2 s; the reaper sweeps every 200 ms.
-    await until("the reaper's refund", () => used("abandoned"), (n) => n === 0, 40_000);
+    // TTL = 12 s scan + 3 × 2 s; the reaper sweeps every 200 ms.
+    await until("the reaper's refund", () => used("abandoned"), (n) => n === 0, 45_000);
     expect(Date.now()).toBeGreaterThanOrEqual(held[0]!.expiresUnixMs);
     expect((await store.listHeld()).filter((h) => h.customerId === "abandoned")).toEqual([]);
   }, 60_000);
