@@ -3,6 +3,7 @@
 // bound.
 import { Kvm, type KV } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
+import { connectNats } from "@cva/platform";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startReservationReaper, type ReservationReaper } from "../src/reaper.ts";
@@ -48,8 +49,8 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boo
   }
 }
 
-async function reaper(store: AuthStore, intervalMs: number): Promise<ReservationReaper> {
-  const r = await startReservationReaper(store, { intervalMs });
+async function reaper(store: AuthStore, intervalMs: number, resyncEvery?: number): Promise<ReservationReaper> {
+  const r = await startReservationReaper(store, { intervalMs, resyncEvery });
   reapers.push(r);
   return r;
 }
@@ -132,6 +133,24 @@ describe("the reaper", () => {
     await reaper(store, 50);
     await until("the reaper to settle the crashed commit's hold", async () => (await store.listHeld()).filter((h) => h.customerId === "committer").length, (n) => n === 0);
     expect(await used(store, "committer")).toBe(2);
+  });
+
+  it("works with the auth service's own NATS permissions (no change to them needed)", async () => {
+    const locked = await startNatsServer({ users: true });
+    const authNc = await connectNats(locked.url, "auth", { auth: locked.authFor("auth") });
+    try {
+      const store = await createAuthStore(authNc);
+      await store.createKey("as-auth", 5);
+      // The watch alone must find the hold: no listing within the test's time.
+      await reaper(store, 50, 1_000_000);
+      reserved(await store.reserve("as-auth", "j", { ttlMs: 200, idempotencyKey: "k", requestHash: HASH, maxInFlight: 1 }));
+      await until("the refund", () => used(store, "as-auth"), (n) => n === 0);
+      expect(locked.log.filter((l) => /Violation/.test(l))).toEqual([]);
+    } finally {
+      for (const r of reapers.splice(0)) await r.stop();
+      await authNc.close();
+      await locked.stop();
+    }
   });
 
   it("finds expired holds by listing them now and then, should its watch miss them", async () => {
