@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeFailures, planAnalysis, runAnalysis } from "../src/analysis-pass.ts";
+import { describeFailures, failureOf, planAnalysis, runAnalysis } from "../src/analysis-pass.ts";
 import { ToolError, type ToolOptions } from "../src/exec.ts";
 import { parseCropdetect } from "../src/letterbox.ts";
 import { pickStripKeyframes } from "../src/video-pass.ts";
@@ -117,5 +117,17 @@ describe("running the passes", () => {
     expect(describeFailures("decode", "timeout", 1500)).toBe("audio could not be decoded; video analysis timed out after 1.5 s");
     expect(describeFailures("decode", "decode", 1500)).toBe("media could not be decoded");
     expect(describeFailures(undefined, undefined, 1500)).toBeUndefined();
+  });
+
+  it("names OS limits, refused frames and codecs, and a deadline cut (rather than the pass time-out)", () => {
+    expect(describeFailures("cpu", "memory", 1500)).toBe("audio analysis stopped at its CPU time limit; video analysis stopped at its memory limit");
+    expect(describeFailures(undefined, "frame_size", 1500)).toBe("video frames are larger than 35389440 pixels (8192x4320); not decoded");
+    expect(describeFailures("codec", undefined, 1500)).toBe("audio codec is not one the prober decodes");
+    expect(describeFailures("timeout", "timeout", 700, true)).toBe("media analysis stopped: the scan's deadline was reached");
+    expect(failureOf(new ToolError("x", "ffmpeg", "exit", "[vp8 @ 0x1] [IMGUTILS @ 0x2] Picture size 16000x16000 exceeds specified max pixel count 35389440"))).toBe("frame_size");
+    expect(failureOf(new ToolError("x", "ffmpeg", "exit", "[ffv1 @ 0x1] Codec (ffv1) not on whitelist 'h264'"))).toBe("codec");
+    expect(failureOf(new ToolError("x", "ffmpeg", "limit", "", "cpu"))).toBe("cpu");
+    expect(failureOf(new ToolError("x", "ffmpeg", "timeout", ""))).toBe("timeout");
+    expect(failureOf(new Error("bug"))).toBe("decode");
   });
 });
