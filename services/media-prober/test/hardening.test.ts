@@ -178,7 +178,7 @@ describe("hostile media files", () => {
 describe("the job's deadline", () => {
   it("a media job near its deadline answers in time, saying the deadline cut the analysis", async () => {
     const p = prober();
-    // 2.5 s to the deadline, 1 s of it kept for the reply: the 30-minute file's audio pass cannot finish.
+    // 2.5 s to the deadline, 1.5 s of it kept for the reply: the 30-minute file's audio pass cannot finish.
     const job = create(ScanJobSchema, {
       jobId: "deadline-1", kind: ScanKind.MEDIA, deadlineUnixMs: BigInt(Date.now() + 2_500),
       input: { case: "media", value: create(MediaInputSchema, { url: `${server.base}/long.flac` }) },
