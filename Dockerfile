@@ -98,9 +98,10 @@ ENV CVA_SERVICE=tag-scanner CHROMIUM_PATH=/usr/bin/chromium
 FROM service AS media-prober
 USER root
 # /scratch: where downloads go (MEDIA_PROBER_WORK_DIR) — a volume under compose, an emptyDir in Kubernetes; a new
-# Docker volume takes this directory's owner.
+# Docker volume takes this directory's owner. util-linux (already in the base) provides prlimit, which every ffprobe/ffmpeg
+# runs under (services/media-prober/src/exec.ts); the process refuses to start without it.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg \
+ && apt-get install -y --no-install-recommends ffmpeg util-linux \
  && rm -rf /var/lib/apt/lists/* \
  && install -d -o 10001 -g 10001 -m 0700 /scratch
 USER 10001:10001
