@@ -1,6 +1,8 @@
 // `npm run chaos`: faults under load on a three-node NATS cluster (scripts/lib/chaos/run.ts), then one table. Exits 1
 // when a request was lost, a scan charged without its report, an impression fired twice for one job or a reservation
-// left uncommitted. CHAOS_REQUESTS (default 60) and CHAOS_CONCURRENCY (default 6) size the load.
+// left uncommitted. CHAOS_REQUESTS (default 60) and CHAOS_CONCURRENCY (default 6) size the load; CHAOS_LOG_FILE keeps
+// every process's log lines.
+import { writeFileSync } from "node:fs";
 import { envInt } from "@cva/platform";
 import { chaosTable, runChaos } from "./lib/chaos/run.ts";
 
@@ -17,6 +19,7 @@ const result = await runChaos({
   ],
   progress: (l) => process.stdout.write(`[chaos] ${l}\n`),
 });
+if (process.env.CHAOS_LOG_FILE) writeFileSync(process.env.CHAOS_LOG_FILE, result.logs.join("\n") + "\n");
 process.stdout.write(`\n${chaosTable(result)}\n\n`);
 for (const o of result.lost) process.stdout.write(`lost: request ${o.n} (${o.kind}) after ${o.attempts} attempts: ${o.last}\n`);
 const failed = result.lost.length > 0 || result.charges > result.reportJobs || result.doubleFiredJobs > 0 || result.heldLeft > 0 || result.pixelHits > result.firings;

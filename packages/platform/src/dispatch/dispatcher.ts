@@ -6,7 +6,7 @@ import type { Logger } from "pino";
 import { NoWorkerError, ScanFailedError } from "./errors.ts";
 import { splitLocations } from "./locations.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
-import { natsUserOf } from "../nats/connect.ts";
+import { isPermissionViolation, natsUserOf } from "../nats/connect.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
 import { jetStreamReplicas } from "../nats/replicas.ts";
 import { ensureResultBucket, isJobIdToken, readResult, resultStoreSettingsFromEnv, type ResultStoreSettings } from "./results.ts";
@@ -16,6 +16,20 @@ import { HEARTBEAT_WILDCARD, jobSubject, kindName, maxDeliveriesAdvisory, result
 // NATS node dies or a connection drops, so this is the delay such a fault costs at most.
 const RESULT_POLL_MS = 3000;
 const ALL_KINDS = ["tag", "zip", "vast", "media"];
+// How long a submission rides out a NATS failover (a node's clients reconnecting elsewhere, a stream electing a new
+// leader, a restarted node whose JetStream is not up yet) before the scan fails.
+const FAILOVER_RETRY_MS = 15_000;
+
+async function retryTransient<T>(op: () => Promise<T>, until: number): Promise<T> {
+  for (let wait = 100; ; wait = Math.min(1000, wait * 2)) {
+    try {
+      return await op();
+    } catch (err) {
+      if (isPermissionViolation(err) || Date.now() + wait > until) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
 
 export interface SubmitOptions {
   timeoutMs: number;
@@ -149,7 +163,8 @@ export async function createDispatcher(
     }
     const slots = live.reduce((n, w) => n + w.slots, 0);
     const durable = await consumerFor(kind, location);
-    const info = await jsm.consumers.info(STREAM, durable);
+    const settleBy = Date.now() + Math.min(sopts.timeoutMs, FAILOVER_RETRY_MS);
+    const info = await retryTransient(() => jsm.consumers.info(STREAM, durable), settleBy);
     if (info.num_pending >= slots * settings.queuePerSlot) {
       throw new NoWorkerError(`no worker resources: all ${live.length} ${kindName(kind)} workers for location ${location} are busy`);
     }
@@ -174,7 +189,8 @@ export async function createDispatcher(
       });
       // Awaited below unless the publish fails; then its later rejection (subscription closed) is nobody's concern.
       result.catch(() => {});
-      const ack = await js.publish(jobSubject(kind, location), toBinary(ScanJobSchema, toSend), { msgID: job.jobId });
+      // The job id is the de-duplication key: a publish retried after a lost acknowledgement queues the job once.
+      const ack = await retryTransient(() => js.publish(jobSubject(kind, location), toBinary(ScanJobSchema, toSend), { msgID: job.jobId, timeout: 5000 }), settleBy);
       seq = ack.seq;
       // Given up by JetStream after max_deliver (the advisory): failed, unless a delivery stored a result after all.
       bySeq.set(seq, (err) => settle(err));
