@@ -24,18 +24,19 @@ export const FORMAT_WHITELIST = "mov,matroska,ogg,mp3,aac,wav,flac,mpegts,flv,av
  * codec and refuses the stream if that one is not listed, so native and library decoders are both named).
  *  video: H.264, HEVC, VP8, VP9, AV1, MPEG-4 part 2, MPEG-1/2, H.263, Sorenson (FLV1) and VP6 (VAST 1 FLV), Theora,
  *         WMV 1-3 and VC-1 (VAST 2-era video/x-ms-wmv);
- *  audio: AAC, MP3, MP2, AC-3/E-AC-3, Opus, Vorbis, FLAC, ALAC, the PCM of WAV/MOV, WMA;
- *  also: MJPEG and PNG (attached cover art, which ffprobe opens with the file), MP4/WebVTT/SRT/ASS captions (ffprobe
- *        opens every stream's decoder: without these an MP4 with a caption track could not be described at all).
+ *  audio: AAC, MP3, MP2, AC-3/E-AC-3, Opus, Vorbis, FLAC, ALAC, the PCM of WAV/MOV, WMA, AMR (3GP);
+ *  also: MJPEG and PNG (attached cover art) and the caption/subtitle decoders of those containers (MP4 text, CEA-608,
+ *        WebVTT, SRT, ASS, DVB/DVD/PGS subtitles, DVB teletext): ffprobe opens every stream's decoder and refuses the
+ *        whole file when one is not allowed, so a caption track must not cost a file its measurement.
  */
 export const DECODER_WHITELIST = [
   "h264", "hevc", "vp8", "libvpx", "vp9", "libvpx-vp9", "av1", "libdav1d", "libaom-av1", "mpeg4", "mpeg2video",
   "mpeg1video", "mpegvideo", "h263", "flv", "vp6", "vp6f", "vp6a", "theora", "wmv1", "wmv2", "wmv3", "vc1",
   "aac", "aac_fixed", "aac_latm", "mp3float", "mp3", "mp2float", "mp2", "ac3", "ac3_fixed", "eac3", "opus", "libopus",
   "vorbis", "libvorbis", "flac", "alac", "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_s24be", "pcm_s32le", "pcm_s32be",
-  "pcm_f32le", "pcm_f32be", "pcm_u8", "pcm_alaw", "pcm_mulaw", "wmav1", "wmav2", "wmapro",
+  "pcm_f32le", "pcm_f32be", "pcm_u8", "pcm_alaw", "pcm_mulaw", "wmav1", "wmav2", "wmapro", "amrnb", "amrwb",
   "mjpeg", "png",
-  "mov_text", "webvtt", "subrip", "srt", "ass", "ssa",
+  "mov_text", "cc_dec", "webvtt", "subrip", "srt", "text", "ass", "ssa", "dvbsub", "dvdsub", "pgssub", "libzvbi_teletextdec",
 ].join(",");
 
 /**

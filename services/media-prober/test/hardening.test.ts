@@ -54,6 +54,10 @@ beforeAll(async () => {
   // 30 minutes of stereo silence as FLAC: 0.3 MB, made in about a second, but the audio pass (EBU R128 with true
   // peak, 4x oversampled) takes several CPU seconds over it.
   await ffmpeg("-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "1800", "-c:a", "flac", join(mediaDir, "long.flac"));
+  // H.264 with a caption track (MP4 text): ffprobe opens the caption's decoder too.
+  await writeFile(join(mediaDir, "cap.srt"), "1\n00:00:00,000 --> 00:00:00,900\nHello\n");
+  await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=160x90:r=10:d=1", "-i", join(mediaDir, "cap.srt"),
+    "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:s", "mov_text", join(mediaDir, "captioned.mp4"));
   // A normal file, probed after each hostile one.
   await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1", "-f", "lavfi", "-i", "sine=f=440:d=1",
     "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(mediaDir, "ok.mp4"));
@@ -92,6 +96,12 @@ describe("ffmpeg arguments and OS limits", () => {
       "-max_pixels", "35389440", "-threads", "2",
     ]);
     expect(MAX_PIXELS).toBe(8192 * 4320);
+  });
+
+  it("every whitelisted decoder is one this ffmpeg has (a misspelt name would refuse its codec)", async () => {
+    const { stdout } = await run("ffmpeg", ["-hide_banner", "-decoders"]);
+    const have = new Set(stdout.split("\n").map((l) => l.trim().split(/\s+/)[1]));
+    expect(DECODER_WHITELIST.split(",").filter((d) => !have.has(d))).toEqual([]);
   });
 
   it("prlimit bounds address space, CPU time, written file size, descriptors and core dumps", () => {
@@ -143,6 +153,13 @@ describe("hostile media files", () => {
     expect(r.error).toBe("unsupported media codec: ffv1 is not one the prober decodes");
     expect(r.fileInfo).toBeUndefined();
     await expectHealthy(p);
+  });
+
+  it("a caption track does not cost a file its measurement (its decoder is whitelisted)", async () => {
+    const r = await probe(prober(), "/captioned.mp4");
+    expect(r.error).toBe("");
+    expect(r.analysisError).toBe("");
+    expect(r.fileInfo?.video?.dimensions).toBe("160x90");
   });
 
   it("an analysis that runs past its time-out is killed with its process group; what ffprobe measured stays", async () => {
