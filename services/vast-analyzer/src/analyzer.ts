@@ -118,8 +118,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         // Before firing, so that every delivery that may have fired says so (npm run chaos counts them per job).
         if (toFire.length > 0) log?.info({ impression_pixels: toFire.map((u) => u.href) }, "impression pixels firing");
         const fired = await fireImpressions(toFire, ctx);
-        impressionPixels = fired.map((p) => p.url);
-        for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} failed: ${p.error ?? "no answer"}`);
+        impressionPixels = fired.filter((p) => p.fired !== false).map((p) => p.url);
+        for (const p of fired) if (!p.ok) errors.push(`impression pixel ${p.url} ${p.fired === false ? "" : "failed: "}${p.error ?? "no answer"}`);
       }
     } else if (chain.steps.some((s) => (s.ad?.impressions.length ?? 0) > 0)) {
       errors.push("impression pixels not fired: the wrapper chain did not end in an inline ad");

@@ -10,6 +10,8 @@ export interface PixelResult {
   ok: boolean;
   status: number;
   error?: string;
+  /** False when it was not requested at all (no time left): impression_pixels lists only what was fired. */
+  fired?: boolean;
 }
 
 /**
@@ -19,6 +21,9 @@ export interface PixelResult {
 export async function fireImpressions(urls: URL[], ctx: FetchContext): Promise<PixelResult[]> {
   return mapBounded(urls, ctx.limits.pixelConcurrency, async (u) => {
     const listed = u.href;
+    // The pixels answer to the scan's deadline too: a slow tracker must not hold the report past it.
+    const time = ctx.budget.time(ctx.limits.pixelTimeoutMs);
+    if (time.ms <= 0) return { url: listed, ok: false, status: 0, fired: false, error: "not fired: the scan's deadline was reached" };
     try {
       const res = await safeFetch(ctx.rewriteUrl(expandMacros(u)), {
         policy: ctx.policy,
@@ -26,7 +31,7 @@ export async function fireImpressions(urls: URL[], ctx: FetchContext): Promise<P
         headers: { origin: PLAYER_ORIGIN, "user-agent": VAST_USER_AGENT, "accept-language": ctx.language, accept: "image/*,*/*;q=0.8" },
         maxBytes: ctx.limits.pixelMaxBytes,
         connectTimeoutMs: ctx.limits.connectTimeoutMs,
-        timeoutMs: ctx.limits.pixelTimeoutMs,
+        timeoutMs: time.ms,
         maxRedirects: ctx.limits.maxHttpRedirects,
         signal: ctx.signal,
       });

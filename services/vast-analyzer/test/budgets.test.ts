@@ -140,6 +140,21 @@ describe("the scan's byte budget", () => {
 });
 
 describe("the scan's deadline", () => {
+  it("impression pixels answer to the deadline: a tracker that never answers does not hold the report past it", async () => {
+    srv.route("/hang-pixel", (_req, res) => {
+      const t = setTimeout(() => res.end(), 60_000);
+      res.on("close", () => clearTimeout(t));
+    });
+    const pixels = [1, 2, 3].map((i) => srv.url(`/hang-pixel?i=${i}`));
+    srv.xml("/hang-pixels.xml", inlineVast({ media: [], impressions: pixels }));
+    const job = withDeadline(srv.url("/hang-pixels.xml"), "job-deadline-pixels", 4_000);
+    const started = Date.now();
+    // The pixel's own time-out (30 s) is far beyond the job's: the deadline must be what stops it.
+    const report = await analyzer(downloadingProbe().probe, { reportReserveMs: 1_000, pixelTimeoutMs: 30_000 }).analyze(job);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(report.errors.filter((e) => e.startsWith("impression pixel"))).toHaveLength(3);
+  });
+
   it("a wrapper chain too slow for the job's deadline ends in a report in time, the last hop saying why", async () => {
     // Five wrappers, each answering after 1.2 s: the whole chain would take 7 s; the job has 4 s.
     const hops = 5;
