@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ScanKind } from "@cva/contracts";
-import { makeApp, TAG, VAST, ZIP } from "./fakes.ts";
+import { appPerTest, type TestApp, TAG, VAST, ZIP } from "./fakes.ts";
 
-type App = Awaited<ReturnType<typeof makeApp>>;
-let current: App | undefined;
-afterEach(async () => {
-  await current?.app.close();
-  current = undefined;
-});
-async function setup(...args: Parameters<typeof makeApp>) {
-  current = await makeApp(...args);
-  return current;
-}
+type App = TestApp;
+const setup = appPerTest();
 
 const ENDPOINTS = [
   { url: "/v3/scanTag", data: TAG, kind: ScanKind.TAG },

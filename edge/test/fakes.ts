@@ -19,6 +19,7 @@ import {
   type ZipReport,
 } from "@cva/contracts";
 import pino from "pino";
+import { afterEach } from "vitest";
 import { buildEdgeApp } from "../src/app.ts";
 import type { Dispatcher, EdgeConfig, EdgeDeps } from "../src/ports.ts";
 import { DEFAULT_LIMITS } from "../src/ports.ts";
@@ -339,3 +340,22 @@ export const b64 = (s: string | Uint8Array) => Buffer.from(s).toString("base64")
 export const TAG = b64("<div>ad</div>");
 export const ZIP = b64(Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]));
 export const VAST = b64("https://ads.example.com/vast.xml");
+
+export type TestApp = Awaited<ReturnType<typeof makeApp>>;
+
+/**
+ * `setup(...)` makes an app for the current test (closing one the test made before) and every app is closed after its
+ * test. Call once at the top of a test file.
+ */
+export function appPerTest(): (...args: Parameters<typeof makeApp>) => Promise<TestApp> {
+  let current: TestApp | undefined;
+  afterEach(async () => {
+    await current?.app.close();
+    current = undefined;
+  });
+  return async (...args) => {
+    await current?.app.close();
+    current = await makeApp(...args);
+    return current;
+  };
+}

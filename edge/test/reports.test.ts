@@ -1,19 +1,11 @@
 import { Registry } from "prom-client";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ScanKind } from "@cva/contracts";
 import { createReadiness } from "../src/routes/ops.ts";
-import { makeApp, TAG, TEST_BASE, VAST } from "./fakes.ts";
+import { appPerTest, type TestApp, TAG, TEST_BASE, VAST } from "./fakes.ts";
 
-type App = Awaited<ReturnType<typeof makeApp>>;
-let current: App | undefined;
-afterEach(async () => {
-  await current?.app.close();
-  current = undefined;
-});
-async function setup(...args: Parameters<typeof makeApp>) {
-  current = await makeApp(...args);
-  return current;
-}
+type App = TestApp;
+const setup = appPerTest();
 const scan = (app: App["app"], key: string, url: string, payload: object) =>
   app.inject({ method: "POST", url, headers: { "x-apikey": key }, payload });
 
@@ -134,7 +126,6 @@ describe("operational endpoints", () => {
     const { dispatcher } = await setup();
     let authOk = true;
     const readiness = createReadiness(dispatcher, { auth: async () => authOk, report_store: async () => true });
-    await current!.app.close();
     const { app } = await setup({ readiness, dispatcher });
     let res = await app.inject({ method: "GET", url: "/readyz" });
     expect(res.statusCode).toBe(200);

@@ -3,21 +3,13 @@
 // processes) is proven in test/e2e/reservations.test.ts.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ScanKind } from "@cva/contracts";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { requestHash } from "../src/scan/request-hash.ts";
 import { parseIdempotencyKey } from "../src/validation/idempotency-key.ts";
-import { makeApp, testConfig, TAG, ZIP } from "./fakes.ts";
+import { appPerTest, type TestApp, testConfig, TAG, ZIP } from "./fakes.ts";
 
-type App = Awaited<ReturnType<typeof makeApp>>;
-let current: App | undefined;
-afterEach(async () => {
-  await current?.app.close();
-  current = undefined;
-});
-async function setup(...args: Parameters<typeof makeApp>) {
-  current = await makeApp(...args);
-  return current;
-}
+type App = TestApp;
+const setup = appPerTest();
 const post = (app: App["app"], url: string, payload: unknown, headers: Record<string, string> = {}) =>
   app.inject({ method: "POST", url, headers: { "x-apikey": "key-a", ...headers }, payload: payload as object });
 
