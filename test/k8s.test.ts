@@ -205,7 +205,9 @@ describe("deploy/k8s", () => {
     for (const r of profile.syscalls) {
       expect(r.includes, r.names.join()).toBeUndefined();
       expect(r.excludes, r.names.join()).toBeUndefined();
-      if (r.action === "SCMP_ACT_ALLOW") for (const forbidden of ["mount", "bpf", "init_module", "reboot", "setns"]) expect(r.names).not.toContain(forbidden);
+      // setns is allowed (the browser's wrapper joins the network namespace the scanner made): the kernel still asks
+      // for CAP_SYS_ADMIN in the namespace's owning user namespace, so a process can join only namespaces it created.
+      if (r.action === "SCMP_ACT_ALLOW") for (const forbidden of ["mount", "bpf", "init_module", "reboot"]) expect(r.names).not.toContain(forbidden);
     }
     expect(profile.defaultAction).toBe("SCMP_ACT_ERRNO");
   });
