@@ -29,6 +29,12 @@ export interface Fixtures {
   page(host: Host, html: string): string;
   /** The landing page every click-through of the corpus ends on (`<title>Landing</title>`). */
   landing: string;
+  /**
+   * How late the fixture server itself answered a `?delay=` URL containing `part` (ms past its own delay; 0 if never
+   * late). On a loaded machine the server's timer fires late: the creative then really changes later, and a truth
+   * stated from the delay moves with it.
+   */
+  lateMs(part: string): number;
   close(): Promise<void>;
 }
 
@@ -143,10 +149,17 @@ export async function startFixtures(): Promise<Fixtures> {
       res.end("not found");
     };
     // `?delay=ms` on any URL: a slow CDN.
+    const late = new Map<string, number>();
     const handler = (req: IncomingMessage, res: ServerResponse) => {
       const delay = Math.min(10_000, Number(new URL(req.url ?? "/", "http://x").searchParams.get("delay") ?? 0) || 0);
-      if (delay > 0) setTimeout(() => respond(req, res), delay);
-      else respond(req, res);
+      if (delay > 0) {
+        const due = Date.now() + delay;
+        setTimeout(() => {
+          const url = req.url ?? "";
+          late.set(url, Math.max(late.get(url) ?? 0, Date.now() - due));
+          respond(req, res);
+        }, delay);
+      } else respond(req, res);
     };
     const plain = createHttpServer(handler);
     const secure = createHttpsServer(tls, handler);
@@ -158,6 +171,7 @@ export async function startFixtures(): Promise<Fixtures> {
     return {
       http: (host, p) => url("http", host, p),
       https: (host, p) => url("https", host, p),
+      lateMs: (part) => Math.max(0, ...[...late].filter(([u]) => u.includes(part)).map(([, ms]) => ms)),
       page(host, html) {
         const p = `/p/${createHash("sha256").update(html).digest("hex").slice(0, 16)}.html`;
         pages.set(p, html);
