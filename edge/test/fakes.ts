@@ -42,6 +42,8 @@ export class FakeAuth {
   reserveError: ConnectError | undefined;
   calls: string[] = [];
   hang = false;
+  /** CommitQuota calls that fail (Unavailable, nothing committed) before the next ones answer. */
+  commitFailures = 0;
   private n = 0;
 
   client(): Client<typeof auth.AuthService> {
@@ -84,6 +86,10 @@ export class FakeAuth {
       },
       commitQuota(req: { reservationId: string }) {
         self.calls.push("commitQuota");
+        if (self.commitFailures > 0) {
+          self.commitFailures--;
+          return Promise.reject(new ConnectError("auth store unavailable", Code.Unavailable));
+        }
         self.commits.push(req.reservationId);
         return Promise.resolve(create(auth.CommitQuotaResponseSchema, { committed: self.reservations.has(req.reservationId) }));
       },

@@ -30,6 +30,29 @@ describe("reservations", () => {
     expect(authFake.refunds).toEqual([]);
   });
 
+  it("asks again when a commit fails (CommitQuota is idempotent): the stored report is charged, nothing refunded", async () => {
+    const { app, authFake } = await setup();
+    authFake.commitFailures = 4;
+    const res = await post(app, "/v3/scanTag", { data: TAG });
+    expect(res.statusCode).toBe(200);
+    expect(authFake.calls.filter((c) => c === "commitQuota")).toHaveLength(5);
+    expect(authFake.commits).toHaveLength(1);
+    expect(authFake.refunds).toEqual([]);
+  });
+
+  it("stops asking at the reservation's expiry when auth stays unreachable: the report, left to the reaper", async () => {
+    // Reservation TTL: scan time-out 600 ms + 3 × 200 ms RPC time-out.
+    const { app, authFake } = await setup({ config: testConfig({ scanTimeoutMs: 600 }) });
+    authFake.commitFailures = 1_000;
+    const t0 = Date.now();
+    const res = await post(app, "/v3/scanTag", { data: TAG });
+    expect(res.statusCode).toBe(200);
+    expect(Date.now() - t0).toBeLessThan(1_200 + 1_000);
+    expect(authFake.calls.filter((c) => c === "commitQuota").length).toBeGreaterThan(2);
+    expect(authFake.commits).toEqual([]);
+    expect(authFake.refunds).toEqual([]);
+  });
+
   it("refunds instead of committing when the scan fails", async () => {
     const { app, authFake, dispatcher } = await setup();
     dispatcher.behaviour = "processing";

@@ -28,6 +28,8 @@ import { requestHash } from "./request-hash.ts";
 import type { Principal, ReportKind, ScanOptions, ScanOutcome, ScanRequest } from "./types.ts";
 
 export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
+// Longest pause between two CommitQuota calls for one stored report.
+const COMMIT_RETRY_MAX_PAUSE_MS = 1_000;
 // Floor of the default per-customer in-flight cap (CUSTOMER_MAX_IN_FLIGHT unset): half the live slots, at least this.
 export const MIN_IN_FLIGHT_CAP = 4;
 const V3_TARGETING = { device: "desktop", language: "en-US" } as const;
@@ -196,6 +198,8 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     let resultSince: number | undefined;
     for (let pause = 100; ; pause = Math.min(2 * pause, 1000)) {
       const jobId = randomUUID();
+      // Before the call: auth's expiry for this reservation is no earlier than this + its TTL.
+      const reservedAt = Date.now();
       const res = await reserve(principal, req, jobId, idem, rootLog.child({ job_id: jobId, report_kind: req.kind }));
       if (res.replay === auth.ReplayState.DONE) return replay(principal, req, res.jobId, rootLog.child({ job_id: res.jobId, report_kind: req.kind }));
       if (res.replay === auth.ReplayState.RUNNING) {
@@ -219,7 +223,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
         await sleep(pause);
         continue;
       }
-      return run(principal, req, jobId, res.reservationId, key !== undefined, rootLog.child({ job_id: jobId, report_kind: req.kind }));
+      return run(principal, req, jobId, res.reservationId, reservedAt + reservationTtlMs, key !== undefined, rootLog.child({ job_id: jobId, report_kind: req.kind }));
     }
   }
 
@@ -262,6 +266,8 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       return undefined;
     }
     const outcome = scanOutcome(req, jobId, report, base);
+    // That edge's reservation was held and unexpired a moment ago: it expires within one TTL from now.
+    const commitBy = Date.now() + reservationTtlMs;
     try {
       await storeReport(principal, req, outcome, true);
     } catch (err) {
@@ -269,20 +275,34 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
         log.warn({ err: String(err) }, "storing the report of a taken-over scan failed");
         throw unavailable("the report store");
       }
-      await settle(reservationId, log);
+      await settle(reservationId, log, commitBy);
       return replay(principal, req, jobId, log);
     }
-    await settle(reservationId, log);
+    await settle(reservationId, log, commitBy);
     log.info({ reservation_id: reservationId }, "finished the scan of an edge that is gone, from its stored result");
     return { ...outcome, replayed: true };
   }
 
-  async function settle(reservationId: string, log: EdgeDeps["logger"]) {
-    try {
-      const res = await deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
-      if (!res.committed) log.warn({ reservation_id: reservationId }, "the reservation was refunded before its commit (it outlived its TTL): this scan is not charged");
-    } catch (err) {
-      log.warn({ err: String(err), reservation_id: reservationId }, "quota commit failed; the reaper refunds the reservation at its expiry, so this scan is not charged");
+  // Commits the reservation of a scan whose report is stored. CommitQuota is idempotent, so a call that failed or
+  // timed out (auth restarting, a NATS node lost and its streams electing new leaders: seconds in which auth cannot
+  // write, and the commit may even have landed) is asked again until `commitBy`, the reservation's expiry as this edge
+  // knows it: until then the reaper leaves it alone, after it a commit refunds instead. So a report the client gets
+  // is charged unless auth stayed unreachable for the whole rest of the reservation's TTL; the answer waits meanwhile.
+  async function settle(reservationId: string, log: EdgeDeps["logger"], commitBy: number) {
+    for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
+      try {
+        const res = await deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+        if (!res.committed) log.warn({ reservation_id: reservationId }, "the reservation was refunded before its commit (it outlived its TTL): this scan is not charged");
+        else if (attempt > 1) log.info({ reservation_id: reservationId, attempts: attempt }, "quota committed after failed attempts");
+        return;
+      } catch (err) {
+        if (Date.now() + pause >= commitBy) {
+          log.warn({ err: String(err), reservation_id: reservationId, attempts: attempt }, "quota commit failed until the reservation's expiry; the reaper refunds it, so this scan is not charged");
+          return;
+        }
+        if (attempt === 1) log.info({ err: String(err), reservation_id: reservationId }, "quota commit failed; asking again until the reservation's expiry");
+        await sleep(pause);
+      }
     }
   }
 
@@ -314,7 +334,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     );
   }
 
-  async function run(principal: Principal, req: ScanRequest, jobId: string, reservationId: string, keyed: boolean, log: EdgeDeps["logger"]): Promise<ScanOutcome> {
+  async function run(principal: Principal, req: ScanRequest, jobId: string, reservationId: string, commitBy: number, keyed: boolean, log: EdgeDeps["logger"]): Promise<ScanOutcome> {
     const { job, location } = buildJob(jobId, req);
     try {
       const report = await runChildJob(deps.dispatcher, job, { report: reportCaseOf(req), timeoutMs: config.scanTimeoutMs, location });
@@ -324,7 +344,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
       } catch (err) {
         throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
-      await settle(reservationId, log);
+      await settle(reservationId, log, commitBy);
       log.info("scan done");
       return outcome;
     } catch (err) {

@@ -258,6 +258,7 @@ export function chaosTable(r: ChaosResult): string {
     ["  lost (neither)", String(r.lost.length), "0"],
     ["charges (quota used, from auth) vs reports (distinct jobs)", `${r.charges} vs ${r.reportJobs}`, "equal"],
     ["  charged without a report", String(Math.max(0, r.charges - r.reportJobs)), "0"],
+    ["  reported without a charge", String(Math.max(0, r.reportJobs - r.charges)), "0"],
     ["impressions double-fired (jobs fired by more than one delivery)", String(r.doubleFiredJobs), "0"],
     ["  pixel hits vs deliveries that fired", `${r.pixelHits} vs ${r.firings}`, "hits ≤ firings"],
     ["  requests whose pixel was hit twice (rescanned after a lost answer)", String(r.requestsFiredTwice), "—"],

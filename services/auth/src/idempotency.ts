@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import type { KV } from "@nats-io/kv";
 import { casLoop, isRevisionConflict } from "./cas.ts";
 import { token } from "./encode.ts";
 import { invalidArgument } from "./errors.ts";
+import type { LedgerKv } from "./ledger-kv.ts";
 import { live, reservationKvKey, stateOf } from "./reservation-record.ts";
 import type { IdempotencyRecord, ReservationRecord, ReserveResult } from "./types.ts";
 
@@ -31,7 +31,7 @@ export function idempotencyKvKey(customerId: string, key: string): string {
 
 type KeyState = "done" | "running" | "released";
 
-async function keyState(kv: KV, cur: IdempotencyRecord, now: number): Promise<KeyState> {
+async function keyState(kv: LedgerKv, cur: IdempotencyRecord, now: number): Promise<KeyState> {
   if (now - cur.created_unix_ms >= IDEMPOTENCY_WINDOW_MS) return "released";
   const e = await kv.get(reservationKvKey(cur.reservation_id));
   // The claim is written before its reservation: until the reservation's expiry, a missing record is a scan being
@@ -53,7 +53,7 @@ export type KeyClaim = { claimed: true; kvKey: string; revision: number } | { cl
 
 // Takes the key for `fresh` (a new scan) unless it is held by a scan that is running or done: then that scan is the
 // answer, or a conflict when it was for a different request.
-export async function claimIdempotencyKey(kv: KV, customerId: string, key: string, fresh: IdempotencyRecord, now: number): Promise<KeyClaim> {
+export async function claimIdempotencyKey(kv: LedgerKv, customerId: string, key: string, fresh: IdempotencyRecord, now: number): Promise<KeyClaim> {
   const kvKey = idempotencyKvKey(customerId, key);
   const value = JSON.stringify(fresh);
   return casLoop("idempotency key", async (): Promise<KeyClaim> => {
@@ -77,7 +77,7 @@ export async function claimIdempotencyKey(kv: KV, customerId: string, key: strin
 
 // Gives a claim back when its reservation was refused (quota, cap), so a retry is not kept waiting for a scan that
 // never ran. Only our own claim is removed: a newer one has another revision.
-export async function releaseIdempotencyKey(kv: KV, claim: { kvKey: string; revision: number }): Promise<void> {
+export async function releaseIdempotencyKey(kv: LedgerKv, claim: { kvKey: string; revision: number }): Promise<void> {
   try {
     await kv.delete(claim.kvKey, { previousSeq: claim.revision });
   } catch (err) {

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import type { KV } from "@nats-io/kv";
 import { casLoop } from "./cas.ts";
 import { previousUtcMonth, token, untoken, utcMonth, utcMonthStart } from "./encode.ts";
 import { invalidArgument, notFound } from "./errors.ts";
 import { checkIdempotencyArgs, claimIdempotencyKey, releaseIdempotencyKey, type KeyClaim } from "./idempotency.ts";
+import type { LedgerKv } from "./ledger-kv.ts";
 import { RESERVATION_ID, isExpired, live, reservationKvKey, stateOf } from "./reservation-record.ts";
 import type { CounterRecord, CustomerRecord, HeldReservation, ReservationRecord, ReservationState, ReserveOptions, ReserveResult } from "./types.ts";
 
@@ -34,7 +34,8 @@ const unexpired = (held: Record<string, number> | undefined, now: number) => Obj
 
 export class ReservationLedger {
   constructor(
-    private readonly kv: KV,
+    // Leader reads, exclusive compare-and-swap (ledger-kv.ts): every decision below rests on both.
+    private readonly kv: LedgerKv,
     private readonly readCustomer: (customerId: string) => Promise<CustomerRecord | undefined>,
     private readonly now: () => number,
     private readonly defaultTtlMs: number,
@@ -200,15 +201,17 @@ export class ReservationLedger {
         out.nextExpiry = Math.min(out.nextExpiry ?? Infinity, exp);
         continue;
       }
-      const won = await this.claimExpired(reservationId, { customer_id: customerId, month, job_id: "", created_unix_ms: now, expires_unix_ms: exp, state: "refunded", refunded: true });
-      const state = won ? "refunded" : await this.stateOf(reservationId);
+      const { won, state } = await this.claimExpired(reservationId, { customer_id: customerId, month, job_id: "", created_unix_ms: now, expires_unix_ms: exp, state: "refunded", refunded: true });
       if (won) out.refunded++;
       if (await this.settleHold(customerId, month, reservationId, state === "refunded")) out.settled++;
     }
     return out;
   }
 
-  private async claimExpired(reservationId: string, orphan: ReservationRecord): Promise<boolean> {
+  // Claims an expired reservation for the refund; otherwise says how it was decided. That state is the one the
+  // claim read (a decided state never changes), not a second read: the hold is settled — with or without giving
+  // the scan back — on the very state that made this call lose.
+  private async claimExpired(reservationId: string, orphan: ReservationRecord): Promise<{ won: boolean; state: ReservationState }> {
     const rk = reservationKvKey(reservationId);
     return casLoop("reservation", async () => {
       const e = await this.kv.get(rk);
@@ -216,18 +219,14 @@ export class ReservationLedger {
         // Fails with a revision conflict if the record was written meanwhile (by its reserve or another reaper):
         // the loop then decides on what is there.
         await this.kv.create(rk, JSON.stringify(orphan));
-        return true;
+        return { won: true, state: "refunded" as const };
       }
       const r = e.json<ReservationRecord>();
-      if (stateOf(r) !== "held") return false;
+      const state = stateOf(r);
+      if (state !== "held") return { won: false, state };
       await this.kv.update(rk, JSON.stringify({ ...r, state: "refunded", refunded: true } satisfies ReservationRecord), e.revision);
-      return true;
+      return { won: true, state: "refunded" as const };
     });
-  }
-
-  private async stateOf(reservationId: string): Promise<ReservationState | undefined> {
-    const e = await this.kv.get(reservationKvKey(reservationId));
-    return live(e) ? stateOf(e.json<ReservationRecord>()) : undefined;
   }
 
   // Follows every counter (last values first, then each change) and reports each one's earliest hold expiry

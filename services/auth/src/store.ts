@@ -5,6 +5,7 @@ import { casLoop } from "./cas.ts";
 import { token, untoken, utcMonth } from "./encode.ts";
 import { invalidArgument, notFound } from "./errors.ts";
 import { KEY_ID_PATTERN, digestKey, generateApiKey, generateKeyId, sameDigest } from "./keys.ts";
+import { openLedgerKv, type LedgerKv } from "./ledger-kv.ts";
 import { live } from "./reservation-record.ts";
 import { DEFAULT_RESERVATION_TTL_MS, ReservationLedger, counterKvKey, type SettleResult } from "./reservations.ts";
 import type {
@@ -81,11 +82,13 @@ const enc = (v: unknown) => JSON.stringify(v);
 //                  i.<base64url customer>.<sha256 hex of key> → IdempotencyRecord
 export async function createAuthStore(nc: NatsConnection, opts: AuthStoreOptions = {}): Promise<AuthStore> {
   const kvm = replicatedKvm(nc);
-  const [keys, customers, quota] = await Promise.all([
+  const [keys, customers] = await Promise.all([
     kvm.create(BUCKET_KEYS, { history: 1 }),
     kvm.create(BUCKET_CUSTOMERS, { history: 1 }),
     kvm.create(BUCKET_QUOTA, { history: 1, ttl: QUOTA_RETENTION_MS }),
   ]);
+  // The money: read through the stream leader, compare-and-swap exclusive on a replicated bucket (ledger-kv.ts).
+  const quota = await openLedgerKv(nc, BUCKET_QUOTA);
   const defaultQuota = opts.defaultMonthlyQuota ?? DEFAULT_MONTHLY_QUOTA;
   const now = opts.now ?? Date.now;
   return new NatsAuthStore(keys, customers, quota, defaultQuota, now, opts.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS);
@@ -110,7 +113,7 @@ class NatsAuthStore implements AuthStore {
   constructor(
     private readonly keys: KV,
     private readonly customers: KV,
-    private readonly quota: KV,
+    private readonly quota: LedgerKv,
     private readonly defaultQuota: number,
     private readonly now: () => number,
     reservationTtlMs: number,
