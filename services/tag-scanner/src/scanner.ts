@@ -120,10 +120,11 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // The next scan's page is prepared while this one renders and measures.
       if (!exclusive) warm.refill(lease.browser);
       await prepared.useProfile(profile);
-      const { art, phaseMs, screenshotPng, landingShot } = await gather(job, profile, prepared, t0, scanSignal, log);
+      const { art, phaseMs, screenshot, landingShot } = await gather(job, profile, prepared, t0, scanSignal, log);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
-      const images = await storeImages(art, screenshotPng, landingShot);
+      const images: StoredImages = await screenshot;
+      if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({ ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive }, "tag scanned");
       return report;
@@ -133,31 +134,35 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       throw broken && !(err instanceof BrowserLostError) ? new BrowserLostError(String(err)) : err;
     } finally {
       // Closing the context drops its renderer, cookies, storage, cache and service workers: nothing reaches the
-      // next scan. A context that does not close means a wedged browser: replace it.
+      // next scan. A context that does not close means a wedged browser: replace it. The report does not wait for
+      // this; the slot does.
       lease.browser.off("disconnected", onLost);
-      if (prepared && !(await prepared.dispose()).closed) broken = true;
-      lease.release(broken);
+      const page = prepared;
+      void (async () => {
+        if (page && !(await page.dispose()).closed) broken = true;
+        lease.release(broken);
+      })().catch(() => lease.release(true));
     }
   }
 
-  /** The upload step: screenshot PNG → thumbnail, colour, border; everything stored in the artifact sink. */
-  async function storeImages(art: TagArtifacts, png: Uint8Array | undefined, landingJpeg: Uint8Array | undefined): Promise<StoredImages> {
+  /**
+   * The screenshot's upload step: PNG → thumbnail, colour, border (image-work thread), both stored in the artifact
+   * sink. Started as soon as the shot is taken, so it runs while the click-through does.
+   */
+  async function storeScreenshot(box: { width: number } | undefined, png: Uint8Array | undefined): Promise<StoredImages> {
     const out: StoredImages = { hasBorder: false };
-    if (png) {
-      try {
-        const box = art.layout?.box;
-        const img = await imageWork.analyse(png, box ? Math.min(box.width, MAX_SHOT_CSS) : undefined);
-        out.hasBorder = img.hasBorder;
-        const [hiId, thId] = await Promise.all([deps.artifacts.put(png, "image/png"), deps.artifacts.put(img.thumbnail, "image/jpeg")]);
-        out.screenshot = {
-          highres: { id: hiId, bytes: png.byteLength, color: img.color },
-          thumbnail: { id: thId, bytes: img.thumbnail.byteLength, color: img.color },
-        };
-      } catch {
-        /* an undecodable screenshot leaves the field empty */
-      }
+    if (!png) return out;
+    try {
+      const img = await imageWork.analyse(png, box ? Math.min(box.width, MAX_SHOT_CSS) : undefined);
+      out.hasBorder = img.hasBorder;
+      const [hiId, thId] = await Promise.all([deps.artifacts.put(png, "image/png"), deps.artifacts.put(img.thumbnail, "image/jpeg")]);
+      out.screenshot = {
+        highres: { id: hiId, bytes: png.byteLength, color: img.color },
+        thumbnail: { id: thId, bytes: img.thumbnail.byteLength, color: img.color },
+      };
+    } catch {
+      /* an undecodable screenshot leaves the field empty */
     }
-    if (landingJpeg) out.landingShot = { id: await deps.artifacts.put(landingJpeg, "image/jpeg"), bytes: landingJpeg.byteLength };
     return out;
   }
 
@@ -220,6 +225,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       ]);
     }
     phaseMs.measure = Date.now() - endedAt;
+    const screenshot = storeScreenshot(measured.layout?.box ?? undefined, measured.screenshotPng);
 
     // ---- click-through (v3): only when there is something to click. What follows is the landing page's, not the
     // creative's: its requests, console and mixed content are left out of the report.
@@ -273,7 +279,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       resolvedIp: (h) => proxy.resolvedIp(h),
       creativeRequestCount,
     };
-    return { art, phaseMs, screenshotPng: measured.screenshotPng, landingShot: landing?.screenshotJpeg };
+    return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg };
   }
 
   return { scan };
