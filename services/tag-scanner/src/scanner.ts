@@ -197,6 +197,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       worlds, realms: signals.realms, screencast, network: net,
       page: { loadLocal: () => events.artifact.loadLocal, loaded: () => events.artifact.loadTs !== undefined, crashed: () => events.artifact.crashed },
       onTick: (now) => perf.tick(now),
+      pingEvent: signals.pingEvent,
     }, { settleMs: timeouts.settleMs, holdMs: timeouts.holdMs }, renderStart, renderDeadline, signal);
     const endedAt = Date.now();
     phaseMs.render = endedAt - renderStart;

@@ -58,6 +58,9 @@ export type PageSignal =
 /** Timers due later than this (from when they are set) cannot move pixels within any render window we use. */
 const HORIZON_MS = 60_000;
 
+/** What the render watch's probe dispatches on each frame's window to get a fresh report from its realm. */
+export const pingEventOf = (bindingName: string): string => `${bindingName}_ping`;
+
 export function instrumentSource(bindingName: string): string {
   // Strict mode: `arguments` must not alias the parameters, since the wrappers replace arguments[0].
   return `(() => {
@@ -76,6 +79,7 @@ export function instrumentSource(bindingName: string): string {
   // into it): our setTimeout wrapper carries a mark named after the per-scan secret. No marker on the window itself,
   // where the creative would look first; the mark reveals nothing it could use (the binding is already gone).
   const MARK = BINDING + "_w";
+  const PING = BINDING + "_ping";
   const install = (w) => {
     try {
       if (w.setTimeout[MARK]) return;
@@ -165,6 +169,9 @@ export function instrumentSource(bindingName: string): string {
       // typically deciding (the first 10 s), then every 250 ms. Bounded so that an abandoned page stops talking.
       const beat = () => { if (!dirty) report(); if (++ticks < 460) apply(st, w, [beat, ticks < 100 ? 100 : 250]); };
       apply(st, w, [beat, 0]);
+      // A report on demand: the render watch's isolated-world probe dispatches this (per-scan secret) event on the
+      // window first, so the calm verdict need not wait for the next heartbeat. Anyone firing it gets only a report.
+      apply(w.addEventListener, w, [PING, () => report(), true]);
     } catch (e) {}
     // Frames: instrument a child realm as soon as the creative can reach it.
     let lenGet;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { CDPSession, Protocol } from "puppeteer-core";
 import type { Gatherer } from "./gatherer.ts";
-import { instrumentSource, type PageSignal } from "./instrument.ts";
+import { instrumentSource, pingEventOf, type PageSignal } from "./instrument.ts";
 import { createRealmTracker } from "./render-watch.ts";
 
 export interface PageSignalsArtifact {
@@ -42,6 +42,8 @@ export function gatherPageSignals(client: CDPSession) {
   return {
     artifact,
     realms,
+    /** The event that asks every realm for a report now (see instrument.ts). */
+    pingEvent: pingEventOf(binding),
     async start() {
       await Promise.all([
         client.send("Runtime.addBinding", { name: binding }),

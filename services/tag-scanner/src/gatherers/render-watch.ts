@@ -229,9 +229,12 @@ export const MOTION_PROBE = `(() => {
 })()`;
 
 /** Probes every frame's isolated world and merges the answers; frames that do not answer in time are left out. */
-export async function probeMotion(worlds: ProbeWorlds, ms: number): Promise<ProbedMotion> {
+export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: string): Promise<ProbedMotion> {
   const frames = await worlds.frames();
-  const answers = await Promise.all(frames.map((f) => worlds.evaluate<ProbedMotion>(f.id, MOTION_PROBE, ms)));
+  // First ask the frame's realm for a fresh report (instrument.ts), then look: both then speak of the same moment.
+  const ping = pingEvent ? `(() => { try { dispatchEvent(new Event(${JSON.stringify(pingEvent)})); } catch (e) {} })(), ` : "";
+  const script = `(${ping}${MOTION_PROBE})`;
+  const answers = await Promise.all(frames.map((f) => worlds.evaluate<ProbedMotion>(f.id, script, ms)));
   const out: ProbedMotion = { anims: [], videos: [], images: [] };
   for (const a of answers) {
     if (!a) continue;
@@ -291,12 +294,15 @@ export interface RenderWatchSources {
   page: { loadLocal(): number; loaded(): boolean; crashed(): boolean };
   /** Called on every tick (metrics sampling). */
   onTick?: (now: number) => void;
+  /** The event that makes every realm report at once (page-signals.ts): dispatched by each probe. */
+  pingEvent?: string;
 }
 
 /**
- * Runs the watch from navigation until the verdict, the deadline or an abort. Ticks every 50 ms (a poll of local
- * state: every decision is taken on evidence, the tick only bounds how late it is noticed); the isolated-world probe
- * runs at most every 200 ms, never two at once.
+ * Runs the watch from navigation until the verdict, the deadline or an abort. Looks every 50 ms at most (a poll of
+ * local state: every decision is taken on evidence, the tick only bounds how late it is noticed), and at once when a
+ * probe answers or the settle window ends; the isolated-world probe runs every 200 ms (every second while the page
+ * loads), never two at once.
  */
 export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, renderStart: number, deadline: number, signal?: AbortSignal) {
   let idleSince = 0;
@@ -325,14 +331,27 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     const every = ev0.loaded ? 200 : 1_000;
     if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
       lastProbe = now;
-      probing = probeMotion(src.worlds, 1_000).then((p) => { probe = p; probeAt = Date.now(); }, () => {}).finally(() => { probing = undefined; });
+      probing = probeMotion(src.worlds, 1_000, src.pingEvent).then((p) => { probe = p; probeAt = Date.now(); }, () => {}).finally(() => { probing = undefined; });
     }
     const verdict = motionVerdict(ev0, cfg);
     if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason };
+    // The next look: at the next tick, at the moment the settle window ends if sooner, or as soon as a probe answers
+    // (new evidence, and the realms' reports it asked for arrive just before it).
+    const untilSettled = settledAt - now;
+    const waitMs = untilSettled > 0 && untilSettled < 50 ? untilSettled : 50;
+    const answered = probing;
     await new Promise<void>((resolve) => {
-      const onAbort = () => { clearTimeout(t); resolve(); };
-      const t = setTimeout(() => { signal?.removeEventListener("abort", onAbort); resolve(); }, 50);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(t);
+        signal?.removeEventListener("abort", finish);
+        resolve();
+      };
+      const t = setTimeout(finish, waitMs);
+      signal?.addEventListener("abort", finish, { once: true });
+      void answered?.then(finish, finish);
     });
   }
 }
