@@ -6,6 +6,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startStack, type TestStack } from "../test/harness/stack.ts";
+import { DEFAULT_BROWSERS, DEFAULT_SLOTS } from "@cva/tag-scanner/browser-pool.ts";
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
 import { makeVideo, serveVast } from "./creatives.ts";
@@ -13,12 +14,13 @@ import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sect
 import { BenchTable, median, pct } from "./table.ts";
 
 const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,zip,vast,capacity,configs,cold-start").split(","));
-/** Tag scanner configurations the capacity curve is measured for besides the default (1 browser x 2 slots). */
+/** Tag scanner configurations the capacity curve is measured for besides the default (DEFAULT_BROWSERS x DEFAULT_SLOTS). */
 const CONFIGS = [
+  { browsers: 1, slots: 2 },
   { browsers: 1, slots: 4 },
   { browsers: 2, slots: 2 },
   { browsers: 2, slots: 4 },
-];
+].filter((c) => c.browsers !== DEFAULT_BROWSERS || c.slots !== DEFAULT_SLOTS);
 const configLabel = (b: number, s: number) => `${b} browser${b > 1 ? "s" : ""} × ${s} slots`;
 
 const table = new BenchTable();
@@ -65,7 +67,7 @@ try {
     await section("vast", () => vastVsFloor(ctx, vast.url, media));
     await section("capacity", async () => {
       floorC = await floorCurve(floor);
-      const c = await tagCurve(ctx.stack, ctx.key, `${configLabel(1, 2)} (default)`);
+      const c = await tagCurve(ctx.stack, ctx.key, `${configLabel(DEFAULT_BROWSERS, DEFAULT_SLOTS)} (default)`);
       curves.push(c);
       addCurveRows(table, c, floorC);
     });

@@ -11,9 +11,9 @@ import { NETNS_PID_ENV, sandboxPlan } from "./sandbox.ts";
 import { bounded, sleep } from "./util.ts";
 
 export interface BrowserPoolOptions {
-  /** Number of warm Chromium processes (TAG_SCANNER_BROWSERS, default 1). */
+  /** Number of warm Chromium processes (TAG_SCANNER_BROWSERS, default DEFAULT_BROWSERS). */
   browsers?: number;
-  /** Concurrent scans per browser (TAG_SCANNER_SLOTS, default 2). */
+  /** Concurrent scans per browser (TAG_SCANNER_SLOTS, default DEFAULT_SLOTS). */
   slots?: number;
   executablePath?: string;
   /** V8 heap cap per renderer, MB: a memory-hogging creative dies alone instead of taking the worker down. */
@@ -56,6 +56,14 @@ export interface BrowserPool {
   onClose?(fn: () => Promise<void>): void;
   close(): Promise<void>;
 }
+
+/**
+ * One browser with 4 slots: chosen by the bench's capacity curve on 2 cores (README, Performance), where 2 slots left
+ * the cores idle (~80 scans/min at 4 clients) and 4 reached ~124; 2 browsers x 2 slots was equal within noise for a
+ * second Chromium's memory, and 2 x 4 added nothing. Containers sized per replica set their own (compose, k8s: 2).
+ */
+export const DEFAULT_BROWSERS = 1;
+export const DEFAULT_SLOTS = 4;
 
 export const CHROMIUM_ARGS = [
   "--headless=new",
@@ -115,8 +123,8 @@ interface Slot {
 }
 
 export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
-  const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? 1));
-  const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? 2));
+  const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? DEFAULT_BROWSERS));
+  const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? DEFAULT_SLOTS));
   const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, netns: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
   const waiters: Array<() => void> = [];
   const closeHooks: Array<() => Promise<void>> = [];

@@ -1,6 +1,7 @@
 import {
   bindHostFromEnv, connectNats, createArtifactWriter, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv,
 } from "@cva/platform";
+import { DEFAULT_BROWSERS, DEFAULT_SLOTS } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS } from "./config.ts";
 import { startTagScannerProcess } from "./server.ts";
 
@@ -11,8 +12,8 @@ const { natsUrl, natsAuth, serverLocation } = loadCommonConfig();
 const port = envInt("TAG_SCANNER_PORT", 9103);
 const metricsPort = envInt("METRICS_PORT", 9203);
 const pool = {
-  browsers: Math.max(1, envInt("TAG_SCANNER_BROWSERS", 1)),
-  slots: Math.max(1, envInt("TAG_SCANNER_SLOTS", 2)),
+  browsers: Math.max(1, envInt("TAG_SCANNER_BROWSERS", DEFAULT_BROWSERS)),
+  slots: Math.max(1, envInt("TAG_SCANNER_SLOTS", DEFAULT_SLOTS)),
   executablePath: envString("CHROMIUM_PATH", "/usr/bin/chromium"),
   maxHeapMb: envInt("TAG_SCANNER_MAX_HEAP_MB", 512),
 };
