@@ -183,7 +183,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const phaseMs: PhaseMs = { setup: 0, render: 0, measure: 0, landing: 0 };
     const { page, client, context, proxy, mainFrameId, events, signals, net, interception, perf, screencast, worlds } = prepared;
     prepared.site.current = site;
-    await screencast.start({ width: profile.width, height: profile.height }).catch(() => {});
+    await Promise.all([screencast.start({ width: profile.width, height: profile.height }).catch(() => {}), perf.mark()]);
 
     // ---- render phase: navigate, then watch until the render watch proves the creative calm (or endless), or the
     // deadline.

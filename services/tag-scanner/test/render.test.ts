@@ -165,6 +165,20 @@ confirm("sure?");
     expect(r.missingAssets.some((m) => m.url.startsWith("https://ad.doubleclick.net/") && m.status === 0)).toBe(true);
   });
 
+  it("cpu_usage is the creative's CPU time: its work counts, its idle waits and the page's set-up do not", async () => {
+    const box = `<div style="width:300px;height:250px;background:#456"></div>`;
+    // A fixed amount of work (what a heavy creative does), an idle 1.5 s wait, and nothing.
+    const [busy, idle, none] = await Promise.all([
+      scanner.scan(tagJob(`${box}<script>let x = 0; for (let i = 0; i < 4e7; i++) x += Math.sqrt(i); document.title = String(x);</script>`)),
+      scanner.scan(tagJob(`${box}<script>setTimeout(() => { document.title = "late"; }, 1500);</script>`)),
+      scanner.scan(tagJob(box)),
+    ]);
+    expect(Number(busy.cpuUsageMs)).toBeGreaterThan(Number(none.cpuUsageMs) + 30);
+    // Wall time spent waiting is not CPU time.
+    expect(Number(idle.cpuUsageMs)).toBeLessThan(Number(busy.cpuUsageMs));
+    expect(Number(none.cpuUsageMs)).toBeGreaterThan(0);
+  });
+
   it("a blank creative paints nothing", async () => {
     const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px"></div><script>var x = 1;</script>`));
     expect(r.creativeRendered).toBe(false);
