@@ -34,3 +34,4 @@ export function phaseMedians(recs: LogRecord[], field = "phase_ms"): Record<stri
 
 export const TAG_SCANNED = ["tag-scanner", "tag scanned"] as const;
 export const MEDIA_PROBED = ["media-prober", "media probed"] as const;
+export const EDGE_SCAN_DONE = ["edge", "scan done"] as const;

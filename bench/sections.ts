@@ -7,7 +7,7 @@ import type { TestStack } from "../test/harness/stack.ts";
 import { floorScan, type FloorBrowser } from "./browser-floor.ts";
 import { AD_BOX, AD_PAGE, TAG_BODY, ZIP_BODY, mediaFloor } from "./creatives.ts";
 import { scanAttempt } from "./load.ts";
-import { MEDIA_PROBED, TAG_SCANNED, phaseMedians, records } from "./logs.ts";
+import { EDGE_SCAN_DONE, MEDIA_PROBED, TAG_SCANNED, phaseMedians, records } from "./logs.ts";
 import { type BenchTable, median, ms, pct, plusMs, ratio } from "./table.ts";
 
 export interface Ctx {
@@ -103,6 +103,18 @@ export async function tagVsFloor(ctx: Ctx, floor: FloorBrowser, rounds = 12): Pr
     floor: `${ms(p50)} end to end`,
     vs: `${plusMs(p50, inScanner).replace("+", "")} edge, queue, report, store`,
   });
+  // The edge's own split of the end-to-end time (its "scan done" log): reservation, the dispatched scan (queue, worker,
+  // result), rendering the report, storing it, committing the charge.
+  const edge = records(stack.logs, from, ...EDGE_SCAN_DONE).filter((r) => r.report_kind === "tag_v3");
+  if (edge.length > 0) {
+    const e = phaseMedians(edge);
+    table.add({
+      figure: `edge log phase_ms medians, tag (n=${edge.length})`,
+      value: `reserve ${e.reserve} / scan ${e.scan} / render ${e.render} / store ${e.store} / commit ${e.commit} ms`,
+      floor: `${ms(inScanner)} in the scanner`,
+      vs: "—",
+    });
+  }
   return p50;
 }
 

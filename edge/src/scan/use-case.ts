@@ -223,7 +223,7 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
         await sleep(pause);
         continue;
       }
-      return run(principal, req, jobId, res.reservationId, reservedAt + reservationTtlMs, key !== undefined, rootLog.child({ job_id: jobId, report_kind: req.kind }));
+      return run(principal, req, jobId, res.reservationId, reservedAt + reservationTtlMs, key !== undefined, rootLog.child({ job_id: jobId, report_kind: req.kind }), Date.now() - reservedAt);
     }
   }
 
@@ -334,18 +334,26 @@ export function createScanUseCase(deps: EdgeDeps): ScanUseCase {
     );
   }
 
-  async function run(principal: Principal, req: ScanRequest, jobId: string, reservationId: string, commitBy: number, keyed: boolean, log: EdgeDeps["logger"]): Promise<ScanOutcome> {
+  async function run(
+    principal: Principal, req: ScanRequest, jobId: string, reservationId: string, commitBy: number, keyed: boolean,
+    log: EdgeDeps["logger"], reserveMs: number,
+  ): Promise<ScanOutcome> {
     const { job, location } = buildJob(jobId, req);
     try {
+      // Milliseconds per step, for the log line an operator reads first when scans get slow (the scanners log theirs).
+      const t0 = Date.now();
       const report = await runChildJob(deps.dispatcher, job, { report: reportCaseOf(req), timeoutMs: config.scanTimeoutMs, location });
+      const t1 = Date.now();
       const outcome = scanOutcome(req, jobId, report, base);
+      const t2 = Date.now();
       try {
         await storeReport(principal, req, outcome, keyed);
       } catch (err) {
         throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
+      const t3 = Date.now();
       await settle(reservationId, log, commitBy);
-      log.info("scan done");
+      log.info({ phase_ms: { reserve: reserveMs, scan: t1 - t0, render: t2 - t1, store: t3 - t2, commit: Date.now() - t3 } }, "scan done");
       return outcome;
     } catch (err) {
       // The one place a failed scan is caught and logged.
