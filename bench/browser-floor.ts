@@ -4,10 +4,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import puppeteer, { type Browser } from "puppeteer-core";
-import { CHROMIUM_ARGS } from "@cva/tag-scanner/browser-pool.ts";
-import { createBrowserNetns } from "@cva/tag-scanner/netns.ts";
-import { NETNS_PID_ENV, sandboxPlan } from "@cva/tag-scanner/sandbox.ts";
+import type { Browser } from "puppeteer-core";
+import { launchChromium } from "@cva/tag-scanner/browser-pool.ts";
+import { sandboxPlan } from "@cva/tag-scanner/sandbox.ts";
 
 export interface FloorBrowser {
   browser: Browser;
@@ -19,22 +18,7 @@ export async function launchFloorBrowser(): Promise<FloorBrowser> {
   const userDataDir = mkdtempSync(join(tmpdir(), "cva-bench-chromium-"));
   mkdirSync(join(userDataDir, "Default"));
   writeFileSync(join(userDataDir, "Default", "Preferences"), "{}");
-  sandbox.prepareProfile(userDataDir);
-  // Its own network namespace too, as the scanner's browsers (setContent needs no network).
-  const netns = sandbox.netns ? await createBrowserNetns() : undefined;
-  const browser = await puppeteer.launch({
-    userDataDir,
-    defaultViewport: null,
-    pipe: true,
-    executablePath: sandbox.executablePath,
-    headless: true,
-    args: [...CHROMIUM_ARGS, ...sandbox.args],
-    ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-    env: netns ? { ...process.env, [NETNS_PID_ENV]: String(netns.pid) } : process.env,
-  });
+  const { browser, netns } = await launchChromium(sandbox, userDataDir);
   return {
     browser,
     async close() {

@@ -7,7 +7,7 @@ import puppeteer, { type Browser } from "puppeteer-core";
 import { installNewTabProfiles, type NewTabProfiles } from "./new-tab-profile.ts";
 import type { Server } from "node:net";
 import { createBrowserNetns, type BrowserNetns } from "./netns.ts";
-import { NETNS_PID_ENV, sandboxPlan } from "./sandbox.ts";
+import { NETNS_PID_ENV, sandboxPlan, type SandboxPlan } from "./sandbox.ts";
 import { bounded, sleep } from "./util.ts";
 
 export interface BrowserPoolOptions {
@@ -113,6 +113,43 @@ function killGroup(proc: ChildProcess): void {
   }
 }
 
+/**
+ * Chromium as the tag scanner runs it: its sandbox plan, a network namespace of its own, CDP over a pipe, the
+ * scanner's flags. The pool and the bench's floor browser both start it here, so the floor differs from a scan only
+ * by what the scan measures.
+ */
+export async function launchChromium(
+  sandbox: SandboxPlan, userDataDir: string, extraArgs: string[] = [],
+): Promise<{ browser: Browser; netns: BrowserNetns | undefined }> {
+  sandbox.prepareProfile(userDataDir);
+  const netns = sandbox.netns ? await createBrowserNetns() : undefined;
+  try {
+    const browser = await puppeteer.launch({
+      userDataDir,
+      // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
+      defaultViewport: null,
+      // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
+      pipe: true,
+      executablePath: sandbox.executablePath,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...sandbox.args, ...extraArgs],
+      // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
+      // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
+      ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
+      protocolTimeout: 20_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      // The wrapper joins the namespace's helper (sandbox.ts).
+      env: netns ? { ...process.env, [NETNS_PID_ENV]: String(netns.pid) } : process.env,
+    });
+    return { browser, netns };
+  } catch (err) {
+    netns?.close();
+    throw err;
+  }
+}
+
 interface Slot {
   browser: Browser | undefined;
   tabProfiles: NewTabProfiles | undefined;
@@ -137,15 +174,9 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     if (slot.browser?.connected) return slot.browser;
     slot.starting ??= (async () => {
       const userDataDir = profileDir();
-      sandbox.prepareProfile(userDataDir);
-      const netns = sandbox.netns ? await createBrowserNetns() : undefined;
-      let browser: Browser;
-      try {
-        browser = await launchChromium(userDataDir, netns);
-      } catch (err) {
-        netns?.close();
-        throw err;
-      }
+      const { browser, netns } = await launchChromium(sandbox, userDataDir, [
+        `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? []),
+      ]);
       const version = await browser.version(); // "Chrome/156.0.8078.79" or "HeadlessChrome/…"
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
       slot.tabProfiles = installNewTabProfiles(browser);
@@ -170,27 +201,6 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     }
   }
 
-  function launchChromium(userDataDir: string, netns: BrowserNetns | undefined): Promise<Browser> {
-    return puppeteer.launch({
-      userDataDir,
-      // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
-      defaultViewport: null,
-      // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
-      pipe: true,
-      executablePath: sandbox.executablePath,
-      headless: true,
-      args: [...CHROMIUM_ARGS, ...sandbox.args, `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? [])],
-      // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
-      // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
-      ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
-      protocolTimeout: 20_000,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      // The wrapper joins the namespace's helper (sandbox.ts).
-      env: netns ? { ...process.env, [NETNS_PID_ENV]: String(netns.pid) } : process.env,
-    });
-  }
 
   function listenerFor(ns: BrowserNetns | undefined, browser: Browser): BrowserLease["proxyListener"] {
     if (!ns) return undefined;

@@ -15,10 +15,8 @@ import type { Server } from "node:net";
  * mapping that user to root, plus the network namespace); the browser's wrapper joins it with nsenter.
  */
 export interface BrowserNetns {
-  /** The helper's pid: the wrapper joins its namespaces (`nsenter -t <pid>`). */
+  /** The helper's pid: the wrapper joins its namespaces (`nsenter -t <pid>`, sandbox.ts). */
   readonly pid: number;
-  /** Whether the namespace is owned by a user namespace (non-root): joining it needs -U as well. */
-  readonly userns: boolean;
   /** A TCP socket listening on 127.0.0.1:<port> inside the namespace, accepted in this process. */
   listen(): Promise<Server>;
   /** Set when the helper is gone: no new proxies can be made for this browser. */
@@ -83,7 +81,6 @@ export async function createBrowserNetns(opts: { timeoutMs?: number } = {}): Pro
 
   return {
     pid: helper.pid!,
-    userns: !root,
     get exited() {
       return exited;
     },
@@ -99,11 +96,4 @@ export async function createBrowserNetns(opts: { timeoutMs?: number } = {}): Pro
       if (!exited) helper.kill("SIGKILL");
     },
   };
-}
-
-/** The wrapper's command prefix that joins the helper's namespaces before exec'ing the browser (or its dropper). */
-export function joinNetnsCommand(ns: { pid: number; userns: boolean }): string[] {
-  return ns.userns
-    ? ["nsenter", "--preserve-credentials", "-U", "-n", "-t", String(ns.pid), "--"]
-    : ["nsenter", "-n", "-t", String(ns.pid), "--"];
 }

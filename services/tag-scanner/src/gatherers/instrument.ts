@@ -79,7 +79,7 @@ export function instrumentSource(bindingName: string): string {
   // into it): our setTimeout wrapper carries a mark named after the per-scan secret. No marker on the window itself,
   // where the creative would look first; the mark reveals nothing it could use (the binding is already gone).
   const MARK = BINDING + "_w";
-  const PING = BINDING + "_ping";
+  const PING = ${JSON.stringify(pingEventOf(bindingName))};
   const install = (w) => {
     try {
       if (w.setTimeout[MARK]) return;

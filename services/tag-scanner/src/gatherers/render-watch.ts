@@ -143,12 +143,18 @@ export function holdWindow(ev: MotionEvidence, cfg: WatchConfig): number {
   return period === undefined ? cfg.settleMs : Math.max(cfg.holdMs, 1.5 * period + 200);
 }
 
+/**
+ * When the settle window ends: `settleMs` after the last pixel change, or after the last timer callback if later — a
+ * timer that just ran may have changed the page without the frame having reached us yet (see RealmReport.lastFire).
+ */
+export function settleEnd(ev: Pick<MotionEvidence, "lastChange" | "realms">, cfg: WatchConfig): number {
+  const lastFire = ev.realms.reduce((t, r) => Math.max(t, r.lastFire || 0), 0);
+  return Math.max(ev.lastChange, lastFire) + cfg.settleMs;
+}
+
 /** Whether the watch may end now, and if so whether the creative was still moving. */
 export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdict {
   const still = ev.lastChange > 0 ? ev.now - ev.lastChange : ev.now - ev.renderStart;
-  // A timer that just ran may have changed the page without the frame having reached us yet: the settle window is
-  // counted from it too (see RealmReport.lastFire).
-  const lastFire = ev.realms.reduce((t, r) => Math.max(t, r.lastFire || 0), 0);
   if (endless(ev) && ev.lastChange > 0 && still < 1_000 && ev.now - ev.renderStart >= 2_000) {
     return { done: true, stillMoving: true, reason: "endless" };
   }
@@ -157,7 +163,7 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
   // Calm must be proven by evidence gathered after the pixels had been still a while, from a renderer that is
   // running: a renderer starved on a busy machine moves nothing, schedules nothing and reports nothing, which would
   // otherwise read exactly like a finished creative.
-  const settled = Math.max(ev.lastChange, lastFire) + cfg.settleMs;
+  const settled = settleEnd(ev, cfg);
   if (ev.realms.length > 0) {
     const heard = Math.max(...ev.realms.map((r) => r.at));
     if (ev.now - heard > FRESH_MS || heard < settled) return { done: false };
@@ -325,7 +331,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     // Besides every 200 ms, a probe right when the pixels have been still for the settle window: a calm verdict
     // needs one from after that moment, and waiting for the next regular one would only add latency.
     const ev0 = evidence(now);
-    const settledAt = ev0.lastChange + cfg.settleMs;
+    const settledAt = settleEnd(ev0, cfg);
     // Seldom while the page loads: no calm verdict is possible before `load`, and the probe would compete with the
     // first paint; but a page whose `load` never comes still needs probing for endless motion.
     const every = ev0.loaded ? 200 : 1_000;
