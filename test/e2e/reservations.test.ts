@@ -287,7 +287,8 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     expect(retry.json.job_id).toBe(job);
     expect(retry.json.name).toBe("orphaned");
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
-    expect(stack.logs.some((l) => l.includes("finished the scan of an edge that is gone"))).toBe(true);
+    // The log line reaches us through the process's stdout pipe, possibly after the answer did.
+    await until("the take-over's log line", async () => stack.logs.some((l) => l.includes("finished the scan of an edge that is gone")), (yes) => yes, 10_000);
     expect(await used("taken-over")).toBe(1);
     expect((await store.listHeld()).filter((h) => h.customerId === "taken-over")).toEqual([]);
     // Stored like any report, and the next retry is a plain replay of it.

@@ -265,6 +265,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const changes = screencast.localChanges();
     log?.info({
       render_end: watch.ended, still_moving: watch.stillMoving, render_ms: phaseMs.render, pixel_changes: changes.length,
+      probes: watch.probes.total, incomplete_probes: watch.probes.incomplete,
       last_change_ms: changes.length ? changes[changes.length - 1]! - renderStart : -1,
     }, "render watch");
 

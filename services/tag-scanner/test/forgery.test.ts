@@ -58,6 +58,18 @@ frames[0].setTimeout(() => { document.getElementById("b").style.background = "#0
     expect(ms(r.animationDurationMs)).toBeLessThanOrEqual(3_200);
   });
 
+  it("paint timing redefined by the creative does not move its time to visual start", async () => {
+    // Nothing is painted for 1.5 s; the creative makes every paint entry claim it happened at time 0.
+    const html = `<script>
+for (const [proto, names] of [[PerformanceEntry.prototype, ["startTime"]], [PerformancePaintTiming.prototype, ["paintTime", "presentationTime"]]])
+  for (const n of names) Object.defineProperty(proto, n, { get: () => 0 });
+setTimeout(() => { document.body.innerHTML = '<div style="width:300px;height:250px;background:#c00"></div>'; }, 1500);
+</script>`;
+    const r = await scanner.scan(tagJob(html));
+    expect(r.creativeRendered).toBe(true);
+    expect(ms(r.timeToVisualStartMs)).toBeGreaterThanOrEqual(1_400);
+  });
+
   it("the report channel cannot be found or called from the page", async () => {
     // The creative looks for any global it did not create, calls each function with forged messages, and says
     // how many it found (a forged "pending timer" report would hold the watch to the time-out).

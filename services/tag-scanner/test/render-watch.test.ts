@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { gifAnimation } from "../src/gatherers/gif-animation.ts";
 import type { RealmReport } from "../src/gatherers/instrument.ts";
-import { createRealmTracker, motionVerdict, movingAtDeadline, type MotionEvidence } from "../src/gatherers/render-watch.ts";
+import type { ProbeAnswer, ProbeWorlds } from "../src/gatherers/probe-world.ts";
+import { createRealmTracker, motionVerdict, movingAtDeadline, probeMotion, type MotionEvidence } from "../src/gatherers/render-watch.ts";
 import { PIXEL_GIF } from "./helpers.ts";
 
 const cfg = { settleMs: 300, holdMs: 4_500 };
@@ -10,7 +11,7 @@ const realm = (o: Partial<RealmReport> = {}): RealmReport =>
   ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, lastFire: 0, ...o });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
-  probe: { anims: [], videos: [], images: [] }, images: [], ...o,
+  probe: { anims: [], videos: [], images: [], complete: true }, images: [], ...o,
   // Fresh evidence by default: the creative's world reported and the DOM was probed just now.
   ...(o.probeAt === undefined ? { probeAt: (o.now ?? 10_000) - 10 } : {}),
   realms: (o.realms ?? [realm()]).map((r) => ({ ...r, at: r.at === 9_900 && o.now !== undefined ? o.now - 100 : r.at })),
@@ -44,8 +45,8 @@ describe("render watch verdict", () => {
     expect(motionVerdict(ev({ ...still, probe: undefined }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ ...still, realms: [realm({ pending: 1, at: 59_900 })] }), cfg).done).toBe(false);
     // A CSS animation waiting out its 3 s animation-delay is "running" with time left.
-    expect(motionVerdict(ev({ ...still, probe: { anims: [{ remaining: 1_000, period: 1_000, visible: true }], videos: [], images: [] } }), cfg).done).toBe(false);
-    expect(motionVerdict(ev({ ...still, probe: { anims: [], videos: [{ remaining: 2_000, period: 5_000, visible: true }], images: [] } }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, probe: { anims: [{ remaining: 1_000, period: 1_000, visible: true }], videos: [], images: [], complete: true } }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...still, probe: { anims: [], videos: [{ remaining: 2_000, period: 5_000, visible: true }], images: [], complete: true } }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ ...still, images: [{ url: "a.gif", loadedAt: 59_000, durationMs: 3_000, plays: 1 }] }), cfg).done).toBe(false);
     expect(motionVerdict(ev({ ...still, images: [{ url: "a.gif", loadedAt: 50_000, durationMs: 3_000, plays: 1 }] }), cfg).done).toBe(true);
   });
@@ -84,11 +85,11 @@ describe("render watch verdict", () => {
   });
 
   it("a visible endless animation that is moving ends at once with -1; a hidden one does not", () => {
-    const inf = (visible: boolean) => ({ anims: [{ remaining: -1, period: 1_000, visible }], videos: [], images: [] });
+    const inf = (visible: boolean) => ({ anims: [{ remaining: -1, period: 1_000, visible }], videos: [], images: [], complete: true });
     expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, probe: inf(true) }), cfg)).toMatchObject({ done: true, stillMoving: true });
     expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, probe: inf(false) }), cfg).done).toBe(false);
     const loopingGif = { url: "https://x/a.gif", loadedAt: 0, durationMs: 2_000, plays: 0 };
-    expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, images: [loopingGif], probe: { anims: [], videos: [], images: ["https://x/a.gif"] } }), cfg))
+    expect(motionVerdict(ev({ now: 3_000, lastChange: 2_950, images: [loopingGif], probe: { anims: [], videos: [], images: ["https://x/a.gif"], complete: true } }), cfg))
       .toMatchObject({ done: true, stillMoving: true });
   });
 
@@ -136,6 +137,29 @@ function gif(delaysCs: number[], loops?: number): Uint8Array {
   b.push(0x3b);
   return new Uint8Array(b);
 }
+
+describe("motion probe", () => {
+  const delayed = { anims: [{ remaining: 2_000, period: 1_000, visible: true }], videos: [], images: [] };
+  const worlds = (answers: Record<string, ProbeAnswer<unknown>>, frames = Object.keys(answers)): ProbeWorlds => ({
+    frames: async () => frames.map((id) => ({ id, url: "https://x/" })),
+    evaluate: async () => undefined,
+    attempt: async <T>(id: string) => answers[id] as ProbeAnswer<T>,
+  });
+
+  it("merges every frame's answer; a frame gone meanwhile leaves it complete", async () => {
+    const p = await probeMotion(worlds({ top: { value: delayed }, gone: { missing: "failed" } }), 1_000);
+    expect(p).toMatchObject({ complete: true, anims: delayed.anims });
+  });
+
+  it("a frame that does not answer in time, or an unreadable frame tree, is no evidence of calm", async () => {
+    // Under load a probe can time out: read as "no animations" it ended a delayed CSS animation's watch at once.
+    const p = await probeMotion(worlds({ top: { value: { anims: [], videos: [], images: [] } }, busy: { missing: "hung" } }), 1_000);
+    expect(p.complete).toBe(false);
+    expect((await probeMotion(worlds({}, []), 1_000)).complete).toBe(false);
+    // Such a probe leaves the evidence undated, so no calm verdict follows from it.
+    expect(motionVerdict(ev({ probe: p, probeAt: 0 }), cfg).done).toBe(false);
+  });
+});
 
 describe("GIF timing", () => {
   it("reads frame delays and loop count as browsers play them", () => {

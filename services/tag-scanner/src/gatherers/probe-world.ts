@@ -12,7 +12,14 @@ export interface ProbeWorlds {
   frames(): Promise<Array<{ id: string; parentId?: string; url: string }>>;
   /** Evaluates `expression` in the frame's isolated world; undefined when the frame is gone or the call fails. */
   evaluate<T>(frameId: string, expression: string, ms: number, awaitPromise?: boolean): Promise<T | undefined>;
+  /**
+   * The same, telling a frame that did not answer in time ("hung": starved, or busy in a loop) from one whose call
+   * failed ("failed": gone, or navigating). Only the first leaves a question open: it may still be moving.
+   */
+  attempt<T>(frameId: string, expression: string, ms: number, awaitPromise?: boolean): Promise<ProbeAnswer<T>>;
 }
+
+export type ProbeAnswer<T> = { value: T } | { missing: "hung" | "failed" };
 
 const WORLD = "cva-probe";
 
@@ -53,18 +60,28 @@ export function createProbeWorlds(client: CDPSession): ProbeWorlds {
       if (tree) walk(tree.frameTree);
       return out;
     },
-    async evaluate<T>(frameId: string, expression: string, ms: number, awaitPromise = false) {
-      // One retry with a fresh world when the call fails (the cached world may belong to a document just replaced);
-      // none when it only hangs: a stuck main thread would hang the retry too.
-      const attempt = async () => {
-        try {
-          return await run<T>(frameId, expression, awaitPromise);
-        } catch {
-          contexts.delete(frameId);
-          return await run<T>(frameId, expression, awaitPromise);
-        }
-      };
-      return bounded(attempt() as Promise<T | undefined>, ms, undefined);
+    evaluate: async <T>(frameId: string, expression: string, ms: number, awaitPromise = false) => {
+      const a = await attempt<T>(frameId, expression, ms, awaitPromise);
+      return "value" in a ? a.value : undefined;
     },
+    attempt,
   };
+
+  async function attempt<T>(frameId: string, expression: string, ms: number, awaitPromise = false): Promise<ProbeAnswer<T>> {
+    // One retry with a fresh world when the call fails (the cached world may belong to a document just replaced);
+    // none when it only hangs: a stuck main thread would hang the retry too.
+    const call = async (): Promise<ProbeAnswer<T>> => {
+      try {
+        return { value: await run<T>(frameId, expression, awaitPromise) };
+      } catch {
+        contexts.delete(frameId);
+        try {
+          return { value: await run<T>(frameId, expression, awaitPromise) };
+        } catch {
+          return { missing: "failed" };
+        }
+      }
+    };
+    return bounded(call(), ms, { missing: "hung" });
+  }
 }

@@ -24,6 +24,11 @@ export interface ProbedMotion {
   videos: Array<{ remaining: number; period: number; visible: boolean }>;
   /** currentSrc of visible <img> elements (to tell whether a looping GIF is on screen). */
   images: string[];
+  /**
+   * Every frame answered (or is gone). A frame that did not answer in time — a starved renderer, a busy loop — may
+   * hold a delayed animation: its silence is no evidence of calm.
+   */
+  complete: boolean;
 }
 
 export interface AnimatedImage {
@@ -234,15 +239,23 @@ export const MOTION_PROBE = `(() => {
   return { anims, videos, images };
 })()`;
 
-/** Probes every frame's isolated world and merges the answers; frames that do not answer in time are left out. */
+/**
+ * Probes every frame's isolated world and merges the answers. Frames that do not answer in time are left out and make
+ * the probe incomplete; so does a frame tree that could not be read.
+ */
 export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: string): Promise<ProbedMotion> {
   const frames = await worlds.frames();
   // First ask the frame's realm for a fresh report (instrument.ts), then look: both then speak of the same moment.
   const ping = pingEvent ? `(() => { try { dispatchEvent(new Event(${JSON.stringify(pingEvent)})); } catch (e) {} })(), ` : "";
   const script = `(${ping}${MOTION_PROBE})`;
-  const answers = await Promise.all(frames.map((f) => worlds.evaluate<ProbedMotion>(f.id, script, ms)));
-  const out: ProbedMotion = { anims: [], videos: [], images: [] };
-  for (const a of answers) {
+  const answers = await Promise.all(frames.map((f) => worlds.attempt<ProbedMotion>(f.id, script, ms)));
+  const out: ProbedMotion = { anims: [], videos: [], images: [], complete: frames.length > 0 };
+  for (const answer of answers) {
+    if (!("value" in answer)) {
+      if (answer.missing === "hung") out.complete = false;
+      continue;
+    }
+    const a = answer.value;
     if (!a) continue;
     out.anims.push(...(a.anims ?? []).slice(0, 200));
     out.videos.push(...(a.videos ?? []).slice(0, 50));
@@ -316,6 +329,8 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   let probeAt = 0;
   let probing: Promise<void> | undefined;
   let lastProbe = renderStart;
+  /** How many probes ran, and how many of them some frame left unanswered (for the scan log). */
+  const probes = { total: 0, incomplete: 0 };
   const evidence = (now: number): MotionEvidence => ({
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
@@ -323,8 +338,8 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   });
   for (;;) {
     const now = Date.now();
-    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted" };
-    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline" };
+    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted", probes };
+    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline", probes };
     src.onTick?.(now);
     if (!src.network.busy()) idleSince ||= now;
     else idleSince = 0;
@@ -337,10 +352,16 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     const every = ev0.loaded ? 200 : 1_000;
     if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
       lastProbe = now;
-      probing = probeMotion(src.worlds, 1_000, src.pingEvent).then((p) => { probe = p; probeAt = Date.now(); }, () => {}).finally(() => { probing = undefined; });
+      // Only a complete probe dates the evidence: calm needs every frame's word from after the settle window began.
+      probing = probeMotion(src.worlds, 1_000, src.pingEvent).then((p) => {
+        probe = p;
+        probeAt = p.complete ? Date.now() : 0;
+        probes.total++;
+        if (!p.complete) probes.incomplete++;
+      }, () => {}).finally(() => { probing = undefined; });
     }
     const verdict = motionVerdict(ev0, cfg);
-    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason };
+    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason, probes };
     // The next look: at the next tick, at the moment the settle window ends if sooner, or as soon as a probe answers
     // (new evidence, and the realms' reports it asked for arrive just before it).
     const untilSettled = settledAt - now;
