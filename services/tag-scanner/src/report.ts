@@ -65,7 +65,10 @@ export interface ReportContext {
   endedMs: number;
 }
 
-/** The creative's own requests: not our wrapper page, not the browser's favicon fetch, not the landing page's. */
+/**
+ * The creative's own requests: not our wrapper page, not the placement's files (mraid.js), not the browser's favicon
+ * fetch, not the landing page's.
+ */
 export function creativeRequests(art: TagArtifacts): RequestRecord[] {
   const { site } = art;
   const favicon = new URL("/favicon.ico", site.entryUrl).href;
@@ -74,6 +77,7 @@ export function creativeRequests(art: TagArtifacts): RequestRecord[] {
   return art.requests.slice(0, art.creativeRequestCount ?? art.requests.length).filter(
     (r) =>
       !(ourPage && r.resourceType === "document" && r.synthetic && r.url === site.entryUrl) &&
+      !(r.synthetic && site.isContainerFile(r.url)) &&
       !(r.url === favicon && r.resourceType === "other"),
   );
 }

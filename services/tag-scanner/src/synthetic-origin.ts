@@ -1,5 +1,6 @@
 import type { ScanJob } from "@cva/contracts";
 import { SYNTHETIC_ORIGIN } from "./config.ts";
+import { isMraidScript, MRAID_HOST_JS } from "./mraid-host.ts";
 
 /** A response our request interception gives instead of the network. */
 export interface SyntheticResponse {
@@ -40,6 +41,11 @@ export interface SyntheticSite {
   slot?: { creativeUrl: string; width: number; height: number };
   /** Answer for a request URL, or undefined to let it go to the network (through the egress proxy). */
   respond(url: string): SyntheticResponse | undefined;
+  /**
+   * Whether a URL is a file the placement provides rather than the creative (the MRAID container's `mraid.js`, which
+   * an SDK answers from its own code): answered by `respond`, but no request of the creative's.
+   */
+  isContainerFile(url: string): boolean;
 }
 
 const TYPES: Record<string, string> = {
@@ -93,7 +99,19 @@ function sameDocument(a: string, b: string): boolean {
   }
 }
 
+const MRAID_RESPONSE: SyntheticResponse = { status: 200, contentType: "text/javascript; charset=utf-8", body: enc.encode(MRAID_HOST_JS) };
+
+/** The site with the in-app placement's files: `mraid.js` from any host is the container's, as SDKs answer it. */
+function withContainer(site: Omit<SyntheticSite, "isContainerFile">): SyntheticSite {
+  const isContainerFile = (url: string) => isMraidScript(url) && !sameDocument(url, site.entryUrl);
+  return { ...site, isContainerFile, respond: (url) => (isContainerFile(url) ? MRAID_RESPONSE : site.respond(url)) };
+}
+
 export function buildSyntheticSite(job: ScanJob): SyntheticSite {
+  return withContainer(buildCreativeSite(job));
+}
+
+function buildCreativeSite(job: ScanJob): Omit<SyntheticSite, "isContainerFile"> {
   const input = job.input.case === "tag" ? job.input.value : undefined;
   const creative = input?.creative;
   if (creative?.case === "bundle") {

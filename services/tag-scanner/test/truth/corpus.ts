@@ -415,6 +415,20 @@ export const cases: Case[] = [
     expect: (f) => ({ size: [300, 250], landing: { tab: "same_tab", url: f.landing, title: "Landing", working: true } }),
   },
   {
+    // The in-app pattern: the SDK answers "mraid.js" (our container does), the ad stays hidden until `ready` and
+    // clicks through with mraid.open, which the SDK turns into its in-app browser (a new window here).
+    id: "mraid-banner-open",
+    pattern: "in-app MRAID 320x50: <script src=\"mraid.js\">, shown on ready, mraid.open(clickTag) on tap",
+    landing: true,
+    html: (f) => `<script src="mraid.js"></script>
+<div id="ad" onclick="mraid.open('${f.landing}')" style="display:none;width:320px;height:50px;background:#1d3557;color:#fff;font:bold 18px/50px Arial,sans-serif;text-align:center">Tap to shop</div>
+<script>(function () {
+  function show() { document.getElementById("ad").style.display = "block"; }
+  if (mraid.getState() === "loading") mraid.addEventListener("ready", show); else show();
+})();</script>`,
+    expect: (f) => ({ size: [320, 50], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
     id: "landing-none",
     pattern: "creative without any click-through",
     landing: true,
