@@ -29,6 +29,22 @@ export function isMraidScript(url: string): boolean {
   }
 }
 
+/**
+ * MRAID 3.0 asks the container to define MRAID_ENV before the ad's markup runs, so that an ad (or a verification
+ * script) can tell it is in an MRAID webview before it loads mraid.js; SDKs inject it at document start. The scan
+ * does the same for creatives that mention MRAID anywhere (`SyntheticSite.inApp`); the container sets it too.
+ */
+const MRAID_ENV = `{ version: ${JSON.stringify(MRAID_VERSION)}, sdk: "Creative Validation API", sdkVersion: "1", limitAdTracking: true, coppa: false }`;
+export const MRAID_ENV_JS = `(function () { try { if (!window.MRAID_ENV) window.MRAID_ENV = ${MRAID_ENV}; } catch (e) {} })();`;
+
+/** Whether a creative's markup or script is written for an MRAID container (`mraid.…`, `MRAID_ENV`). */
+export function mentionsMraid(text: string | Uint8Array): boolean {
+  if (typeof text === "string") return /mraid/i.test(text);
+  // A bundle's scripts can be megabytes: searched as bytes, without decoding.
+  const b = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  return b.includes("mraid") || b.includes("MRAID") || b.includes("Mraid");
+}
+
 export const MRAID_HOST_JS = `(function () {
   "use strict";
   if (window.mraid && window.mraid.__container) return;
@@ -133,7 +149,7 @@ export const MRAID_HOST_JS = `(function () {
     createCalendarEvent: function () { error("createCalendarEvent is not supported", "createCalendarEvent"); },
   };
   window.mraid = mraid;
-  if (!window.MRAID_ENV) window.MRAID_ENV = { version: VERSION, sdk: "Creative Validation API", sdkVersion: "1", limitAdTracking: true, coppa: false };
+  if (!window.MRAID_ENV) window.MRAID_ENV = ${MRAID_ENV};
 
   // As SDKs do: ready once the page has loaded its markup, after the creative's own scripts have had the chance to
   // register for it; state first, then ready, viewability and exposure.

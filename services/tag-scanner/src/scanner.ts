@@ -15,6 +15,7 @@ import { readStorage } from "./gatherers/storage.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
 import { createImageWork, type ImageWork } from "./image-work.ts";
+import { MRAID_ENV_JS } from "./mraid-host.ts";
 import { buildSyntheticSite } from "./synthetic-origin.ts";
 import { bounded } from "./util.ts";
 import { createWarmPages } from "./warm-pages.ts";
@@ -183,7 +184,11 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const phaseMs: PhaseMs = { setup: 0, render: 0, measure: 0, landing: 0 };
     const { page, client, context, proxy, mainFrameId, events, signals, net, interception, perf, screencast, worlds } = prepared;
     prepared.site.current = site;
-    await Promise.all([screencast.start({ width: profile.width, height: profile.height }).catch(() => {}), perf.mark()]);
+    await Promise.all([
+      screencast.start({ width: profile.width, height: profile.height }).catch(() => {}), perf.mark(),
+      // An MRAID webview has MRAID_ENV before the ad's markup runs (mraid-host.ts); a prepared page is used once.
+      site.inApp ? client.send("Page.addScriptToEvaluateOnNewDocument", { source: MRAID_ENV_JS }).catch(() => {}) : undefined,
+    ]);
 
     // ---- render phase: navigate, then watch until the render watch proves the creative calm (or endless), or the
     // deadline.

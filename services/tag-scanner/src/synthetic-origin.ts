@@ -1,6 +1,6 @@
 import type { ScanJob } from "@cva/contracts";
 import { SYNTHETIC_ORIGIN } from "./config.ts";
-import { isMraidScript, MRAID_HOST_JS } from "./mraid-host.ts";
+import { isMraidScript, mentionsMraid, MRAID_HOST_JS } from "./mraid-host.ts";
 
 /** A response our request interception gives instead of the network. */
 export interface SyntheticResponse {
@@ -46,6 +46,8 @@ export interface SyntheticSite {
    * an SDK answers from its own code): answered by `respond`, but no request of the creative's.
    */
   isContainerFile(url: string): boolean;
+  /** The creative is written for an MRAID container (its markup or a script of its bundle mentions MRAID). */
+  inApp: boolean;
 }
 
 const TYPES: Record<string, string> = {
@@ -102,16 +104,26 @@ function sameDocument(a: string, b: string): boolean {
 const MRAID_RESPONSE: SyntheticResponse = { status: 200, contentType: "text/javascript; charset=utf-8", body: enc.encode(MRAID_HOST_JS) };
 
 /** The site with the in-app placement's files: `mraid.js` from any host is the container's, as SDKs answer it. */
-function withContainer(site: Omit<SyntheticSite, "isContainerFile">): SyntheticSite {
+function withContainer(site: Omit<SyntheticSite, "isContainerFile" | "inApp">, texts: Iterable<string | Uint8Array>): SyntheticSite {
+  let inApp = false;
+  for (const t of texts) if ((inApp = mentionsMraid(t))) break;
   const isContainerFile = (url: string) => isMraidScript(url) && !sameDocument(url, site.entryUrl);
-  return { ...site, isContainerFile, respond: (url) => (isContainerFile(url) ? MRAID_RESPONSE : site.respond(url)) };
+  return { ...site, isContainerFile, inApp, respond: (url) => (isContainerFile(url) ? MRAID_RESPONSE : site.respond(url)) };
 }
 
 export function buildSyntheticSite(job: ScanJob): SyntheticSite {
-  return withContainer(buildCreativeSite(job));
+  return withContainer(buildCreativeSite(job), creativeTexts(job));
 }
 
-function buildCreativeSite(job: ScanJob): Omit<SyntheticSite, "isContainerFile"> {
+/** The creative's markup and scripts, as text: the tag, or a bundle's HTML and JavaScript files. */
+function* creativeTexts(job: ScanJob): Generator<string | Uint8Array> {
+  const creative = job.input.case === "tag" ? job.input.value.creative : undefined;
+  if (creative?.case === "html") yield creative.value;
+  if (creative?.case !== "bundle") return;
+  for (const f of creative.value.files) if (/\.(html?|m?js)$/i.test(f.path)) yield f.data;
+}
+
+function buildCreativeSite(job: ScanJob): Omit<SyntheticSite, "isContainerFile" | "inApp"> {
   const input = job.input.case === "tag" ? job.input.value : undefined;
   const creative = input?.creative;
   if (creative?.case === "bundle") {

@@ -7,7 +7,7 @@ import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isMraidScript } from "../src/mraid-host.ts";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
-import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
+import { bundleJob, PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
@@ -86,6 +86,29 @@ mraid.addEventListener("ready", function () {
     expect(tail.filter((e) => e.startsWith("stateChange:"))).toEqual(["stateChange:default", "stateChange:hidden"]);
     expect(log.at(-1)).toBe("supports:false,false,true");
   });
+
+  it("MRAID_ENV is there before the ad's markup runs, as MRAID 3.0 asks, and only for creatives written for MRAID", async () => {
+    await scanner.scan(tagJob(`<script>new Image().src = "${fixture.origin}/seen?env=" + (typeof MRAID_ENV === "object" ? MRAID_ENV.version : "none");</script>
+<script src="mraid.js"></script><div style="width:320px;height:50px;background:#e63946"></div>`));
+    expect(seen("/seen?env=")).toEqual(["/seen?env=3.0"]);
+    // Nothing here names the container, so a web banner's page is left as a browser has it.
+    await scanner.scan(tagJob(`<script>new Image().src = "${fixture.origin}/seen?web=" + typeof window["MR" + "AID_ENV"] + "," + typeof window["mr" + "aid"];</script>
+<div style="width:300px;height:250px;background:#457b9d"></div>`));
+    expect(seen("/seen?web=")).toEqual(["/seen?web=undefined,undefined"]);
+  });
+
+  it("a bundle whose script loads mraid.js gets the container too", async () => {
+    const js = `var s = document.createElement("script"); s.src = "mraid.js"; s.onload = function () {
+  mraid.addEventListener("ready", function () { document.getElementById("ad").style.display = "block"; });
+}; document.head.appendChild(s);`;
+    const r = await scanner.scan(bundleJob({
+      "index.html": `<!DOCTYPE html><html><head><script src="js/ad.js"></script></head><body style="margin:0"><div id="ad" style="display:none;width:300px;height:250px;background:#264653"></div></body></html>`,
+      "js/ad.js": js,
+    }, "index.html"));
+    expect(r.creativeRendered).toBe(true);
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+    expect(r.missingAssets).toEqual([]);
+  });
 });
 
 const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpus/adtags/appnexus-mobile-sdk-android-mraid");
@@ -110,5 +133,13 @@ describe.skipIf(!existsSync(corpus))("MRAID test ads of the AppNexus SDK (corpus
     // Its kitten is an http:// URL on the internet, which this machine does not reach.
     expect(r.ssl?.insecureUrls).toEqual(["http://www.katiediaries.com/images/eatplay.gif"]);
     expect(r.missingAssets.map((m) => m.url)).not.toContain("https://creative.cva.invalid/mraid.js");
+  });
+
+  it("IAB MRAID 3.0 compliance ad (loadandevents, served as its bundle): loads mraid.js from its script and renders, without errors", async () => {
+    const dir = path.join(corpus, "../iab-mraid-3.0-compliance-ads/loadandevents");
+    const r = await scanner.scan(bundleJob({ "ad.html": readFileSync(path.join(dir, "ad.html")), "aronmraid3.js": readFileSync(path.join(dir, "aronmraid3.js")) }, "ad.html"));
+    expect(r.console?.errors).toEqual([]);
+    expect(r.missingAssets).toEqual([]);
+    expect(r.creativeRendered).toBe(true);
   });
 });
