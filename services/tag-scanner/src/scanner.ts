@@ -250,7 +250,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       interception.allowClickNavigation();
       landing = await bounded(
         captureLandingPage({
-          page, client, context, worlds, mainFrameId, point: click,
+          page, client, context, worlds, mainFrameId, point: click, touch: profile.hasTouch,
           waitMs: landingMs, stepMs: timeouts.stepMs,
           nextTopNavigation: interception.nextTopNavigation,
           inflightSince: (i) => net.inflightSince(i),

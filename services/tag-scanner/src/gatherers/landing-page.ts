@@ -43,6 +43,11 @@ export interface LandingOptions {
   worlds: ProbeWorlds;
   mainFrameId: string;
   point: { x: number; y: number };
+  /**
+   * A touch device: the click is a tap (touchstart/touchend, then the click the browser makes of it), as a finger
+   * gives it. Mobile creatives that exit on touchend alone never see a mouse click.
+   */
+  touch?: boolean;
   waitMs: number;
   stepMs: number;
   /** Resolves with the URL of the next top-frame document request (from the scanner's interception). */
@@ -111,7 +116,8 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
   const roundTrip = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_TASK, opts.stepMs, true);
   try {
     const startIndex = opts.requestCount();
-    await bounded(page.mouse.click(opts.point.x, opts.point.y), opts.stepMs, undefined);
+    const press = opts.touch ? page.touchscreen.tap(opts.point.x, opts.point.y) : page.mouse.click(opts.point.x, opts.point.y);
+    await bounded(press, opts.stepMs, undefined);
     let quietChecks = 0;
     let evidence = "";
     while (Date.now() < until) {

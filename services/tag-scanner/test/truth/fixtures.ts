@@ -12,6 +12,7 @@ import path from "node:path";
 import { createMemoryArtifactSink, createOutboundPolicy, staticHostResolver } from "@cva/platform";
 import { PNG } from "pngjs";
 import { createBrowserPool, createTagScanner, type TagScanner } from "../../src/index.ts";
+import type { Device } from "@cva/contracts";
 import { PIXEL_GIF, tagJob } from "../helpers.ts";
 
 export const HOSTS = ["ads.example", "cdn.example", "track.example", "click.example", "landing.example", "frame.example"] as const;
@@ -219,8 +220,8 @@ export function makeScanner(slots: number): { scanner: TagScanner; close(): Prom
 }
 
 /** The scan job of a corpus case; its job id names the case, so the scan log (CVA_SCAN_LOG=1) says which is which. */
-export function caseJob(c: { id: string; html: (f: Fixtures) => string; landing?: boolean }, f: Fixtures) {
-  const job = tagJob(c.html(f), { landing: c.landing ?? false });
+export function caseJob(c: { id: string; html: (f: Fixtures) => string; landing?: boolean; device?: Device }, f: Fixtures) {
+  const job = tagJob(c.html(f), { landing: c.landing ?? false, ...(c.device ? { device: c.device } : {}) });
   job.jobId = `${c.id}-${job.jobId}`;
   return job;
 }
