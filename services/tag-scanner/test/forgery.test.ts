@@ -1,20 +1,15 @@
 // A creative that tries to write its own report: layout and motion probes run in isolated worlds, the creative's
 // world is instrumented before it runs (every realm, script-made iframes included) and the report channel is hidden.
-import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
-import { send, startFixtureServer, tagJob, PIXEL_GIF } from "./helpers.ts";
+import type { BrowserPool, TagScanner } from "../src/index.ts";
+import { createTestScanner, send, startFixtureServer, tagJob, PIXEL_GIF } from "./helpers.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
 let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 
 beforeAll(async () => {
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
-  scanner = createTagScanner({
-    pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"]),
-    timeouts: { renderMs: 12_000, stepMs: 4_000, landingMs: 6_000 },
-  });
+  ({ pool, scanner } = createTestScanner());
   fixture = await startFixtureServer({ "/found": send("image/gif", PIXEL_GIF) });
 });
 afterAll(async () => {

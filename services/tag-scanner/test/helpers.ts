@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { Device, ScanJobSchema, ScanKind, type ScanJob } from "@cva/contracts";
+import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
 
 export interface SeenRequest { method: string; url: string; headers: IncomingMessage["headers"] }
 
@@ -61,4 +63,14 @@ export function bundleJob(files: Record<string, string | Uint8Array>, entry: str
       },
     },
   });
+}
+
+/** One browser with two slots and a scanner on it that may reach loopback fixture servers (test time-outs). */
+export function createTestScanner(): { pool: BrowserPool; scanner: TagScanner } {
+  const pool = createBrowserPool({ browsers: 1, slots: 2 });
+  const scanner = createTagScanner({
+    pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"]),
+    timeouts: { renderMs: 12_000, stepMs: 4_000, landingMs: 6_000 },
+  });
+  return { pool, scanner };
 }

@@ -3,22 +3,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isMraidScript } from "../src/mraid-host.ts";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
-import { bundleJob, PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
+import type { BrowserPool, TagScanner } from "../src/index.ts";
+import { bundleJob, createTestScanner, PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
 let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 
 beforeAll(async () => {
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
-  scanner = createTagScanner({
-    pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"]),
-    timeouts: { renderMs: 12_000, stepMs: 4_000, landingMs: 6_000 },
-  });
+  ({ pool, scanner } = createTestScanner());
   fixture = await startFixtureServer({
     "/seen": send("image/gif", PIXEL_GIF),
     "/landing": send("text/html; charset=utf-8", "<title>Landing</title><p>landing</p>"),
