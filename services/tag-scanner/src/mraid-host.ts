@@ -32,17 +32,20 @@ export function isMraidScript(url: string): boolean {
 /**
  * MRAID 3.0 asks the container to define MRAID_ENV before the ad's markup runs, so that an ad (or a verification
  * script) can tell it is in an MRAID webview before it loads mraid.js; SDKs inject it at document start. The scan
- * does the same for creatives that mention MRAID anywhere (`SyntheticSite.inApp`); the container sets it too.
+ * does the same for creatives that load mraid.js (`SyntheticSite.inApp`); the container sets it too.
  */
 const MRAID_ENV = `{ version: ${JSON.stringify(MRAID_VERSION)}, sdk: "Creative Validation API", sdkVersion: "1", limitAdTracking: true, coppa: false }`;
 export const MRAID_ENV_JS = `(function () { try { if (!window.MRAID_ENV) window.MRAID_ENV = ${MRAID_ENV}; } catch (e) {} })();`;
 
-/** Whether a creative's markup or script is written for an MRAID container (`mraid.…`, `MRAID_ENV`). */
+/**
+ * Whether a creative's markup or script is written for an MRAID container: it loads `mraid.js`. Merely mentioning
+ * MRAID is not enough: universal web tags test `window.mraid` to pick their path, and must keep the web one.
+ */
 export function mentionsMraid(text: string | Uint8Array): boolean {
-  if (typeof text === "string") return /mraid/i.test(text);
+  if (typeof text === "string") return /mraid\.js/i.test(text);
   // A bundle's scripts can be megabytes: searched as bytes, without decoding.
   const b = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-  return b.includes("mraid") || b.includes("MRAID") || b.includes("Mraid");
+  return b.includes("mraid.js") || b.includes("MRAID.js") || b.includes("Mraid.js");
 }
 
 export const MRAID_HOST_JS = `(function () {

@@ -46,7 +46,7 @@ export interface SyntheticSite {
    * an SDK answers from its own code): answered by `respond`, but no request of the creative's.
    */
   isContainerFile(url: string): boolean;
-  /** The creative is written for an MRAID container (its markup or a script of its bundle mentions MRAID). */
+  /** The creative is written for an MRAID container (its markup or a script of its bundle loads mraid.js). */
   inApp: boolean;
 }
 

@@ -86,8 +86,8 @@ mraid.addEventListener("ready", function () {
     await scanner.scan(tagJob(`<script>new Image().src = "${fixture.origin}/seen?env=" + (typeof MRAID_ENV === "object" ? MRAID_ENV.version : "none");</script>
 <script src="mraid.js"></script><div style="width:320px;height:50px;background:#e63946"></div>`));
     expect(seen("/seen?env=")).toEqual(["/seen?env=3.0"]);
-    // Nothing here names the container, so a web banner's page is left as a browser has it.
-    await scanner.scan(tagJob(`<script>new Image().src = "${fixture.origin}/seen?web=" + typeof window["MR" + "AID_ENV"] + "," + typeof window["mr" + "aid"];</script>
+    // A universal web tag that only tests for MRAID (and does not load mraid.js) keeps the page a browser gives it.
+    await scanner.scan(tagJob(`<script>new Image().src = "${fixture.origin}/seen?web=" + typeof window.MRAID_ENV + "," + typeof window.mraid;</script>
 <div style="width:300px;height:250px;background:#457b9d"></div>`));
     expect(seen("/seen?web=")).toEqual(["/seen?web=undefined,undefined"]);
   });
