@@ -75,9 +75,14 @@ describe("hasBorder", () => {
     expect(hasBorder(soft)).toBe(true);
   });
 
-  it("a frame thicker than 4 CSS px is artwork, not a border", () => {
-    for (const s of [1, 2, 3])
-      for (const t of [5, 6, 10]) expect(hasBorder(framed(300, 250, t, BLACK, WHITE, s), s), `${t}px at ${s}x`).toBe(false);
+  it("a thick frame (5–12 CSS px) is a border too; a wider uniform edge is the ad's background around its content", () => {
+    for (const s of [1, 2, 3]) {
+      for (const t of [5, 6, 8, 10, 12]) expect(hasBorder(framed(300, 250, t, BLACK, WHITE, s), s), `${t}px at ${s}x`).toBe(true);
+      for (const t of [13, 16, 24]) expect(hasBorder(framed(300, 250, t, BLACK, WHITE, s), s), `${t}px at ${s}x`).toBe(false);
+    }
+    // A thick brand frame around a photo.
+    const photo = noise(5);
+    expect(hasBorder(framed(300, 250, 8, [200, 16, 46], () => photo()))).toBe(true);
   });
 
   it("flat fills, gradients, noise and images running to the edge are not borders", () => {
@@ -159,8 +164,8 @@ describe("hasBorder", () => {
     // A flat fill is not framed by the page's own white.
     expect(hasBorder(pageRow(raster(600, 500, () => [204, 0, 0])), 2)).toBe(false);
     expect(hasBorder(pageRow(raster(900, 750, () => [204, 0, 0])), 3)).toBe(false);
-    // Nor a 5 px frame by reading it one row in.
-    expect(hasBorder(framed(300, 250, 5, BLACK, WHITE))).toBe(false);
+    // Nor a frame one row too thick by reading it one row in.
+    expect(hasBorder(framed(300, 250, 13, BLACK, WHITE))).toBe(false);
   });
 
   it("too small to tell", () => {

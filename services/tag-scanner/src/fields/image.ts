@@ -92,22 +92,24 @@ export function dominantColor(src: Raster): string {
 }
 
 /**
- * Border: a contrasting frame 1–4 CSS px thick on all four sides (border, outline, box-shadow, or drawn in the
+ * Border: a contrasting frame 1–12 CSS px thick on all four sides (border, outline, box-shadow, or drawn in the
  * artwork). Each side is read inwards from the edge, leaving out its ends (rounded corners, corner anti-aliasing):
  * - a band: starting at the edge (or one device px in, where the clip of a box at a fractional position took in a
  *   blended row or a row of the host page), consecutive rows in which ≥ 80 % of the pixels are within BAND_TOL of
  *   the band colour (the median of its first row), so content drawn over the frame in places does not break it;
- * - between ¾ CSS px (one device px at scale 1) and 4 CSS px thick: a thicker uniform edge is a flat fill, a margin
- *   or a design element (a 5 or 6 px frame is artwork; the IAB/ad-ops "border" is the 1–4 px keyline), a thinner one
- *   at device scale ≥ 2 is the host page's row taken in by a fractional clip (so 0.5 px hairlines at DPR 2/3 are not
- *   borders); a frame that is not flat across its thickness (its last row drifted away from its first) is a gradient
- *   or a soft shadow, not a keyline;
+ * - between ¾ CSS px (one device px at scale 1) and MAX_BAND_CSS thick: from the 1 px keyline to the thick brand
+ *   frame (5–10 px) a viewer calls a border just the same; a wider uniform edge is the ad's background around its
+ *   content, not a frame. A thinner one at device scale ≥ 2 is the host page's row taken in by a fractional clip (so
+ *   0.5 px hairlines at DPR 2/3 are not borders); a frame that is not flat across its thickness (its last row drifted
+ *   away from its first) is a gradient or a soft shadow, not a keyline;
  * - contrasting with what is inside: ≥ 50 % of the pixels one or two device px past the band differ from the band
  *   colour by ≥ CONTRAST (anti-aliasing may blend the first of them; content touching the frame may match it).
  * The four bands need not share a colour or a thickness. Grey on white (#ccc on #fff differs by 51) is a border;
  * #e5e5e5 on #fff (26) is too faint to be seen as one.
  */
 const BAND_TOL = 20;
+/** The thickest frame that is still a border, CSS px. */
+export const MAX_BAND_CSS = 12;
 const BAND_SHARE = 0.8;
 const DRIFT = 10;
 const CONTRAST = 32;
@@ -115,7 +117,7 @@ const CONTRAST_SHARE = 0.5;
 
 export function hasBorder(src: Raster, scale = 1): boolean {
   const s = Number.isFinite(scale) && scale > 0 ? scale : 1;
-  const maxBand = Math.max(1, Math.floor(4 * s + 0.25));
+  const maxBand = Math.max(1, Math.floor(MAX_BAND_CSS * s + 0.25));
   // At least ¾ CSS px: at device scale ≥ 2 the clip of a box at a fractional position takes in one device row of the
   // host page, and a flat fill with one row of white page around it is not a framed creative.
   const minBand = Math.max(1, Math.floor(0.75 * s + 0.5));
@@ -171,7 +173,7 @@ function sideHasBand(src: Raster, len: number, at: (p: number, d: number) => num
   for (const start of [0, 1]) {
     const color = median(row(start));
     if (share(row(start), color, (d) => d <= BAND_TOL) < BAND_SHARE) continue;
-    // Starting one row in is only for a blended outer row, not a way to read a 5 px frame as 4.
+    // Starting one row in is only for a blended outer row, not a way to read a frame one row too thick as fitting.
     if (start > 0 && share(row(0), color, (d) => d <= BAND_TOL) >= BAND_SHARE) continue;
     let end = start;
     while (end + 1 - start < maxBand + 1 && share(row(end + 1), color, (d) => d <= BAND_TOL) >= BAND_SHARE) end++;
