@@ -204,7 +204,9 @@ describe("the job's deadline", () => {
     const out = await probeJob(p, job);
     expect(out.case).toBe("media");
     const r = out.value as MediaProbe;
-    expect(r.analysisError).toBe("audio analysis stopped: the scan's deadline was reached");
+    // Where the deadline falls depends on how fast the machine got through download and ffprobe: it stops the audio
+    // pass it runs into, or (on a loaded machine) leaves no time to start the analysis at all. Either way it says so.
+    expect(r.analysisError).toMatch(/^(audio analysis stopped|media analysis skipped): the scan's deadline was reached$/);
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(await leftoverTools()).toEqual([]);
   });

@@ -109,6 +109,13 @@ export const cases: Case[] = [
     expect: { size: [300, 250], animation: around(4000) },
   },
   {
+    // The storyboard pattern on a GSAP ticker: the ticker keeps running (and drawing nothing) through each 3 s hold.
+    id: "gsap-storyboard-3s-holds",
+    pattern: "GSAP-style rAF timeline: three 1 s tweens with 3 s holds between them (9 s in all), ticker alive throughout",
+    html: () => gsapLike(2, 3000),
+    expect: { size: [300, 250], animation: around(9000) },
+  },
+  {
     id: "gsap-finite-repeat",
     pattern: "GSAP-style rAF timeline: 1 s tween, repeat 2, repeatDelay 1 s (5 s in all)",
     html: () => gsapLike(2, 1000),
