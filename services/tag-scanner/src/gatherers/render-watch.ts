@@ -248,7 +248,14 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: s
   // First ask the frame's realm for a fresh report (instrument.ts), then look: both then speak of the same moment.
   const ping = pingEvent ? `(() => { try { dispatchEvent(new Event(${JSON.stringify(pingEvent)})); } catch (e) {} })(), ` : "";
   const script = `(${ping}${MOTION_PROBE})`;
-  const answers = await Promise.all(frames.map((f) => worlds.attempt<ProbedMotion>(f.id, script, ms)));
+  // The top document answers only after two rendered frames. A renderer whose main thread runs timers while its
+  // frames are starved (the compositor or GPU process without CPU on a loaded machine) otherwise looks calm before
+  // the first frames' own work has happened: lazy images start loading and IntersectionObserver callbacks (an ad
+  // that starts animating once in view) run from a rendering update. Two, so that what the first one queued has run.
+  const afterFrames = `(${ping}new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(${MOTION_PROBE})))))`;
+  const answers = await Promise.all(frames.map((f, i) => (i === 0
+    ? worlds.attempt<ProbedMotion>(f.id, afterFrames, ms, true)
+    : worlds.attempt<ProbedMotion>(f.id, script, ms))));
   const out: ProbedMotion = { anims: [], videos: [], images: [], complete: frames.length > 0 };
   for (const answer of answers) {
     if (!("value" in answer)) {
