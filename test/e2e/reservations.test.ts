@@ -8,7 +8,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAuthStore, type AuthStore } from "@cva/auth";
 import { scan } from "@cva/contracts";
-import { freePort } from "@cva/platform/testing/index.ts";
+import { freePort, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processSecretsEnv } from "../../scripts/lib/secrets.ts";
 import { INHERITED_SECRETS_DROPPED } from "../../scripts/lib/stack.ts";
@@ -65,16 +65,6 @@ async function post(url: string, body: unknown, key: string, idempotencyKey?: st
   });
   const text = await r.text();
   return { status: r.status, headers: r.headers, text, json: JSON.parse(text) };
-}
-
-async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const ENV = {

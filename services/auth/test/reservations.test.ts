@@ -4,7 +4,7 @@
 import { Kvm, type KV } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { connectNats } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { startNatsServer, until } from "@cva/platform/testing/index.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startReservationReaper, type ReservationReaper } from "../src/reaper.ts";
 import { BUCKET_QUOTA, createAuthStore, type AuthStore } from "../src/store.ts";
@@ -38,16 +38,6 @@ afterAll(async () => {
 
 const HASH = "h".repeat(43);
 const used = async (store: AuthStore, customer: string) => (await store.getCustomer(customer))!.usedThisMonth;
-
-async function until<T>(what: string, probe: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function reaper(store: AuthStore, intervalMs: number, resyncEvery?: number): Promise<ReservationReaper> {
   const r = await startReservationReaper(store, { intervalMs, resyncEvery });
