@@ -2,13 +2,40 @@ import { defineConfig } from "vitest/config";
 
 // Integration tests start real NATS, Chromium and ffmpeg; on a 2-core machine two test files at a time is the
 // sweet spot (more only adds contention and flakiness).
+//
+// The files that make load on purpose — the truth corpus at the scanner's full concurrency, and the chaos run of the
+// whole product — run last, one at a time. Each is meant to face its own load on a busy machine; stacked on each
+// other they made 8 concurrent renders plus ffmpeg and three NATS nodes on 2 cores, twice the product's rated load,
+// where the compositor starves for seconds (a GIF's 1 s frame shown 1.7 s late, a logo painted 2 s after it arrived)
+// and the truth rows measure that machine rather than the scanner.
+const LOAD = ["test/e2e/chaos.test.ts", "services/tag-scanner/test/truth/truth-load.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts", "edge/test/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
-    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "suite",
+          include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts", "edge/test/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [...LOAD, "**/node_modules/**"],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "load",
+          include: LOAD,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

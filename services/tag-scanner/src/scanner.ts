@@ -272,6 +272,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       render_end: watch.ended, still_moving: watch.stillMoving, render_ms: phaseMs.render, pixel_changes: changes.length,
       probes: watch.probes.total, incomplete_probes: watch.probes.incomplete,
       last_change_ms: changes.length ? changes[changes.length - 1]! - renderStart : -1,
+      // Where a duration came from, on the page's clocks (ms after render start): the paints (main-thread rendering
+      // updates), and the screencast's change times (compositor frames) — a loaded machine pulls these apart.
+      paints_ms: signals.artifact.paints.slice(0, 4).map((p) => Math.round(p - renderStart)),
+      changes_ms: screencast.artifact.changes.slice(0, 12).map((c) => Math.round(c - renderStart)),
     }, "render watch");
 
     const art: TagArtifacts = {

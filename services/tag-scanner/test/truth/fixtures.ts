@@ -200,8 +200,18 @@ export const TRUTH_TIMEOUTS = { renderMs: 20_000, stepMs: 4_000, landingMs: 8_00
  */
 type Log = (o: object, m?: string) => void;
 interface ScanLog { info: Log; warn: Log; error: Log; child(b: object): ScanLog }
-function scanLog(bindings: object): ScanLog {
-  const log: Log = (o, m) => process.stderr.write(`${m ?? ""} ${JSON.stringify({ ...bindings, ...o })}\n`);
+/** Each scan's log lines, by job id: a failing row shows its own (phase times, how the render watch ended). */
+const logLines = new Map<string, string[]>();
+function scanLog(bindings: Record<string, unknown>): ScanLog {
+  const log: Log = (o, m) => {
+    const line = `${m ?? ""} ${JSON.stringify({ ...bindings, ...o })}`;
+    const id = String(bindings.job_id ?? "");
+    const lines = logLines.get(id) ?? [];
+    if (lines.length < 20) lines.push(line);
+    logLines.set(id, lines);
+    // CVA_SCAN_LOG=1 prints every scan's lines as they come.
+    if (process.env.CVA_SCAN_LOG) process.stderr.write(`${line}\n`);
+  };
   return { info: log, warn: log, error: log, child: (b) => scanLog({ ...bindings, ...b }) };
 }
 
@@ -212,11 +222,17 @@ export function makeScanner(slots: number): { scanner: TagScanner; close(): Prom
     pool, artifacts: createMemoryArtifactSink(), location: "usa",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"], { resolve }),
     timeouts: TRUTH_TIMEOUTS,
-    // CVA_SCAN_LOG=1 prints each scan's log lines (phase times, how the render watch ended): where to look first
-    // when a row fails.
-    ...(process.env.CVA_SCAN_LOG ? { logger: scanLog({}) } : {}),
+    logger: scanLog({}),
   });
   return { scanner, close: () => pool.close() };
+}
+
+/**
+ * A row's failure message: what differs from the truth, then the scan's own log (the paints and pixel-change times
+ * a duration came from, how the render watch ended) — a CI failure must say where to look without a rerun.
+ */
+export function failureOf(c: { id: string; pattern: string }, diff: string[], jobId: string): string {
+  return `${c.id} (${c.pattern}):\n  ${diff.join("\n  ")}\n  scan log:\n    ${(logLines.get(jobId) ?? []).join("\n    ")}`;
 }
 
 /** The scan job of a corpus case; its job id names the case, so the scan log (CVA_SCAN_LOG=1) says which is which. */

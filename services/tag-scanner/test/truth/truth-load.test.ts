@@ -3,13 +3,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TagReport } from "@cva/contracts";
 import { cases, differences, expectationOf } from "./corpus.ts";
-import { caseJob } from "./fixtures.ts";
-import { makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
+import { caseJob, failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
 
 const IN_FLIGHT = 4;
 let f: Fixtures;
 let s: ReturnType<typeof makeScanner>;
 const reports = new Map<string, Promise<TagReport>>();
+const jobIds = new Map<string, string>();
 
 beforeAll(async () => {
   f = await startFixtures();
@@ -26,7 +26,9 @@ beforeAll(async () => {
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const job = c;
-      const r = Promise.resolve().then(() => s.scanner.scan(caseJob(job, f)));
+      const scanJob = caseJob(job, f);
+      jobIds.set(job.id, scanJob.jobId);
+      const r = Promise.resolve().then(() => s.scanner.scan(scanJob));
       settled.get(c.id)!(r);
       await r.catch(() => {});
     }
@@ -45,7 +47,7 @@ describe(`truth corpus, ${IN_FLIGHT} scans in flight`, () => {
     it(c.id, async () => {
       const r = await reports.get(c.id)!;
       const diff = differences(r, expectationOf(c, f));
-      expect(diff, `${c.id} (${c.pattern}):\n  ${diff.join("\n  ")}`).toEqual([]);
+      expect(diff, failureOf(c, diff, jobIds.get(c.id) ?? "")).toEqual([]);
     }, 300_000);
   }
 });

@@ -1,8 +1,7 @@
 // Every corpus case through the real scanner, one scan at a time.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, differences, expectationOf } from "./corpus.ts";
-import { caseJob } from "./fixtures.ts";
-import { makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
+import { caseJob, failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
 
 let f: Fixtures;
 let s: ReturnType<typeof makeScanner>;
@@ -19,9 +18,10 @@ afterAll(async () => {
 describe("truth corpus, one scan at a time", () => {
   for (const c of cases) {
     it(c.id, async () => {
-      const r = await s.scanner.scan(caseJob(c, f));
+      const job = caseJob(c, f);
+      const r = await s.scanner.scan(job);
       const diff = differences(r, expectationOf(c, f));
-      expect(diff, `${c.id} (${c.pattern}):\n  ${diff.join("\n  ")}`).toEqual([]);
+      expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
     }, 120_000);
   }
 });
