@@ -6,6 +6,7 @@
 import { Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { startNatsCluster, type TestNatsCluster } from "@cva/platform/testing/index.ts";
+import { whileForming } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRevisionConflict } from "../src/cas.ts";
 import { openLedgerKv } from "../src/ledger-kv.ts";
@@ -48,7 +49,7 @@ async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>
 
 describe("the quota ledger on R3 buckets", () => {
   it("its compare-and-swap lets exactly one of several concurrent writers with the same revision win", async () => {
-    await new Kvm(nc1).create("ledger_cas_probe", { history: 1, replicas: 3 });
+    await whileForming(() => new Kvm(nc1).create("ledger_cas_probe", { history: 1, replicas: 3 }));
     const a = await openLedgerKv(nc1, "ledger_cas_probe");
     const b = await openLedgerKv(nc2, "ledger_cas_probe");
     for (let i = 0, attempt = 0; i < 20; i++) {

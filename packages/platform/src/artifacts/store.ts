@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Objm, type ObjectStore } from "@nats-io/obj";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { jetStreamReplicas } from "../nats/replicas.ts";
+import { jetStreamReplicas, whileForming } from "../nats/replicas.ts";
 
 export interface ArtifactSink {
   // Stores an image and returns its id: 128 random bits, so the artifact URL is a capability.
@@ -21,7 +21,7 @@ export const newArtifactId = () => randomBytes(16).toString("base64url");
 // report-store; retention is the bucket's TTL.
 export async function createArtifactStore(nc: NatsConnection, opts: { retentionMs?: number } = {}): Promise<ArtifactStore> {
   const objm = new Objm(nc);
-  const store: ObjectStore = await objm.create(ARTIFACT_BUCKET, { replicas: jetStreamReplicas(nc), ...(opts.retentionMs ? { ttl: opts.retentionMs * 1_000_000 } : {}) });
+  const store: ObjectStore = await whileForming(() => objm.create(ARTIFACT_BUCKET, { replicas: jetStreamReplicas(nc), ...(opts.retentionMs ? { ttl: opts.retentionMs * 1_000_000 } : {}) }));
   return {
     async put(data, mimeType) {
       const id = newArtifactId();

@@ -22,13 +22,42 @@ export function jetStreamReplicas(nc: NatsConnection, env: NodeJS.ProcessEnv = p
   return (info.connect_urls?.length ?? 1) >= 3 ? 3 : 1;
 }
 
+/**
+ * JetStream API errors that mean "the cluster is still forming", not "this request is wrong": the meta leader has not
+ * yet heard from enough JetStream peers to place R3 (10005 "no suitable peers for placement"), or has no quorum for a
+ * moment (10008 "JetStream system temporarily unavailable"). A node answers INFO and routes before its peers have
+ * registered with the meta group, so a service started with its cluster (compose, `npm run chaos`, a rolling restart)
+ * can see these for a few seconds; on a loaded 2-core machine the test cluster did.
+ */
+const FORMING_CODES = new Set([10005, 10008]);
+export function isClusterForming(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "number" && FORMING_CODES.has(code);
+}
+
+/** How long creating a stream or bucket waits for a forming cluster before giving up (and the service with it). */
+export const PLACEMENT_WAIT_MS = 30_000;
+
+/** Runs a stream or bucket creation, again while the cluster is still forming, for at most `waitMs`. */
+export async function whileForming<T>(create: () => Promise<T>, waitMs = PLACEMENT_WAIT_MS): Promise<T> {
+  const end = Date.now() + waitMs;
+  for (let delay = 200; ; delay = Math.min(delay * 2, 2_000)) {
+    try {
+      return await create();
+    } catch (err) {
+      if (!isClusterForming(err) || Date.now() + delay > end) throw err;
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
 // A KV manager whose buckets are created with the cluster's replica count (auth's and report-store's buckets).
 class ReplicatedKvm extends Kvm {
   constructor(nc: NatsConnection, private readonly replicas: number) {
     super(nc);
   }
   override create(name: string, opts: Partial<KvOptions> = {}) {
-    return super.create(name, { replicas: this.replicas, ...opts });
+    return whileForming(() => super.create(name, { replicas: this.replicas, ...opts }));
   }
 }
 
@@ -44,7 +73,7 @@ export async function ensureReplicatedStream(jsm: JetStreamManager, config: Part
   const have = await jsm.streams.info(config.name).catch(() => undefined);
   if (!have) {
     try {
-      await jsm.streams.add(config);
+      await whileForming(() => jsm.streams.add(config));
     } catch (err) {
       await jsm.streams.info(config.name).catch(() => {
         throw err;
@@ -53,6 +82,6 @@ export async function ensureReplicatedStream(jsm: JetStreamManager, config: Part
     return;
   }
   if (have.config.num_replicas < config.num_replicas) {
-    await jsm.streams.update(config.name, { ...have.config, num_replicas: config.num_replicas });
+    await whileForming(() => jsm.streams.update(config.name, { ...have.config, num_replicas: config.num_replicas }));
   }
 }
