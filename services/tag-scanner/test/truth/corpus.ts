@@ -341,6 +341,26 @@ export const cases: Case[] = [
     expect: (f) => ({ size: [300, 250], ssl: { compliant: false, insecure: [f.http("cdn.example", "/js/lib.js")] } }),
   },
   {
+    // The usual impression tracker: fired from script, never in the DOM; Chromium upgrades the image to https.
+    id: "ssl-http-pixel-from-js",
+    pattern: "impression pixel fired from script as new Image().src = \"http://…\" (not in the DOM)",
+    html: (f) => `${still("#1d3557")}<script>new Image().src = ${JSON.stringify(f.http("track.example", "/px.gif?ev=js"))};</script>`,
+    expect: (f) => ({ size: [300, 250], ssl: { compliant: false, insecure: [f.http("track.example", "/px.gif?ev=js")] } }),
+  },
+  {
+    // A viewability beacon over http: blocked as mixed content, so it never reaches the network at all.
+    id: "ssl-http-beacon",
+    pattern: "viewability beacon sent with navigator.sendBeacon(\"http://…\") on load (blocked as mixed content)",
+    html: (f) => `${still("#1d3557")}<script>addEventListener("load", function () { navigator.sendBeacon(${JSON.stringify(f.http("track.example", "/px.gif?ev=view"))}, "v=1"); });</script>`,
+    expect: (f) => ({ size: [300, 250], ssl: { compliant: false, insecure: [f.http("track.example", "/px.gif?ev=view")] } }),
+  },
+  {
+    id: "ssl-http-pixel-in-xo-iframe",
+    pattern: "https cross-origin iframe creative whose own impression pixel is http://",
+    html: (f) => `<iframe src="${f.page("frame.example", `<!doctype html><body style="margin:0">${still("#264653")}<img src="${f.http("track.example", "/px.gif?ev=frame")}" width="1" height="1" style="position:absolute;left:0;top:0"></body>`)}" width="300" height="250" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>`,
+    expect: (f) => ({ size: [300, 250], ssl: { compliant: false, insecure: [f.http("track.example", "/px.gif?ev=frame")] } }),
+  },
+  {
     id: "ssl-all-https",
     pattern: "script, artwork and pixel all over https",
     html: (f) => `<script src="${f.https("cdn.example", "/js/lib.js")}"></script>${still("#1d3557", `<img src="${f.https("cdn.example", "/img/solid.png?w=60&h=30&c=e9c46a")}" style="position:absolute;right:20px;top:90px">`)}
@@ -353,6 +373,13 @@ export const cases: Case[] = [
     id: "cookie-3p-pixel",
     pattern: "third-party impression pixel over https setting tp=1; SameSite=None; Secure; HttpOnly",
     html: (f) => `${still("#264653")}<img src="${f.https("track.example", "/cookie.gif")}" width="1" height="1" style="position:absolute;left:0;top:0">`,
+    expect: { size: [300, 250], cookie: { name: "tp", httpOnly: true, secure: true, sameSite: "None" } },
+  },
+  {
+    // A cookie sync: the pixel on one ad server redirects to another, whose answer at the end of the chain sets its cookie.
+    id: "cookie-sync-redirect",
+    pattern: "impression pixel 302-redirected by track.example to an ad server that sets tp=1 (a cookie sync)",
+    html: (f) => `${still("#264653")}<img src="${f.https("track.example", `/click?hops=1&to=${encodeURIComponent(f.https("ads.example", "/cookie.gif"))}`)}" width="1" height="1" style="position:absolute;left:0;top:0">`,
     expect: { size: [300, 250], cookie: { name: "tp", httpOnly: true, secure: true, sameSite: "None" } },
   },
   {
