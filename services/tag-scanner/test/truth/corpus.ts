@@ -216,6 +216,12 @@ export const cases: Case[] = [
   { id: "border-2px-solid", pattern: "white ad with a 2 px black border", html: () => `<div style="${AD};box-sizing:border-box;border:2px solid #000;background:#fff">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
   { id: "border-3px-brand", pattern: "light ad framed by a 3 px solid brand-red border", html: () => `<div style="${AD};box-sizing:border-box;border:3px solid #c8102e;background:#fdf6ec">${headline("Pizza night", "#c8102e")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
   { id: "border-8px-thick-frame", pattern: "white ad inside a thick 8 px navy brand frame", html: () => `<div style="${AD};box-sizing:border-box;border:8px solid #1d3557;background:#fff">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
+  {
+    // Rounded corners: the frame's straight runs are a border; the corners show the page behind the curve.
+    id: "border-rounded-2px", pattern: "white ad with a 2 px dark border and 8 px rounded corners",
+    html: () => `<div style="${AD};box-sizing:border-box;border:2px solid #222;border-radius:8px;background:#fff">${headline("Spring sale", "#111")}${CTA}</div>`,
+    expect: { size: [300, 250], border: true },
+  },
   { id: "border-inset-shadow", pattern: "border drawn as box-shadow: inset 0 0 0 2px #000", html: () => `<div style="${AD};background:#fff;box-shadow:inset 0 0 0 2px #000">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
   { id: "border-grey-1px-white-ad", pattern: "white ad with the usual 1 px light-grey (#ccc) keyline", html: () => `<div style="${AD};box-sizing:border-box;border:1px solid #ccc;background:#fff">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
   { id: "border-outline-inset", pattern: "keyline drawn with outline: 1px solid #000; outline-offset: -1px", html: () => `<div style="${AD};background:#fff;outline:1px solid #000;outline-offset:-1px">${headline("Spring sale", "#111")}${CTA}</div>`, expect: { size: [300, 250], border: true } },
