@@ -418,6 +418,24 @@ export const cases: Case[] = [
     expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
   },
   {
+    // Older Flash-era conversions and some ad servers still wrap the ad in a javascript: link to the clickTag.
+    id: "landing-javascript-href",
+    pattern: "<a href=\"javascript:window.open(window.clickTag)\"> around the artwork",
+    landing: true,
+    html: (f) => `<script>var clickTag = "${f.landing}";</script>
+<a href="javascript:window.open(window.clickTag)" style="display:block">${still("#2a9d8f")}</a>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
+    // An image map: the whole banner is one <area>, common in e-mail-style and hand-coded banners.
+    id: "landing-image-map",
+    pattern: "banner image with a usemap whose single <area> covers it (target=_blank)",
+    landing: true,
+    html: (f) => `<img src="${f.https("cdn.example", "/img/solid.png?w=300&h=250&c=264653")}" width="300" height="250" usemap="#m" style="display:block;border:0">
+<map name="m"><area shape="rect" coords="0,0,300,250" href="${f.landing}" target="_blank" alt="Shop now"></map>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
     id: "landing-click-tracker-2-redirects",
     pattern: "click goes through two 302 click trackers before the landing page",
     landing: true,
