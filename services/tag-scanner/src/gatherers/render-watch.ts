@@ -6,7 +6,7 @@ import type { ProbeWorlds } from "./probe-world.ts";
  * window. Evidence comes from three places no single one of which is enough:
  *  - the pixels (screencast change times): what actually moved, and when it last did;
  *  - the creative's own world (instrument.ts): timeouts still pending, setTimeout chains, intervals, rAF loops;
- *  - the DOM, read from an isolated world per frame: CSS/Web animations with their remaining time (delays
+ *  - the DOM, read from an isolated world per frame: CSS/Web and SVG SMIL animations with their remaining time (delays
  *    included), playing videos, and which images are visible; plus animated GIF timing read from their bytes.
  *
  * The watch ends early only on proof: nothing one-shot is still scheduled (no pending timeout, no finite animation or
@@ -213,6 +213,32 @@ export const MOTION_PROBE = `(() => {
       const infinite = !isFinite(t.endTime) || !isFinite(t.activeDuration);
       const iter = Number(t.duration) || 0;
       anims.push({ remaining: infinite ? -1 : Math.max(0, (t.endTime - cur) / rate), period: isFinite(iter) ? iter / rate : 0, visible: e.target ? vis(e.target) : true });
+    }
+  } catch (e) {}
+  try {
+    // SVG SMIL animations are not in getAnimations(); their own timeline says what is still to come. An animation
+    // that waits for an event (begin="click", "indefinite") has no resolved start and is skipped; one cut short by an
+    // end attribute is left to the pixels rather than called endless.
+    const secs = (v) => { const m = /^\s*([0-9.]+)\s*(ms|s)?\s*$/.exec(v || ""); return m ? Number(m[1]) / (m[2] === "ms" ? 1000 : 1) : NaN; };
+    let seen = 0;
+    for (const el of document.querySelectorAll("animate, animateTransform, animateMotion, set")) {
+      if (anims.length >= 200 || ++seen > 1000) break;
+      const svg = el.ownerSVGElement;
+      if (!svg || (svg.animationsPaused && svg.animationsPaused())) continue;
+      let start;
+      try { start = el.getStartTime(); } catch (e) { continue; }
+      let dur;
+      try { dur = el.getSimpleDuration(); } catch (e) { dur = 0; }
+      if (!isFinite(dur)) dur = 0;
+      const rc = el.getAttribute("repeatCount"), rd = el.getAttribute("repeatDur");
+      let active = dur;
+      if (rc === "indefinite" || rd === "indefinite") active = el.hasAttribute("end") ? dur : Infinity;
+      else {
+        if (rc && isFinite(Number(rc))) active = dur * Number(rc);
+        if (rd && isFinite(secs(rd))) active = secs(rd);
+      }
+      const now = svg.getCurrentTime();
+      anims.push({ remaining: isFinite(active) ? Math.max(0, (start + active - now) * 1000) : -1, period: dur * 1000, visible: vis(el.targetElement) });
     }
   } catch (e) {}
   try {

@@ -91,6 +91,28 @@ export const cases: Case[] = [
     expect: { size: [300, 250], animation: around(6000) },
   },
   {
+    // SVG SMIL is not in document.getAnimations(): only its own timeline says a delayed animation is still to come.
+    id: "svg-smil-delayed",
+    pattern: "SVG badge whose SMIL <animate> starts 2 s in (begin=\"2s\") and runs 1 s, then freezes",
+    html: () => `<div style="${AD};background:#f1faee">${headline("Weekend deal", "#1d3557")}<svg width="300" height="250" style="position:absolute;left:0;top:0"><circle cx="240" cy="130" r="10" fill="#e63946"><animate attributeName="r" from="10" to="40" begin="2s" dur="1s" fill="freeze"/></circle></svg></div>`,
+    expect: { size: [300, 250], animation: around(3000) },
+  },
+  {
+    id: "svg-smil-spinner-loop",
+    pattern: "SVG loader ring spinning forever (animateTransform, repeatCount=\"indefinite\")",
+    html: () => `<div style="${AD};background:#1d3557">${headline("Loading deals")}<svg width="60" height="60" style="position:absolute;left:120px;top:120px"><g><circle cx="30" cy="30" r="24" stroke="#f1faee" stroke-width="6" fill="none" stroke-dasharray="100 60"/><animateTransform attributeName="transform" type="rotate" from="0 30 30" to="360 30 30" dur="1.2s" repeatCount="indefinite"/></g></svg></div>`,
+    expect: { size: [300, 250], animation: "endless" },
+  },
+  {
+    // A transition started by a class the creative adds after a timeout: the watch sees the timer, then the transition.
+    id: "css-transition-after-timeout",
+    pattern: "headline slides in with a 1 s CSS transition started by a class added 500 ms after load",
+    html: () => `<style>#h{transform:translateX(-300px);transition:transform 1s ease-out} #h.in{transform:none}</style>
+<div style="${AD};background:#fefae0"><div id="h" style="font:bold 26px Arial;padding:40px 20px;color:#283618">Fresh picks</div></div>
+<script>addEventListener("load", function () { setTimeout(function () { document.getElementById("h").className = "in"; }, 500); });</script>`,
+    expect: { size: [300, 250], animation: { min: 1200, max: 2600 } },
+  },
+  {
     id: "slideshow-interval-loop",
     pattern: "the same three frames rotating forever on setInterval",
     html: () => `${SLIDES}<script>(function () {
