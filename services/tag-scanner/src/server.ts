@@ -22,6 +22,8 @@ export type TagScannerProcess = ScannerProcess;
 export async function startTagScannerProcess(opts: TagScannerProcessOptions): Promise<TagScannerProcess> {
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
   const scanner = createTagScanner({ pool, policy: opts.policy, artifacts: opts.artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts });
+  // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
+  void scanner.warmUp().catch(() => {});
   return startScannerProcess({
     name: "tag-scanner",
     nc: opts.nc,

@@ -36,6 +36,11 @@ export function createWarmPages(opts: { prepare(browser: Browser): Promise<Prepa
         l.push(p);
       }
     },
+    /** Refills, then waits until every page being prepared for this browser is ready (or failed). */
+    async ready(browser: Browser): Promise<void> {
+      this.refill(browser);
+      await Promise.all(ready.get(browser) ?? []);
+    },
     async close(): Promise<void> {
       closed = true;
       const all = [...ready.values()].flat();

@@ -1,5 +1,5 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
-import { type GifAnimation, gifAnimation } from "./gif-animation.ts";
+import { type ImageAnimation, imageAnimation } from "./image-animation.ts";
 
 /** One request as CDP saw it; plain data (the network artifact). */
 export interface RequestRecord {
@@ -31,8 +31,8 @@ export interface RequestRecord {
   finished: boolean;
   /** Local Date.now() when the response finished loading. */
   finishedLocal?: number;
-  /** Frame timing of an animated GIF, read from its bytes. */
-  gif?: GifAnimation;
+  /** Frame timing of an animated GIF, WebP or APNG, read from its bytes. */
+  animation?: ImageAnimation;
   /**
    * The URL as the creative wrote it when Chromium changed it before sending: an http:// subresource of an https page
    * is upgraded to https:// (mixed-content autoupgrade), and the request then shows only the upgraded URL.
@@ -53,8 +53,10 @@ export interface NetworkArtifact {
 }
 
 const SMALL_IMAGE = 4096;
-/** GIFs up to this size are read for their frame timing (the render watch needs it); larger ones are not. */
-const MAX_GIF_READ = 4 * 1024 * 1024;
+/** GIFs, WebPs and PNGs up to this size are read for their frame timing (the render watch needs it); larger are not. */
+const MAX_ANIMATION_READ = 4 * 1024 * 1024;
+/** The types an animated image comes as (APNG is mostly served as image/png). */
+const ANIMATABLE = /^image\/(gif|webp|png|apng)\b/;
 const MAX_MIXED = 500;
 
 /** Width/height from the first bytes of an image, or undefined. */
@@ -204,15 +206,15 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     rec.finished = true;
     rec.finishedLocal = Date.now();
     if (rec.synthetic && rec.encodedBytes === 0) rec.encodedBytes = rec.bodyBytes;
-    const isGif = rec.mimeType === "image/gif" || rec.headers["content-type"]?.startsWith("image/gif") === true;
+    const animatable = ANIMATABLE.test(rec.mimeType ?? "") || ANIMATABLE.test(rec.headers["content-type"] ?? "");
     const small = rec.resourceType === "image" && rec.bodyBytes <= SMALL_IMAGE;
-    if (small || (isGif && rec.bodyBytes <= MAX_GIF_READ)) {
+    if (small || (animatable && rec.bodyBytes <= MAX_ANIMATION_READ)) {
       const p = client
         .send("Network.getResponseBody", { requestId: e.requestId })
         .then((b) => {
           const buf = Buffer.from(b.body, b.base64Encoded ? "base64" : "utf8");
           if (small) rec.imageSize = imageSizeFromBytes(buf);
-          if (isGif) rec.gif = gifAnimation(buf);
+          if (animatable) rec.animation = imageAnimation(buf);
         })
         .catch(() => {})
         .finally(() => pendingBodies.delete(p));
@@ -306,15 +308,15 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
       for (const r of list) if (!r.finished && !LONG_LIVED.has(r.resourceType)) n++;
       return n;
     },
-    /** Requests in flight, or response bodies still being read (a GIF whose timing is not known yet). */
+    /** Requests in flight, or response bodies still being read (an animated image whose timing is not known yet). */
     busy(): boolean {
       return pendingBodies.size > 0 || this.inflight() > 0;
     },
-    /** Animated GIFs loaded so far, with when they started playing. */
+    /** Animated images (GIF, WebP, APNG) loaded so far, with when they started playing. */
     animatedImages(): Array<{ url: string; loadedAt: number; durationMs: number; plays: number }> {
       const out = [];
       for (const r of list) {
-        if (r.gif && r.gif.frames > 1 && r.finishedLocal) out.push({ url: r.url, loadedAt: r.finishedLocal, durationMs: r.gif.durationMs, plays: r.gif.plays });
+        if (r.animation && r.animation.frames > 1 && r.finishedLocal) out.push({ url: r.url, loadedAt: r.finishedLocal, durationMs: r.animation.durationMs, plays: r.animation.plays });
       }
       return out;
     },

@@ -190,6 +190,26 @@ export const cases: Case[] = [
     expect: { size: [300, 250], animation: around(2000) },
   },
   {
+    // Slow storyboards now ship as animated WebP (smaller than GIF): each 1 s frame is a still longer than the settle
+    // window, so only the file's own timing says more is coming.
+    id: "webp-once",
+    pattern: "animated WebP banner, 3 frames x 1 s, ANIM loop count 1 (plays once)",
+    html: (f) => `<a href="${f.landing}" target="_blank"><img src="${f.https("cdn.example", "/anim-once.webp")}" width="300" height="250" style="display:block;border:0"></a>`,
+    expect: { size: [300, 250], animation: around(2000) },
+  },
+  {
+    id: "webp-loop",
+    pattern: "animated WebP banner looping forever (ANIM loop count 0)",
+    html: (f) => `<a href="${f.landing}" target="_blank"><img src="${f.https("cdn.example", "/anim-loop.webp")}" width="300" height="250" style="display:block;border:0"></a>`,
+    expect: { size: [300, 250], animation: "endless" },
+  },
+  {
+    id: "apng-once",
+    pattern: "APNG banner served as image/png, 3 frames x 1 s, num_plays 1",
+    html: (f) => `<a href="${f.landing}" target="_blank"><img src="${f.https("cdn.example", "/anim-once.png")}" width="300" height="250" style="display:block;border:0"></a>`,
+    expect: { size: [300, 250], animation: around(2000) },
+  },
+  {
     // Red, green, blue, red, green, blue: the last change is the second blue, 5 s in.
     id: "gif-loop-count-1",
     pattern: "animated GIF with NETSCAPE2.0 loop count 1 (one repetition: plays twice)",

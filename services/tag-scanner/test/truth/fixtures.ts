@@ -48,6 +48,8 @@ const SCRIPTS: Record<string, string> = {
   "/js/cookie.js": `document.cookie = "fp_id=42; Max-Age=3600; Path=/; SameSite=None; Secure";`,
 };
 
+const MEDIA_TYPES: Record<string, string> = { ".gif": "image/gif", ".webp": "image/webp", ".png": "image/png", ".webm": "video/webm" };
+
 // Media must really play (a GIF that animates, a video that decodes), so it is made by ffmpeg, once per test file.
 function makeMedia(dir: string): Record<string, Buffer> {
   const run = (args: string[]) => execFileSync("ffmpeg", ["-v", "error", ...args], { timeout: 60_000 });
@@ -58,6 +60,11 @@ function makeMedia(dir: string): Record<string, Buffer> {
   // count 1, which Chromium reads as one repetition (two plays).
   const loops = { once: -1, loop: 0, twice: 1 };
   for (const [name, n] of Object.entries(loops)) run(["-f", "lavfi", "-i", frames, "-loop", String(n), "-y", path.join(dir, `${name}.gif`)]);
+  // The same frames as animated WebP (libwebp merges the repeats: 3 frames of 1 s) and APNG (30 frames of 100 ms,
+  // the repeats empty). At 1 fps the WebP muxer writes 0 ms durations, which Chromium shows as 100 ms.
+  run(["-f", "lavfi", "-i", frames, "-c:v", "libwebp_anim", "-lossless", "1", "-loop", "1", "-y", path.join(dir, "once.webp")]);
+  run(["-f", "lavfi", "-i", frames, "-c:v", "libwebp_anim", "-lossless", "1", "-loop", "0", "-y", path.join(dir, "loop.webp")]);
+  run(["-f", "lavfi", "-i", frames, "-f", "apng", "-plays", "1", "-y", path.join(dir, "once.png")]);
   // 3 s of testsrc2 (something moves in every frame), VP8 like a real video ad.
   run(["-f", "lavfi", "-i", "testsrc2=s=300x250:r=15:d=3", "-c:v", "libvpx", "-b:v", "300k", "-pix_fmt", "yuv420p", "-y", path.join(dir, "ad.webm")]);
   return {
@@ -65,6 +72,9 @@ function makeMedia(dir: string): Record<string, Buffer> {
     "/anim-loop.gif": readFileSync(path.join(dir, "loop.gif")),
     "/anim-twice.gif": readFileSync(path.join(dir, "twice.gif")),
     "/ad.webm": readFileSync(path.join(dir, "ad.webm")),
+    "/anim-once.webp": readFileSync(path.join(dir, "once.webp")),
+    "/anim-loop.webp": readFileSync(path.join(dir, "loop.webp")),
+    "/anim-once.png": readFileSync(path.join(dir, "once.png")),
   };
 }
 
@@ -142,7 +152,7 @@ export async function startFixtures(): Promise<Fixtures> {
       }
       if (p.startsWith("/p/") && pages.has(p)) return send("text/html; charset=utf-8", pages.get(p)!);
       if (SCRIPTS[p]) return send("text/javascript", SCRIPTS[p]!);
-      if (media[p]) return send(p.endsWith(".gif") ? "image/gif" : "video/webm", media[p]!);
+      if (media[p]) return send(MEDIA_TYPES[path.extname(p)] ?? "application/octet-stream", media[p]!);
       const img = /^\/img\/(\w+)\.png$/.exec(p);
       const body = img && png(img[1]!, Number(u.searchParams.get("w") ?? 300), Number(u.searchParams.get("h") ?? 250), u.searchParams.get("c") ?? "");
       if (body) return send("image/png", body);

@@ -14,6 +14,8 @@ const jobIds = new Map<string, string>();
 beforeAll(async () => {
   f = await startFixtures();
   s = makeScanner(IN_FLIGHT);
+  // As a running worker: its browser up and a page prepared per slot (the service warms up when it starts).
+  await s.scanner.warmUp();
   // Our own limiter rather than the pool's queue: a scan's render deadline starts when scan() is called, so a scan
   // waiting for a slot would lose render time.
   const queue = [...cases];
