@@ -100,6 +100,9 @@ function externalThirdParty(): Plugin {
 const ASSET_URL = /new URL\(\s*(["'])([^"']+)\1\s*,\s*import\.meta\.url\s*\)/g;
 const SAFE_IMPORT_META = /createRequire\(\s*import\.meta\.url\s*\)/g;
 
+/** Browser code kept in `page/` directories (services/tag-scanner/src/gatherers/page/): never imported by Node. */
+const isPageScript = (file: string) => /[\\/]page[\\/][^\\/]+\.js$/.test(file);
+
 function relocateAssets(root: string, out: string, copied: string[]): Plugin {
   return {
     name: "relocate-assets",
@@ -114,7 +117,8 @@ function relocateAssets(root: string, out: string, copied: string[]): Plugin {
           // Every bundle sits in dist/<name>/: the worker's bundle is one level up, then its own name.
           if (worker) return `new URL(${q}../${worker[0]}.js${q}, import.meta.url)`;
           if (!existsSync(from) || !statSync(from).isFile()) throw new Error(`${relative(root, args.path)}: asset ${rel} does not exist`);
-          if (/\.[cm]?[jt]s$/.test(from)) throw new Error(`${relative(root, args.path)}: ${rel} is code; import it instead of reading it by URL`);
+          // Page-side scripts (a `page/` directory) are code for the browser, read as text and sent to a page: assets.
+          if (/\.[cm]?[jt]s$/.test(from) && !isPageScript(from)) throw new Error(`${relative(root, args.path)}: ${rel} is code; import it instead of reading it by URL`);
           const name = `${createHash("sha256").update(relative(root, from)).digest("hex").slice(0, 8)}-${basename(from)}`;
           mkdirSync(join(out, "assets"), { recursive: true });
           copyFileSync(from, join(out, "assets", name));

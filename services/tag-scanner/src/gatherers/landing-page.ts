@@ -1,5 +1,6 @@
 import type { BrowserContext, CDPSession, Page, Protocol, Target } from "puppeteer-core";
 import { bounded, sleep } from "../util.ts";
+import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 export interface LandingArtifact {
@@ -12,18 +13,12 @@ export interface LandingArtifact {
   evidence: string;
 }
 
-const PAGE_STATE = `(() => {
-  const nav = performance.getEntriesByType("navigation")[0];
-  const b = document.body;
-  return { ready: document.readyState, href: location.href, title: document.title,
-    status: nav && typeof nav.responseStatus === "number" ? nav.responseStatus : 0,
-    rendered: !!b && (b.children.length > 0 || (b.innerText || "").trim().length > 0) };
-})()`;
-
-interface PageState { ready: string; href: string; title: string; status: number; rendered: boolean }
+/** What the landing document shows (page/landing-state.js). */
+export interface PageState { ready: string; href: string; title: string; status: number; rendered: boolean }
+const PAGE_STATE = pageFunction(new URL("./page/landing-state.js", import.meta.url), "landingState")();
 
 /** One round trip through the frame's task queue: whatever the click queued for "the next task" has run after it. */
-const NEXT_TASK = `new Promise((r) => setTimeout(r, 0))`;
+const NEXT_TASK = pageFunction(new URL("./page/next-task.js", import.meta.url), "nextTask")();
 
 /** Waits until the landing document finished loading (or the bound passed) and reads what it shows. */
 async function settle(page: Page, untilMs: number, stepMs: number): Promise<PageState | undefined> {

@@ -4,6 +4,7 @@ import { paintedSize } from "../fields/dimensions.ts";
 import { bounded } from "../util.ts";
 import { measureLayout } from "./frame-layout.ts";
 import { LAYOUT_SCRIPT, type LayoutArtifact } from "./layout.ts";
+import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 export interface MeasureArtifact {
@@ -14,7 +15,9 @@ export interface MeasureArtifact {
 }
 
 // Resolves after two rendered frames; the 500 ms fallback covers a page whose rendering is starved.
-const TWO_FRAMES = `new Promise((r) => { requestAnimationFrame(() => requestAnimationFrame(() => r(true))); setTimeout(() => r(false), 500); })`;
+const TWO_FRAMES = pageFunction<[fallbackMs: number]>(new URL("./page/two-frames.js", import.meta.url), "twoFrames")(500);
+/** Sets the width of a framed bundle's slot (page/slot-width.js). */
+const setSlotWidth = pageFunction<[width: number]>(new URL("./page/slot-width.js", import.meta.url), "setSlotWidth");
 
 /**
  * The screenshot is of the creative's box, but the box is the creative's to choose: a 16 000 px creative would ask
@@ -55,7 +58,7 @@ export async function measureCreative(
   if (slot) {
     // A framed bundle lives in a slot of fixed size: narrowing the viewport would not reach it, narrowing the slot
     // does (as a responsive placement would).
-    const set = (w: number) => worlds.evaluate(mainFrameId, `(() => { const f = document.querySelector("iframe"); if (!f) return false; f.style.width = "${w}px"; f.width = "${w}"; return true; })()`, budget());
+    const set = (w: number) => worlds.evaluate(mainFrameId, setSlotWidth(w), budget());
     if (!(await set(narrow))) return out;
     const inner = (await worlds.frames()).find((f) => f.parentId === mainFrameId);
     if (inner) {

@@ -1,4 +1,5 @@
 import type { RealmReport } from "./instrument.ts";
+import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 /**
@@ -18,12 +19,17 @@ import type { ProbeWorlds } from "./probe-world.ts";
  * (or within 1.5x the longest gap seen between its changes).
  */
 
-export interface ProbedMotion {
+/** What one frame's DOM says (page/motion.js). */
+export interface FrameMotion {
   /** remaining ms; -1 = infinite. period = one iteration, ms. */
   anims: Array<{ remaining: number; period: number; visible: boolean }>;
   videos: Array<{ remaining: number; period: number; visible: boolean }>;
   /** currentSrc of visible <img> elements (to tell whether a looping GIF is on screen). */
   images: string[];
+}
+
+/** Every frame's answer merged. */
+export interface ProbedMotion extends FrameMotion {
   /**
    * Every frame answered (or is gone). A frame that did not answer in time — a starved renderer, a busy loop — may
    * hold a delayed animation: its silence is no evidence of calm.
@@ -190,80 +196,8 @@ export function movingAtDeadline(ev: MotionEvidence, cfg: WatchConfig): boolean 
   return ev.now - ev.changes[ev.changes.length - 1]! < window;
 }
 
-/** Read in each frame's isolated world: animations with their remaining time, playing videos, visible images. */
-export const MOTION_PROBE = `(() => {
-  const vis = (el) => {
-    try {
-      if (!el || !el.isConnected || !el.getBoundingClientRect) return false;
-      const r = el.getBoundingClientRect();
-      if (r.width <= 2 || r.height <= 2) return false;
-      return el.checkVisibility ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) : true;
-    } catch (e) { return false; }
-  };
-  const anims = [], videos = [], images = [];
-  try {
-    for (const a of document.getAnimations()) {
-      if (anims.length >= 200) break;
-      if (a.playState !== "running" && !a.pending) continue;
-      const e = a.effect;
-      if (!e) continue;
-      const t = e.getComputedTiming();
-      const rate = Math.abs(a.playbackRate) || 1;
-      const cur = Number(a.currentTime) || 0;
-      const infinite = !isFinite(t.endTime) || !isFinite(t.activeDuration);
-      const iter = Number(t.duration) || 0;
-      anims.push({ remaining: infinite ? -1 : Math.max(0, (t.endTime - cur) / rate), period: isFinite(iter) ? iter / rate : 0, visible: e.target ? vis(e.target) : true });
-    }
-  } catch (e) {}
-  try {
-    // SVG SMIL animations are not in getAnimations(); their own timeline says what is still to come. An animation
-    // that waits for an event (begin="click", "indefinite") has no resolved start and is skipped; one cut short by an
-    // end attribute is left to the pixels rather than called endless.
-    const secs = (v) => { const m = /^\s*([0-9.]+)\s*(ms|s)?\s*$/.exec(v || ""); return m ? Number(m[1]) / (m[2] === "ms" ? 1000 : 1) : NaN; };
-    let seen = 0;
-    for (const el of document.querySelectorAll("animate, animateTransform, animateMotion, set")) {
-      if (anims.length >= 200 || ++seen > 1000) break;
-      const svg = el.ownerSVGElement;
-      if (!svg || (svg.animationsPaused && svg.animationsPaused())) continue;
-      let start;
-      try { start = el.getStartTime(); } catch (e) { continue; }
-      let dur;
-      try { dur = el.getSimpleDuration(); } catch (e) { dur = 0; }
-      if (!isFinite(dur)) dur = 0;
-      const rc = el.getAttribute("repeatCount"), rd = el.getAttribute("repeatDur");
-      let active = dur;
-      if (rc === "indefinite" || rd === "indefinite") active = el.hasAttribute("end") ? dur : Infinity;
-      else {
-        if (rc && isFinite(Number(rc))) active = dur * Number(rc);
-        if (rd && isFinite(secs(rd))) active = secs(rd);
-      }
-      const now = svg.getCurrentTime();
-      anims.push({ remaining: isFinite(active) ? Math.max(0, (start + active - now) * 1000) : -1, period: dur * 1000, visible: vis(el.targetElement) });
-    }
-  } catch (e) {}
-  try {
-    for (const v of document.querySelectorAll("video")) {
-      if (videos.length >= 50) break;
-      if (v.ended) continue;
-      // An autoplay video still loading is about to play: keep watching (its length is not known yet).
-      if (v.paused) {
-        if (v.autoplay && v.networkState !== 3 && v.readyState < 3 && !v.error) videos.push({ remaining: 30000, period: 0, visible: vis(v) });
-        continue;
-      }
-      const d = v.duration, rate = Math.abs(v.playbackRate) || 1;
-      // Unknown length (metadata not loaded yet, a live stream): keep watching, but it is no proof of endlessness.
-      const remaining = v.loop ? -1 : isFinite(d) ? Math.max(0, ((d - v.currentTime) * 1000) / rate) : 30000;
-      videos.push({ remaining, period: isFinite(d) ? (d * 1000) / rate : 0, visible: vis(v) });
-    }
-  } catch (e) {}
-  try {
-    for (const img of document.images) {
-      if (images.length >= 100) break;
-      if (img.currentSrc && vis(img)) images.push(img.currentSrc);
-    }
-  } catch (e) {}
-  return { anims, videos, images };
-})()`;
+/** Read in each frame's isolated world (page/motion.js): animations with their remaining time, playing videos, visible images. */
+const motionProbe = pageFunction<[pingEvent: string | null, afterTwoFrames: boolean]>(new URL("./page/motion.js", import.meta.url), "motionProbe");
 
 /**
  * Probes every frame's isolated world and merges the answers. Frames that do not answer in time are left out and make
@@ -271,17 +205,16 @@ export const MOTION_PROBE = `(() => {
  */
 export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: string): Promise<ProbedMotion> {
   const frames = await worlds.frames();
-  // First ask the frame's realm for a fresh report (instrument.ts), then look: both then speak of the same moment.
-  const ping = pingEvent ? `(() => { try { dispatchEvent(new Event(${JSON.stringify(pingEvent)})); } catch (e) {} })(), ` : "";
-  const script = `(${ping}${MOTION_PROBE})`;
+  // First ask the frame's realm for a fresh report (instrument.js), then look: both then speak of the same moment.
+  const script = motionProbe(pingEvent ?? null, false);
   // The top document answers only after two rendered frames. A renderer whose main thread runs timers while its
   // frames are starved (the compositor or GPU process without CPU on a loaded machine) otherwise looks calm before
   // the first frames' own work has happened: lazy images start loading and IntersectionObserver callbacks (an ad
   // that starts animating once in view) run from a rendering update. Two, so that what the first one queued has run.
-  const afterFrames = `(${ping}new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(${MOTION_PROBE})))))`;
+  const afterFrames = motionProbe(pingEvent ?? null, true);
   const answers = await Promise.all(frames.map((f, i) => (i === 0
-    ? worlds.attempt<ProbedMotion>(f.id, afterFrames, ms, true)
-    : worlds.attempt<ProbedMotion>(f.id, script, ms))));
+    ? worlds.attempt<FrameMotion>(f.id, afterFrames, ms, true)
+    : worlds.attempt<FrameMotion>(f.id, script, ms))));
   const out: ProbedMotion = { anims: [], videos: [], images: [], complete: frames.length > 0 };
   for (const answer of answers) {
     if (!("value" in answer)) {

@@ -1,5 +1,6 @@
 import type { CDPSession } from "puppeteer-core";
 import { bounded, truncate } from "../util.ts";
+import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 export interface StorageArtifact {
@@ -15,7 +16,8 @@ export interface StorageArtifact {
 const MAX_COOKIES = 300;
 /** Across every frame (each frame's origin may add its own 200). */
 const MAX_LOCAL_STORAGE = 500;
-const LOCAL_STORAGE = "(() => { try { return Object.entries(localStorage).slice(0, 200); } catch (e) { return []; } })()";
+/** A frame's own entries, at most 200 (page/local-storage.js). */
+const LOCAL_STORAGE = pageFunction<[max: number]>(new URL("./page/local-storage.js", import.meta.url), "localStorageEntries")(200);
 
 /**
  * What the creative stored: every cookie of the scan's context (set by JavaScript or by Set-Cookie, first or third
