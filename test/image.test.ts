@@ -88,6 +88,8 @@ describe("npm run build", () => {
     expect(existsSync(join(out, "main.js"))).toBe(true);
     expect(existsSync(join(out, "healthcheck.js"))).toBe(true);
     expect(result.assets.some((a) => a.endsWith("cva-filters.txt"))).toBe(true);
+    // The tag scanner's page-side scripts, read as text and sent to the page (services/tag-scanner/src/gatherers/page/).
+    for (const page of ["instrument.js", "layout.js", "motion.js", "mraid-host.js"]) expect(result.assets.some((a) => a.endsWith(`-${page}`)), page).toBe(true);
     // No TypeScript and no workspace import is left for run time.
     for (const n of SERVICE_NAMES) {
       const code = readFileSync(join(out, n, "main.js"), "utf8");
