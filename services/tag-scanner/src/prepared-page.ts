@@ -1,6 +1,7 @@
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
 import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
 import type { DeviceProfile } from "./config.ts";
+import { runPhase, type Gatherer } from "./gatherers/gatherer.ts";
 import { gatherInterception } from "./gatherers/interception.ts";
 import { gatherNetwork } from "./gatherers/network.ts";
 import { gatherPageEvents } from "./gatherers/page-events.ts";
@@ -27,7 +28,7 @@ async function setup<T>(p: Promise<T>, ms = 15_000): Promise<T> {
  * ahead of time while the slot is idle (warm-pages.ts), so none of it is on the scan's critical path; used by one
  * scan only, then disposed with its context (cookies, storage, cache, renderer gone).
  */
-export interface PreparedPage {
+export interface PreparedPage extends PageGatherers {
   browser: Browser;
   proxy: EgressProxy;
   context: BrowserContext;
@@ -38,17 +39,27 @@ export interface PreparedPage {
   site: { current?: SyntheticSite };
   /** While true, popups opened by the creative are closed at once (the click-through turns it off). */
   popups: { close: boolean };
-  events: ReturnType<typeof gatherPageEvents>;
-  signals: ReturnType<typeof gatherPageSignals>;
-  net: ReturnType<typeof gatherNetwork>;
-  interception: ReturnType<typeof gatherInterception>;
-  perf: ReturnType<typeof gatherPerformance>;
-  screencast: ReturnType<typeof gatherScreencast>;
+  /**
+   * Every gatherer, in the order they start. Their lifecycle runs through this list only (`runPhase`), so a new
+   * gatherer is one more entry; the named fields are the same objects, for what the phases read while they collect.
+   */
+  gatherers: readonly Gatherer[];
+  /** The isolated worlds every DOM probe runs in (not a gatherer: a tool the phases use). */
   worlds: ReturnType<typeof createProbeWorlds>;
   /** Emulates `profile` unless it is the one already applied. */
   useProfile(profile: DeviceProfile): Promise<void>;
   /** Closes the context and the proxy; `closed` false means the browser is wedged. */
   dispose(): Promise<{ closed: boolean }>;
+}
+
+/** The gatherers by role. */
+export interface PageGatherers {
+  events: ReturnType<typeof gatherPageEvents>;
+  signals: ReturnType<typeof gatherPageSignals>;
+  net: ReturnType<typeof gatherNetwork>;
+  screencast: ReturnType<typeof gatherScreencast>;
+  perf: ReturnType<typeof gatherPerformance>;
+  interception: ReturnType<typeof gatherInterception>;
 }
 
 export function tabProfile(p: DeviceProfile): TabProfile {
@@ -109,20 +120,25 @@ export async function preparePage(opts: {
     const client = await setup(page.createCDPSession());
     const site: PreparedPage["site"] = {};
     let mainFrameId = "";
-    const events = gatherPageEvents(client);
-    const signals = gatherPageSignals(client);
-    const net = gatherNetwork(client, { isSynthetic: (u) => site.current?.respond(u) !== undefined });
-    const interception = gatherInterception(client, site, () => mainFrameId);
-    const perf = gatherPerformance(client);
-    const screencast = gatherScreencast(client);
+    const byRole: PageGatherers = {
+      events: gatherPageEvents(client),
+      signals: gatherPageSignals(client),
+      net: gatherNetwork(client, { isSynthetic: (u) => site.current?.respond(u) !== undefined }),
+      // Before performance: at the render's start the screencast starts first, so that the CPU time counted from
+      // the performance mark is the creative's alone.
+      screencast: gatherScreencast(client),
+      perf: gatherPerformance(client),
+      interception: gatherInterception(client, site, () => mainFrameId),
+    };
+    const gatherers: Gatherer[] = Object.values(byRole);
     const worlds = createProbeWorlds(client);
     mainFrameId = (await setup(client.send("Page.getFrameTree"))).frameTree.frame.id;
-    await setup(Promise.all([
-      events.start(), signals.start(), net.start(), perf.start(), interception.start(), ...emulate(client, profile),
-    ]));
+    // A gatherer that cannot start leaves the scan blind to what it gathers: the page is not used.
+    const [failed] = await setup(Promise.all([runPhase(gatherers, "start"), ...emulate(client, profile)]));
+    if (failed.length > 0) throw new Error(`gatherers did not start: ${failed.map((f) => `${f.gatherer}: ${f.error}`).join("; ")}`);
     return {
       browser: opts.browser, proxy, context: ctx, page, client, mainFrameId, site, popups,
-      events, signals, net, interception, perf, screencast, worlds,
+      gatherers, ...byRole, worlds,
       async useProfile(p) {
         if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) return;
         profile = p;

@@ -11,6 +11,7 @@ import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
+import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
@@ -36,7 +37,7 @@ export interface TagArtifacts {
   }>;
   localStorage: Array<{ key: string; value: string }>;
   layout?: LayoutArtifact;
-  resized?: { viewportWidth: number; width: number };
+  resized?: ResizedLayout;
   cpuMs: number;
   heapBytes: number;
   landing?: LandingArtifact;

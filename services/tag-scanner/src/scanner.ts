@@ -5,20 +5,18 @@ import {
   type ArtifactSink, type EgressProxy, type OutboundPolicy,
 } from "@cva/platform";
 import type { Server } from "node:net";
-import type { Browser } from "puppeteer-core";
-import type { BrowserLease, BrowserPool } from "./browser-pool.ts";
+import type { BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
-import { captureLandingPage } from "./gatherers/landing-page.ts";
-import { MAX_SHOT_CSS, measureCreative, type MeasureArtifact } from "./gatherers/measure.ts";
-import { watchRender } from "./gatherers/render-watch.ts";
-import { readStorage } from "./gatherers/storage.ts";
+import { runPhase } from "./gatherers/gatherer.ts";
+import { MAX_SHOT_CSS } from "./gatherers/measure.ts";
+import { clickThroughPhase } from "./phases/click-through.ts";
+import { measurePhase } from "./phases/measure.ts";
+import { renderPhase } from "./phases/render.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
 import { createImageWork, type ImageWork } from "./image-work.ts";
-import { MRAID_ENV_JS } from "./mraid-host.ts";
 import { buildSyntheticSite } from "./synthetic-origin.ts";
-import { bounded } from "./util.ts";
-import { createWarmPages } from "./warm-pages.ts";
+import { createWarmPages, type PageLease } from "./warm-pages.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
 export class BrowserLostError extends Error {
@@ -75,21 +73,13 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
   const startProxy = deps.startProxy ?? ((policy: OutboundPolicy, listenOn?: () => Promise<Server>) => startEgressProxy({ policy, listenOn }));
 
-  // The next scan's page is prepared while the slot is idle; the default profile is desktop/en-US (most scans), a
-  // job with other targeting re-emulates its prepared page (a few CDP calls).
-  type LeaseInfo = Pick<BrowserLease, "tabProfiles" | "chromeMajor" | "proxyListener">;
-  const prepare = (browser: Browser, l: LeaseInfo) => preparePage({
-    browser, tabProfiles: l.tabProfiles, policy: deps.policy, profile: deviceProfile(DEFAULT_JOB, l.chromeMajor),
+  // The next scan's page is prepared while the slot is idle, on the lease that held it; the default profile is
+  // desktop/en-US (most scans), a job with other targeting re-emulates its prepared page (a few CDP calls).
+  const prepare = (l: PageLease) => preparePage({
+    browser: l.browser, tabProfiles: l.tabProfiles, policy: deps.policy, profile: deviceProfile(DEFAULT_JOB, l.chromeMajor),
     startProxy: (policy) => startProxy(policy, l.proxyListener),
   });
-  const leases = new Map<Browser, LeaseInfo>();
-  const warm = createWarmPages({
-    perBrowser: deps.pool.slotsPerBrowser ?? 1,
-    prepare: (browser) => {
-      const l = leases.get(browser);
-      return l ? prepare(browser, l) : Promise.reject(new Error("unknown browser"));
-    },
-  });
+  const warm = createWarmPages({ perBrowser: deps.pool.slotsPerBrowser ?? 1, prepare });
   const imageWork = deps.imageWork ?? createImageWork();
   deps.pool.onClose?.(async () => {
     await warm.close();
@@ -118,24 +108,26 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const onLost = () => lost.abort();
     lease.browser.once("disconnected", onLost);
     const scanSignal = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
-    leases.set(lease.browser, { tabProfiles: lease.tabProfiles, chromeMajor: lease.chromeMajor, proxyListener: lease.proxyListener });
     let broken = false;
     let prepared: PreparedPage | undefined;
-    const refill = () => { if (!exclusive) warm.refill(lease.browser); };
+    const refill = () => { if (!exclusive) warm.refill(lease); };
     try {
       const profile = deviceProfile(job, lease.chromeMajor);
-      prepared = (await warm.take(lease.browser)) ?? (await prepare(lease.browser, lease));
+      prepared = (await warm.take(lease)) ?? (await prepare(lease));
       await prepared.useProfile(profile);
       // The next scan's page is prepared while this one measures, not while it renders: building a page starts a
       // renderer process, and four of those started beside four navigations (a burst of scans) held every first paint
       // back by over a second — parse-timed animations (timer chains, SMIL) then measured a second short.
-      const { art, phaseMs, screenshot, landingShot } = await gather(job, profile, prepared, t0, scanSignal, log, refill);
+      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, refill);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
       if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
-      log?.info({ ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive }, "tag scanned");
+      log?.info({
+        ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
+        ...(gatherErrors.length > 0 ? { gatherer_errors: gatherErrors } : {}),
+      }, "tag scanned");
       return report;
     } catch (err) {
       if (!lease.browser.connected || err instanceof BrowserWedgedError) broken = true;
@@ -176,6 +168,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     return out;
   }
 
+  /**
+   * One scan's gathering, in its phases — render, measure, click-through — each returning its artifact, then every
+   * gatherer stopped; the artifacts together are the report's input (TagArtifacts).
+   */
   async function gather(
     job: ScanJob, profile: DeviceProfile, prepared: PreparedPage, t0: number,
     signal: AbortSignal | undefined, log: ScanLogger | undefined, afterRender: () => void,
@@ -190,117 +186,49 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const hard = Number(job.deadlineUnixMs) - timeouts.stepMs * 2 - (captureLanding ? timeouts.landingMs : 0);
       renderDeadline = Math.max(t0 + 1_000, Math.min(renderDeadline, hard));
     }
-    const phaseMs: PhaseMs = { setup: 0, render: 0, measure: 0, landing: 0 };
-    const { page, client, context, proxy, mainFrameId, events, signals, net, interception, perf, screencast, worlds } = prepared;
-    prepared.site.current = site;
-    await Promise.all([
-      screencast.start({ width: profile.width, height: profile.height }).catch(() => {}), perf.mark(),
-      // An MRAID webview has MRAID_ENV before the ad's markup runs (mraid-host.ts); a prepared page is used once.
-      site.inApp ? client.send("Page.addScriptToEvaluateOnNewDocument", { source: MRAID_ENV_JS }).catch(() => {}) : undefined,
-    ]);
+    const { gatherers, events, signals, net, interception, perf, screencast, proxy } = prepared;
 
-    // ---- render phase: navigate, then watch until the render watch proves the creative calm (or endless), or the
-    // deadline.
-    const renderStart = Date.now();
-    phaseMs.setup = renderStart - t0;
-    const navigation = client.send("Page.navigate", { url: site.entryUrl }).catch((err: unknown) => {
-      log?.warn({ err: String(err) }, "navigation failed");
+    const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
+    const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
+    const measuredAt = Date.now();
+    const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
+    const click = await clickThroughPhase(prepared, {
+      capture: captureLanding, responsive: measure.responsive, click: measure.measured.layout?.click, touch: profile.hasTouch,
+      timeouts, jobDeadline,
     });
-    await bounded(navigation, Math.max(0, renderDeadline - Date.now()), undefined);
-    const watch = await watchRender({
-      worlds, realms: signals.realms, screencast, network: net,
-      page: { loadLocal: () => events.artifact.loadLocal, loaded: () => events.artifact.loadTs !== undefined, crashed: () => events.artifact.crashed },
-      onTick: (now) => perf.tick(now),
-      pingEvent: signals.pingEvent,
-    }, { settleMs: timeouts.settleMs, holdMs: timeouts.holdMs }, renderStart, renderDeadline, signal);
-    const endedAt = Date.now();
-    afterRender();
-    phaseMs.render = endedAt - renderStart;
-    let timedOut = events.artifact.loadTs === undefined || events.artifact.crashed || !!signal?.aborted;
-    await screencast.stop();
+    const phaseMs: PhaseMs = {
+      setup: render.startedAt - t0, render: render.endedAt - render.startedAt, measure: measuredAt - render.endedAt, landing: Date.now() - measuredAt,
+    };
+    const stopped = await runPhase(gatherers, "stop", { ms: 2_000 });
 
-    // ---- measuring phase: each step bounded; a page whose main thread is stuck gets its script terminated once.
-    const measureDeadline = Math.min(Date.now() + timeouts.stepMs * 4, jobDeadline);
-    const budget = () => Math.max(200, Math.min(timeouts.stepMs, measureDeadline - Date.now()));
-    const alive = () => worlds.evaluate(mainFrameId, "1", 2_000);
-    let responsive = !events.artifact.crashed && (await alive()) !== undefined;
-    if (!responsive && !events.artifact.crashed) {
-      await bounded(client.send("Runtime.terminateExecution"), 2_000, undefined);
-      responsive = (await alive()) !== undefined;
-      if (responsive) timedOut = true;
-    }
-    let measured: MeasureArtifact = {};
-    let storage: Awaited<ReturnType<typeof readStorage>> = { cookies: [], localStorage: [] };
-    if (responsive) {
-      // CPU first: what measuring costs the renderer is not the creative's.
-      await perf.sample();
-      // Storage does not depend on the layout steps (which resize the viewport): read both at once.
-      [measured, storage] = await Promise.all([
-        measureCreative(client, worlds, mainFrameId, profile, budget, site.slot, captureLanding),
-        readStorage(client, worlds, budget()),
-      ]);
-    }
-    phaseMs.measure = Date.now() - endedAt;
-    const screenshot = storeScreenshot(measured.layout?.box ?? undefined, measured.screenshotPng);
-
-    // ---- click-through (v3): only when there is something to click. What follows is the landing page's, not the
-    // creative's: its requests, console and mixed content are left out of the report.
-    const landingStart = Date.now();
-    const creativeRequestCount = net.artifact.requests.length;
-    const creativeMixed = net.artifact.mixedContent.length;
-    events.stop();
-    signals.clickPhase();
-    let landing: TagArtifacts["landing"];
-    const click = measured.layout?.click;
-    const landingMs = Math.min(timeouts.landingMs, jobDeadline - Date.now() - timeouts.stepMs);
-    if (captureLanding && responsive && click && landingMs < 1_000) {
-      landing = { tab: "none", url: "", title: "", working: false, evidence: "no time left before the job's deadline" };
-    } else if (captureLanding && responsive && click) {
-      prepared.popups.close = false;
-      interception.allowClickNavigation();
-      landing = await bounded(
-        captureLandingPage({
-          page, client, context, worlds, mainFrameId, point: click, touch: profile.hasTouch,
-          waitMs: landingMs, stepMs: timeouts.stepMs,
-          nextTopNavigation: interception.nextTopNavigation,
-          inflightSince: (i) => net.inflightSince(i),
-          requestCount: () => net.artifact.requests.length,
-          clickTimers: () => signals.realms.afterClick(),
-        }),
-        landingMs + timeouts.stepMs * 2,
-        { tab: "none", url: "", title: "", working: false, evidence: "landing step timed out" },
-      );
-    } else if (captureLanding) {
-      landing = { tab: "none", url: "", title: "", working: false, evidence: "nothing to click" };
-    }
-    interception.stop();
-    signals.stop();
-    phaseMs.landing = Date.now() - landingStart;
-    await bounded(net.stop(), 2_000, undefined);
     const changes = screencast.localChanges();
+    const { watch } = render;
     log?.info({
       render_end: watch.ended, still_moving: watch.stillMoving, render_ms: phaseMs.render, pixel_changes: changes.length,
       probes: watch.probes.total, incomplete_probes: watch.probes.incomplete,
-      last_change_ms: changes.length ? changes[changes.length - 1]! - renderStart : -1,
+      last_change_ms: changes.length ? changes[changes.length - 1]! - render.startedAt : -1,
       // Where a duration came from, on the page's clocks (ms after render start): the paints (main-thread rendering
       // updates), and the screencast's change times (compositor frames) — a loaded machine pulls these apart.
-      paints_ms: signals.artifact.paints.slice(0, 4).map((p) => Math.round(p - renderStart)),
-      changes_ms: screencast.artifact.changes.slice(0, 12).map((c) => Math.round(c - renderStart)),
+      paints_ms: signals.artifact.paints.slice(0, 4).map((p) => Math.round(p - render.startedAt)),
+      changes_ms: screencast.artifact.changes.slice(0, 12).map((c) => Math.round(c - render.startedAt)),
     }, "render watch");
 
+    const { measured, storage } = measure;
+    const landing = click.landing;
     const art: TagArtifacts = {
-      profile, site, requests: net.artifact.requests, mixedContent: net.artifact.mixedContent.slice(0, creativeMixed),
+      profile, site, requests: net.artifact.requests, mixedContent: net.artifact.mixedContent.slice(0, net.artifact.creativeMixedContent),
       navTs: net.artifact.navTs, navWallMs: net.artifact.navWallTime !== undefined ? net.artifact.navWallTime * 1000 : undefined,
       events: events.artifact, paints: signals.artifact.paints, pixelChanges: screencast.artifact.changes,
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
-      cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut,
+      cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
-      creativeRequestCount,
+      creativeRequestCount: net.artifact.creativeRequests,
     };
-    return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg };
+    const gatherErrors = [...render.errors, ...click.errors, ...stopped];
+    return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };
   }
 
   async function warmUp(): Promise<void> {
@@ -311,8 +239,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       if (t.status !== "fulfilled") return;
       const lease = t.value;
       try {
-        leases.set(lease.browser, { tabProfiles: lease.tabProfiles, chromeMajor: lease.chromeMajor, proxyListener: lease.proxyListener });
-        await warm.ready(lease.browser);
+        await warm.ready(lease);
       } finally {
         lease.release();
       }

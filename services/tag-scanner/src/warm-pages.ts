@@ -1,13 +1,18 @@
 import type { Browser } from "puppeteer-core";
+import type { BrowserLease } from "./browser-pool.ts";
 import type { PreparedPage } from "./prepared-page.ts";
 import { bounded } from "./util.ts";
 
+/** What preparing a page on a lease's browser needs: the browser, and its tab profiles, version and proxy socket. */
+export type PageLease = Pick<BrowserLease, "browser" | "tabProfiles" | "chromeMajor" | "proxyListener">;
+
 /**
  * Pages prepared ahead of the scans that will use them, per browser: a slot that finishes a scan starts preparing
- * the next one, so context, proxy, page, CDP domains and instrumentation are ready when a job arrives. A page is
- * used once. A preparation that fails, or whose browser died meanwhile, is dropped and the scan prepares its own.
+ * the next one on the lease it holds, so context, proxy, page, CDP domains and instrumentation are ready when a job
+ * arrives. A page is used once. A preparation that fails, or whose browser died meanwhile, is dropped and the scan
+ * prepares its own.
  */
-export function createWarmPages(opts: { prepare(browser: Browser): Promise<PreparedPage>; perBrowser: number }) {
+export function createWarmPages(opts: { prepare(lease: PageLease): Promise<PreparedPage>; perBrowser: number }) {
   const ready = new Map<Browser, Array<Promise<PreparedPage | undefined>>>();
   let closed = false;
   const list = (b: Browser) => {
@@ -16,8 +21,8 @@ export function createWarmPages(opts: { prepare(browser: Browser): Promise<Prepa
     return l;
   };
   return {
-    /** A prepared page for this browser (waiting for one already under way), or undefined. */
-    async take(browser: Browser): Promise<PreparedPage | undefined> {
+    /** A prepared page for the lease's browser (waiting for one already under way), or undefined. */
+    async take({ browser }: PageLease): Promise<PreparedPage | undefined> {
       const l = ready.get(browser);
       while (l && l.length > 0) {
         const p = await l.shift()!;
@@ -26,20 +31,20 @@ export function createWarmPages(opts: { prepare(browser: Browser): Promise<Prepa
       }
       return undefined;
     },
-    /** Prepares pages for this browser until it has `perBrowser` waiting. */
-    refill(browser: Browser): void {
-      if (closed || !browser.connected) return;
+    /** Prepares pages on the lease's browser until it has `perBrowser` waiting. */
+    refill(lease: PageLease): void {
+      if (closed || !lease.browser.connected) return;
       for (const [b, l] of ready) if (!b.connected) { ready.delete(b); for (const p of l) void p.then((x) => x?.dispose()); }
-      const l = list(browser);
+      const l = list(lease.browser);
       while (l.length < opts.perBrowser) {
-        const p = opts.prepare(browser).catch(() => undefined);
+        const p = opts.prepare(lease).catch(() => undefined);
         l.push(p);
       }
     },
-    /** Refills, then waits until every page being prepared for this browser is ready (or failed). */
-    async ready(browser: Browser): Promise<void> {
-      this.refill(browser);
-      await Promise.all(ready.get(browser) ?? []);
+    /** Refills, then waits until every page being prepared for the lease's browser is ready (or failed). */
+    async ready(lease: PageLease): Promise<void> {
+      this.refill(lease);
+      await Promise.all(ready.get(lease.browser) ?? []);
     },
     async close(): Promise<void> {
       closed = true;

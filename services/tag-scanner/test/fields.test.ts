@@ -37,8 +37,12 @@ describe("fields", () => {
     expect(hasVisualArtifacts({ width: 0, height: 0 }, { width: 300, height: 250 })).toBe(false);
     expect(paintedSize({ x: 8, y: 8, width: 299.6, height: 250.2 })).toEqual({ width: 300, height: 250 });
     expect(mobileFriendly({ width: 250, height: 250 }, null)).toBe(true);
-    expect(mobileFriendly({ width: 728, height: 90 }, { viewportWidth: 320, width: 728 })).toBe(false);
-    expect(mobileFriendly({ width: 1366, height: 90 }, { viewportWidth: 320, width: 320 })).toBe(true);
+    // The narrower layout is the probe's raw box; its size is rounded as the painted size is.
+    const at = (width: number) => ({ x: 0, y: 0, width, height: 90 });
+    expect(mobileFriendly({ width: 728, height: 90 }, { viewportWidth: 320, box: at(728) })).toBe(false);
+    expect(mobileFriendly({ width: 1366, height: 90 }, { viewportWidth: 320, box: at(320) })).toBe(true);
+    expect(mobileFriendly({ width: 1366, height: 90 }, { viewportWidth: 320, box: at(320.4) })).toBe(true);
+    expect(mobileFriendly({ width: 1366, height: 90 }, { viewportWidth: 320, box: null })).toBe(false);
   });
 
   it("pixels: 1x1 images by their header, tiny images, 204 answers", () => {

@@ -1,4 +1,5 @@
 import type { Rect } from "../gatherers/layout.ts";
+import type { ResizedLayout } from "../gatherers/measure.ts";
 
 export interface Size { width: number; height: number }
 
@@ -45,8 +46,9 @@ export function hasVisualArtifacts(declared: Size, painted: Size): boolean {
 }
 
 /** Mobile friendly: narrower than 300 px, or responsive (its width followed a narrower viewport). */
-export function mobileFriendly(painted: Size, resized: { viewportWidth: number; width: number } | null): boolean {
+export function mobileFriendly(painted: Size, resized: ResizedLayout | null): boolean {
   if (painted.width > 0 && painted.width < 300) return true;
   if (!resized || painted.width <= 0) return false;
-  return resized.width > 0 && resized.width < painted.width && resized.width <= resized.viewportWidth;
+  const width = paintedSize(resized.box).width;
+  return width > 0 && width < painted.width && width <= resized.viewportWidth;
 }

@@ -50,6 +50,7 @@ export function gatherInterception(client: CDPSession, siteRef: { current?: Synt
     }
   });
   return {
+    name: "interception",
     artifact,
     async start() {
       await client.send("Fetch.enable", { patterns: [{ urlPattern: "*", requestStage: "Request" }] });

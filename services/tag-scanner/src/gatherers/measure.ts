@@ -1,17 +1,23 @@
 import type { CDPSession } from "puppeteer-core";
 import type { DeviceProfile } from "../config.ts";
-import { paintedSize } from "../fields/dimensions.ts";
 import { bounded } from "../util.ts";
 import { measureLayout } from "./frame-layout.ts";
-import { LAYOUT_SCRIPT, type LayoutArtifact } from "./layout.ts";
+import { LAYOUT_SCRIPT, type LayoutArtifact, type Rect } from "./layout.ts";
 import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 export interface MeasureArtifact {
   layout?: LayoutArtifact;
-  /** The creative's width when the page was laid out at a narrower viewport (responsiveness). */
-  resized?: { viewportWidth: number; width: number };
+  /** The creative's box when the page was laid out at a narrower viewport (responsiveness; fields/dimensions.ts). */
+  resized?: ResizedLayout;
   screenshotPng?: Uint8Array;
+}
+
+export interface ResizedLayout {
+  /** The narrower viewport (or slot) width, CSS px. */
+  viewportWidth: number;
+  /** What the creative painted there, as the layout probe measured it. */
+  box: Rect | null;
 }
 
 // Resolves after two rendered frames; the 500 ms fallback covers a page whose rendering is starved.
@@ -52,9 +58,11 @@ export async function measureCreative(
   const clip = screenshotClip(box, profile);
   const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
   if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
-  const painted = paintedSize(box ?? null);
-  if (painted.width < 300) return out;
-  const narrow = Math.max(200, Math.min(320, painted.width - 20));
+  // Narrower than 300 px is mobile friendly already (fields/dimensions.ts): nothing to relayout. Viewports and slots
+  // are set in whole CSS px.
+  const width = box ? Math.round(box.width) : 0;
+  if (width < 300) return out;
+  const narrow = Math.max(200, Math.min(320, width - 20));
   if (slot) {
     // A framed bundle lives in a slot of fixed size: narrowing the viewport would not reach it, narrowing the slot
     // does (as a responsive placement would).
@@ -66,7 +74,7 @@ export async function measureCreative(
       // What the creative lays out inside the narrower slot, before the slot clips it: a fixed 300 px creative
       // still paints 300 px (clipped), a responsive one fits.
       const l2 = await worlds.evaluate<LayoutArtifact>(inner.id, LAYOUT_SCRIPT, budget());
-      if (l2) out.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
+      if (l2) out.resized = { viewportWidth: narrow, box: l2.box };
     }
     if (thenClick) await set(slot.width);
     return out;
@@ -77,7 +85,7 @@ export async function measureCreative(
   // Two frames let resize listeners and media queries re-lay the creative out before it is measured.
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
   const l2 = await measureLayout(client, worlds, mainFrameId, budget());
-  if (l2) out.resized = { viewportWidth: narrow, width: paintedSize(l2.box).width };
+  if (l2) out.resized = { viewportWidth: narrow, box: l2.box };
   if (!thenClick) return out;
   await bounded(metrics(profile.width), budget(), undefined);
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);

@@ -1,4 +1,5 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
+import type { Gatherer } from "./gatherer.ts";
 import { type ImageAnimation, imageAnimation } from "./image-animation.ts";
 
 /** One request as CDP saw it; plain data (the network artifact). */
@@ -50,6 +51,12 @@ export interface NetworkArtifact {
   /** Monotonic timestamp (s) of the top document's request (navigation start), and its wall time (epoch s). */
   navTs?: number;
   navWallTime?: number;
+  /**
+   * How many requests and mixed-content URLs were the creative's: those recorded before the click-through
+   * (`endCreative`). Later ones are the landing page's. Undefined when the scan never got there: all are the creative's.
+   */
+  creativeRequests?: number;
+  creativeMixedContent?: number;
 }
 
 const SMALL_IMAGE = 4096;
@@ -286,7 +293,14 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     }
   });
 
+  /** Requests still waiting for an answer (network idle detection). */
+  const inflight = (): number => {
+    let n = 0;
+    for (const r of list) if (!r.finished && !LONG_LIVED.has(r.resourceType)) n++;
+    return n;
+  };
   return {
+    name: "network",
     artifact,
     async start(): Promise<void> {
       await Promise.all([
@@ -302,15 +316,10 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
       for (let i = index; i < list.length; i++) if (!list[i]!.finished && !LONG_LIVED.has(list[i]!.resourceType)) n++;
       return n;
     },
-    /** Requests still waiting for an answer (network idle detection). */
-    inflight(): number {
-      let n = 0;
-      for (const r of list) if (!r.finished && !LONG_LIVED.has(r.resourceType)) n++;
-      return n;
-    },
+    inflight,
     /** Requests in flight, or response bodies still being read (an animated image whose timing is not known yet). */
     busy(): boolean {
-      return pendingBodies.size > 0 || this.inflight() > 0;
+      return pendingBodies.size > 0 || inflight() > 0;
     },
     /** Animated images (GIF, WebP, APNG) loaded so far, with when they started playing. */
     animatedImages(): Array<{ url: string; loadedAt: number; durationMs: number; plays: number }> {
@@ -320,9 +329,14 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
       }
       return out;
     },
+    /** What follows is the landing page's: marks where the creative's requests end. */
+    endCreative(): void {
+      artifact.creativeRequests = list.length;
+      artifact.creativeMixedContent = artifact.mixedContent.length;
+    },
     /** Lets pending body reads finish (bounded by the caller). */
     async stop(): Promise<void> {
       await Promise.all([...pendingBodies]);
     },
-  };
+  } satisfies Gatherer<NetworkArtifact> & Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
 import { truncate } from "../util.ts";
+import type { Gatherer } from "./gatherer.ts";
 
 /** What the creative's page said and did while it rendered: console, uncaught errors, dialogs, frames, load events. */
 export interface PageEventsArtifact {
@@ -28,8 +29,8 @@ function remoteText(o: Protocol.Runtime.RemoteObject): string {
 }
 
 /**
- * Gatherer of the page's own events. Only the creative's phase counts: `stop()` ends collection before the
- * click-through, so the landing page's console and dialogs are not the creative's. Dialogs are always dismissed
+ * Gatherer of the page's own events. Only the creative's phase counts: collection ends with it (`endCreative`), before
+ * the click-through, so the landing page's console and dialogs are not the creative's. Dialogs are always dismissed
  * (a beforeunload accepted, so the page can always be closed).
  */
 export function gatherPageEvents(client: CDPSession) {
@@ -79,6 +80,7 @@ export function gatherPageEvents(client: CDPSession) {
     error("The creative's renderer crashed (out of memory or killed)");
   });
   return {
+    name: "page-events",
     artifact,
     async start() {
       await Promise.all([
@@ -87,8 +89,11 @@ export function gatherPageEvents(client: CDPSession) {
         client.send("Page.setLifecycleEventsEnabled", { enabled: true }),
       ]);
     },
+    endCreative() {
+      active = false;
+    },
     stop() {
       active = false;
     },
-  };
+  } satisfies Gatherer<PageEventsArtifact> & Record<string, unknown>;
 }

@@ -40,6 +40,7 @@ export function gatherPageSignals(client: CDPSession) {
     else if (msg.t === "paint" && Number.isFinite(msg.at) && artifact.paints.length < 100) artifact.paints.push(msg.at);
   });
   return {
+    name: "page-signals",
     artifact,
     realms,
     /** The event that asks every realm for a report now (see instrument.ts). */
@@ -50,8 +51,8 @@ export function gatherPageSignals(client: CDPSession) {
         client.send("Page.addScriptToEvaluateOnNewDocument", { source: instrumentSource(binding) }),
       ]);
     },
-    /** The creative's phase is over: only motion reports count from now on. */
-    clickPhase() {
+    /** The creative's phase is over: only motion reports count from now on (the click-through's timers). */
+    endCreative() {
       phase = "click";
     },
     stop() {

@@ -14,7 +14,7 @@ export interface PerformanceArtifact {
 
 /**
  * CPU and memory from Performance.getMetrics, sampled while the creative renders (so a page that later hangs still
- * has values) and once more before measuring.
+ * has values) and once more before measuring; counted from the renderer's CPU time when the render begins.
  *
  * cpu_usage is ThreadTime — the renderer main thread's CPU time (CLOCK_THREAD_CPUTIME_ID) — not TaskDuration, which
  * sums its tasks' wall time: on a machine busy with other scans a task is preempted and its wall time grows (measured:
@@ -43,12 +43,13 @@ export function gatherPerformance(client: CDPSession) {
     base = get?.("ThreadTime");
   }
   return {
+    name: "performance",
     artifact,
     async start() {
       await client.send("Performance.enable", { timeDomain: "timeTicks" });
     },
+    beginRender: mark,
     sample,
-    mark,
     /** Samples at most once a second (called from the render loop). */
     tick(now: number): void {
       if (now - last < 1_000) return;

@@ -1,9 +1,11 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
+import type { Gatherer, RenderStart } from "./gatherer.ts";
 
 /**
  * Pixel-change timeline from the CDP screencast. Chromium only emits a screencast frame when the compositor produced
  * new damage, and encodes identical pixels to identical bytes, so "frame bytes differ from the previous frame" is a
- * cheap, exact "pixels changed" signal without decoding anything. The artifact is the list of change times.
+ * cheap, exact "pixels changed" signal without decoding anything. The artifact is the list of change times. It runs
+ * while the creative renders (`beginRender` to `endRender`), not on the prepared page nor during the click-through.
  */
 export interface ScreencastArtifact {
   /** Wall-clock epoch milliseconds of every frame whose pixels differ from the previous frame. */
@@ -28,22 +30,29 @@ export function gatherScreencast(client: CDPSession) {
     }
   };
   client.on("Page.screencastFrame", onFrame);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    client.off("Page.screencastFrame", onFrame);
+    await client.send("Page.stopScreencast").catch(() => {});
+  };
   return {
+    name: "screencast",
     artifact,
-    async start(size: { width: number; height: number }) {
+    async start() {},
+    async beginRender({ viewport }: RenderStart) {
       // Half resolution: changes are still seen, encoding costs a quarter.
       await client.send("Page.startScreencast", {
         format: "jpeg", quality: 60, everyNthFrame: 1,
-        maxWidth: Math.ceil(size.width / 2), maxHeight: Math.ceil(size.height / 2),
+        maxWidth: Math.ceil(viewport.width / 2), maxHeight: Math.ceil(viewport.height / 2),
       });
     },
     /** Local Date.now() of every pixel change. */
     localChanges: () => localChanges,
     /** Local Date.now() of the last pixel change (0 if none yet). */
     lastChange: () => lastChangeLocal,
-    async stop() {
-      client.off("Page.screencastFrame", onFrame);
-      await client.send("Page.stopScreencast").catch(() => {});
-    },
-  };
+    endRender: stop,
+    stop,
+  } satisfies Gatherer<ScreencastArtifact> & Record<string, unknown>;
 }

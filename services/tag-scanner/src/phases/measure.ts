@@ -1,0 +1,56 @@
+import type { DeviceProfile, ScanTimeouts } from "../config.ts";
+import { measureCreative, type MeasureArtifact } from "../gatherers/measure.ts";
+import { readStorage, type StorageArtifact } from "../gatherers/storage.ts";
+import type { PreparedPage } from "../prepared-page.ts";
+import type { SyntheticSite } from "../synthetic-origin.ts";
+import { bounded } from "../util.ts";
+
+export interface MeasurePhaseArtifact {
+  /** The page answered, if need be after its script was terminated: what follows was measured. */
+  responsive: boolean;
+  /** The creative's script hung the page and was terminated so it could be measured (the scan timed out). */
+  terminated: boolean;
+  /** Layout across frames, screenshot and responsiveness (empty when the page did not answer). */
+  measured: MeasureArtifact;
+  storage: StorageArtifact;
+}
+
+/**
+ * The measuring phase, after the render: each step bounded; a page whose main thread is stuck gets its script
+ * terminated once. CPU is sampled first (what measuring costs the renderer is not the creative's), then layout,
+ * screenshot and responsiveness alongside storage.
+ */
+export async function measurePhase(prepared: PreparedPage, opts: {
+  site: SyntheticSite;
+  profile: DeviceProfile;
+  /** Whether the click-through follows (the page is then put back as it was after the responsiveness layout). */
+  thenClick: boolean;
+  timeouts: Pick<ScanTimeouts, "stepMs">;
+  /** Local ms by which the job's report must be on its way. */
+  jobDeadline: number;
+}): Promise<MeasurePhaseArtifact> {
+  const { client, events, perf, worlds, mainFrameId } = prepared;
+  const { stepMs } = opts.timeouts;
+  const measureDeadline = Math.min(Date.now() + stepMs * 4, opts.jobDeadline);
+  const budget = () => Math.max(200, Math.min(stepMs, measureDeadline - Date.now()));
+  const alive = () => worlds.evaluate(mainFrameId, "1", 2_000);
+  let responsive = !events.artifact.crashed && (await alive()) !== undefined;
+  let terminated = false;
+  if (!responsive && !events.artifact.crashed) {
+    await bounded(client.send("Runtime.terminateExecution"), 2_000, undefined);
+    responsive = (await alive()) !== undefined;
+    terminated = responsive;
+  }
+  let measured: MeasureArtifact = {};
+  let storage: StorageArtifact = { cookies: [], localStorage: [] };
+  if (responsive) {
+    // CPU first: what measuring costs the renderer is not the creative's.
+    await perf.sample();
+    // Storage does not depend on the layout steps (which resize the viewport): read both at once.
+    [measured, storage] = await Promise.all([
+      measureCreative(client, worlds, mainFrameId, opts.profile, budget, opts.site.slot, opts.thenClick),
+      readStorage(client, worlds, budget()),
+    ]);
+  }
+  return { responsive, terminated, measured, storage };
+}
