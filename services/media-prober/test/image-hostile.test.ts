@@ -160,9 +160,9 @@ describe("not an image, whatever its name says", () => {
   });
 
   it("a truncated PNG and a JPEG cut after its header are refused as corrupt", async () => {
-    const png = await sharp({ create: { width: 200, height: 200, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png().toBuffer();
     expect((await refusal(analyzer, png.subarray(0, png.length >> 1))).message).toMatch(/^the PNG could not be decoded \(corrupt or truncated\): /);
-    const jpeg = await sharp({ create: { width: 200, height: 200, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg().toBuffer();
     expect((await refusal(analyzer, jpeg.subarray(0, 700))).message).toMatch(/^the JPEG could not be decoded \(corrupt or truncated\): /);
     await stillMeasures(analyzer);
   });
@@ -249,7 +249,7 @@ describe("the worker process: OS limits, time-out, replacement", () => {
   let big: Buffer;
   beforeAll(async () => {
     // 1500x1500 of noise: hundreds of ms to decode and re-encode, against the 30 ms limits below.
-    big = await sharp({ create: { width: 1500, height: 1500, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png({ compressionLevel: 1 }).toBuffer();
+    big = await sharp({ create: { width: 1500, height: 1500, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).png({ compressionLevel: 1 }).toBuffer();
   });
 
   it("a decode past its time-out is killed and refused; the next image gets a fresh process", async () => {

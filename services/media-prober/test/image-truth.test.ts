@@ -186,7 +186,7 @@ describe("border, IAB size, aspect ratio (the tag scanner's detector)", () => {
 
 describe("optimized: a lossless re-encode saving more than 5 %", () => {
   it("a PNG stored without compression is not optimized; the same image at level 9 with adaptive filters is", async () => {
-    const image = sharp({ create: { width: 300, height: 250, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 10 } } });
+    const image = sharp({ create: { width: 300, height: 250, channels: 3, background: "#000000", noise: { type: "gaussian", mean: 128, sigma: 10 } } });
     const raw = await image.clone().png({ compressionLevel: 0 }).toBuffer();
     const tight = await image.clone().png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer();
     const loose = await analyze(raw);
@@ -196,6 +196,18 @@ describe("optimized: a lossless re-encode saving more than 5 %", () => {
     const good = await analyze(tight);
     expect(good.optimized).toBe(true);
     expect(Number(good.potentialSavingBytes)).toBeLessThanOrEqual(0.05 * tight.length);
+  });
+
+  it("a PNG whose raw image data is over the re-encode limit: optimized not measured, and why", async () => {
+    const small = createImageAnalyzer({ artifacts, limits: { maxReencodeRawBytes: 1000 } });
+    try {
+      const r = await small.analyze(await solid(64, 64, "#204080"));
+      expect(r.notMeasured).toEqual(["optimized", "potential_saving_bytes"]);
+      expect(r).toMatchObject({ optimized: false, potentialSavingBytes: 0n, width: 64 });
+      expect(r.analysisError).toBe("the lossless re-encode was not measured: its image data (12352 bytes raw) is over the re-encode limit of 1000 bytes");
+    } finally {
+      await small.close();
+    }
   });
 
   it("a JPEG carrying 20 KB of XMP is not optimized: the XMP is the saving", async () => {

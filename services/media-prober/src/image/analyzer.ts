@@ -46,8 +46,9 @@ export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
   maxFrames: 2_000,
   // The tag scanner's screenshot budget (its measure.ts MAX_SHOT_PIXELS).
   renderMaxPixels: 8 * 1024 * 1024,
-  // 40 M pixels of 8-bit RGBA.
-  maxReencodeRawBytes: 160 * 1024 * 1024,
+  // 8 M pixels of 8-bit RGBA (4K UHD RGB is 25 MB): inflate, re-filter and a level-9 deflate of it take seconds on
+  // a loaded 2-core machine; a larger PNG's weight is not measured rather than the scan run long.
+  maxReencodeRawBytes: 32 * 1024 * 1024,
 };
 
 export interface ImageAnalyzerDeps {
@@ -146,7 +147,8 @@ export function createImageAnalyzer(deps: ImageAnalyzerDeps): ImageAnalyzer {
         notMeasured.push(IMAGE_FIELD.frameCount, IMAGE_FIELD.loopCount, IMAGE_FIELD.animationDuration);
       }
 
-      let optimized = true;
+      // Placeholders (false, 0) when not measured: the field is then listed in not_measured.
+      let optimized = false;
       let saving = 0n;
       if (m.reencodedBytes !== undefined) {
         const s = Math.max(0, bytes.length - m.reencodedBytes);
