@@ -21,6 +21,7 @@ FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
 COPY packages/contracts/package.json packages/contracts/
+COPY packages/imaging/package.json packages/imaging/
 COPY packages/platform/package.json packages/platform/
 COPY packages/spec-sets/package.json packages/spec-sets/
 COPY services/auth/package.json services/auth/
@@ -44,6 +45,7 @@ FROM ${NODE_IMAGE} AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY --from=build /src/packages/contracts/package.json packages/contracts/
+COPY --from=build /src/packages/imaging/package.json packages/imaging/
 COPY --from=build /src/packages/platform/package.json packages/platform/
 COPY --from=build /src/packages/spec-sets/package.json packages/spec-sets/
 COPY --from=build /src/services/auth/package.json services/auth/

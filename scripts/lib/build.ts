@@ -24,6 +24,7 @@ const TOOL_ENTRIES = {
  */
 const WORKER_ENTRIES = {
   "tag-scanner/image-worker": "services/tag-scanner/src/image-worker.ts",
+  "media-prober/image-worker": "services/media-prober/src/image/worker.ts",
 } as const;
 
 
