@@ -66,8 +66,8 @@ const entryPoints: Rule = (from, to) => {
 };
 
 /** Floors inside one workspace: `[prefix, floor]`, the longest matching prefix wins; unmatched files get `rest`. */
-function floorsWithin(workspace: string, table: Array<[string, number]>, rest: number | undefined, label: string): Rule {
-  const floorIn = (file: string): number | undefined => {
+function floorsWithin(workspace: string, table: Array<[string, number]>, rest: number, label: string): Rule {
+  const floorIn = (file: string): number => {
     const rel = file.slice(workspace.length + 1);
     const hit = table.filter(([p]) => rel === p || rel.startsWith(p.endsWith("/") ? p : `${p}/`)).sort((a, b) => b[0].length - a[0].length)[0];
     return hit ? hit[1] : rest;
@@ -75,19 +75,21 @@ function floorsWithin(workspace: string, table: Array<[string, number]>, rest: n
   return (from, to) => {
     if (!from.startsWith(`${workspace}/`) || !to.startsWith(`${workspace}/`)) return undefined;
     const [f, t] = [floorIn(from), floorIn(to)];
-    if (f === undefined || t === undefined) return `${label}: ${f === undefined ? from : to} has no floor in the table`;
     return t > f ? `${label}: imports up a floor (${f} → ${t})` : undefined;
   };
 }
 
-/** The platform: plumbing and NATS on the ground, the services built on them above, the barrel and test support on top. */
+/**
+ * The platform: plumbing and NATS on the ground, what runs on them above (files not in the table sit there too), the
+ * barrel and test support on top.
+ */
 const platformFloors = floorsWithin("packages/platform", [
   ["src/logger.ts", 0], ["src/machine.ts", 0], ["src/lifecycle.ts", 0], ["src/config.ts", 0],
   ["src/credentials/", 0], ["src/outbound/", 0], ["src/nats/", 0],
   ["src/host/", 1], ["src/artifacts/", 1], ["src/dispatch/", 1],
   ["src/index.ts", 2], ["src/testing/", 2],
   ["test/", 3],
-], undefined, "platform floors");
+], 1, "platform floors");
 
 /**
  * The tag scanner (README "Layout"): gatherers drive the browser and produce plain data; fields are pure functions of
@@ -158,6 +160,7 @@ describe("structure checks (self-check on synthetic graphs)", () => {
       ["edge/src/routes/scan.ts", "edge/src/app.ts"],
       ["packages/platform/src/nats/connect.ts", "packages/platform/src/dispatch/worker.ts"],
       ["packages/platform/src/dispatch/worker.ts", "packages/platform/src/testing/until.ts"],
+      ["packages/platform/src/nats/auth.ts", "packages/platform/src/some-new-module.ts"],
       ["services/tag-scanner/src/gatherers/network.ts", "services/tag-scanner/src/fields/ssl.ts"],
       ["services/tag-scanner/src/fields/ssl.ts", "services/tag-scanner/src/report.ts"],
       ["services/tag-scanner/src/scanner.ts", "services/tag-scanner/src/service.ts"],
