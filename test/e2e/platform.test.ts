@@ -5,6 +5,7 @@ import * as grpc from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auth, health, scan } from "@cva/contracts";
+import { until } from "@cva/platform/testing/index.ts";
 import { b64, postJson, repoRoot, startStack, type TestStack } from "../harness/stack.ts";
 
 const TAG = b64('<div style="width:300px;height:250px;background:#c00">ad</div>');
@@ -33,12 +34,8 @@ describe("platform end to end", () => {
       extra: [worker("tag-usa", { SERVER_LOCATION: "usa", HOLD_MS: "200" }), worker("tag-nld-failing", { SERVER_LOCATION: "nld", MODE: "fail" })],
     });
     key = await stack.createKey("acme", 1000);
-    // Wait until the scripted workers' heartbeats reached the edge.
-    for (let i = 0; i < 100; i++) {
-      const r = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: TAG }, key);
-      if (r.status === 200) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    // Wait until the scripted workers' heartbeats reached the edge: a scan goes through.
+    await until("a first scan through the scripted worker", async () => (await postJson(`${stack.baseUrl}/v3/scanTag`, { data: TAG }, key)).status, (s) => s === 200, 60_000, 200);
   }, 120_000);
   afterAll(async () => stack?.stop());
 

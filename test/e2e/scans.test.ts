@@ -2,7 +2,7 @@
 // the reports carry measured values, their images are served with the byte counts the report states, stored
 // reports come back identical, and the report page renders in a browser.
 import { execFile } from "node:child_process";
-import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -11,7 +11,8 @@ import { promisify } from "node:util";
 import { crc32, deflateSync } from "node:zlib";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { b64, postJson, repoRoot, startStack, type TestStack } from "../harness/stack.ts";
+import { corpusDir, itWithCorpus } from "@cva/platform/testing/index.ts";
+import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
 import { buildZip } from "../harness/zip.ts";
 
 const run = promisify(execFile);
@@ -33,11 +34,8 @@ function solidPng(w: number, h: number): Buffer {
   for (let y = 0; y < h; y++) raw[y * (1 + w * 3)] = 0;
   return Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
 }
-const html5Corpus = join(repoRoot, "..", "shared", "corpus", "html5");
-
 // Every creative folder of the corpus (source/creative), as zip entries with the folder's contents at the root.
-function corpusBanners(): Array<{ name: string; files: Record<string, Buffer> }> {
-  if (!existsSync(html5Corpus)) return [];
+function corpusBanners(html5Corpus: string): Array<{ name: string; files: Record<string, Buffer> }> {
   const walk = (dir: string, prefix = ""): Record<string, Buffer> =>
     Object.assign({}, ...readdirSync(dir).map((n) => {
       const p = join(dir, n);
@@ -230,8 +228,8 @@ describe("scans end to end", () => {
     expect(await stored.text()).toBe(r.text);
   });
 
-  it.skipIf(!existsSync(html5Corpus))("scans every HTML5 banner of the corpus: missing files and unreachable CDNs are reported, not fatal", async () => {
-    const banners = corpusBanners();
+  itWithCorpus("scans every HTML5 banner of the corpus: missing files and unreachable CDNs are reported, not fatal", "html5", async (html5Corpus) => {
+    const banners = corpusBanners(html5Corpus);
     expect(banners.length).toBeGreaterThan(5);
     for (const { name, files } of banners) {
       const r = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: buildZip(files).toString("base64") }, key);
@@ -269,7 +267,7 @@ describe("scans end to end", () => {
     expect(Object.keys(rep.scan_results.tests)).toEqual(expect.arrayContaining(["xml", "creative_0_mediafile_0"]));
     expect(rep.ads).toEqual([expect.objectContaining({ id: "1", type: "inline", creatives: [0], impressions: 1 })]);
     expect(rep.creatives[0].ad_index).toBe(0);
-    if (existsSync(join(repoRoot, "..", "shared", "corpus", "vast", "iab-vast-schemas"))) {
+    if (corpusDir("vast/iab-vast-schemas")) {
       // The fixture lacks the 4.1 UniversalAdId and AdServingId: the IAB schema says where.
       expect(rep.schema_checks[0]).toMatchObject({ hop: 0, schema: "vast_4.1.xsd" });
       expect(rep.scan_results.tests.xml.xml_schema.message).toMatch(/line \d+/);

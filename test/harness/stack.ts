@@ -2,18 +2,16 @@
 // the same processes `npm start` runs, on free ports, with fresh credentials, with the outbound allowlist opened to
 // loopback for local fixture servers. Tests pick the processes they need (`only`) so e.g. the "no worker" case runs
 // without any scanner; `extra` processes run as the NATS user they name (default: a tag worker's).
-import { existsSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAuthStore } from "@cva/auth";
 import { ALL_LOCATIONS, connectNats, newSecret, type NatsConnection, type NatsPasswords, type NatsUser } from "@cva/platform";
-import { freePort, startNatsServer } from "@cva/platform/testing/index.ts";
+import { corpusDir, freePort, startNatsServer, until } from "@cva/platform/testing/index.ts";
 import { processSecretsEnv, type StackSecrets } from "../../scripts/lib/secrets.ts";
 import { INHERITED_SECRETS_DROPPED, stackProcesses, type ProcessSpec, type StackPorts } from "../../scripts/lib/stack.ts";
 import { supervise } from "../../scripts/lib/supervisor.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const iabSchemas = join(repoRoot, "..", "shared", "corpus", "vast", "iab-vast-schemas");
 
 export interface TestStack {
   baseUrl: string;
@@ -57,6 +55,7 @@ export async function freeStackPorts(): Promise<StackPorts> {
 
 // `built`: the production bundles (dist/, `npm run build`) instead of the sources, as the image runs them.
 export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[]; built?: boolean } = {}): Promise<TestStack> {
+  const iabSchemas = corpusDir("vast/iab-vast-schemas");
   const nats = await startNatsServer({ users: true });
   const secrets: StackSecrets = { service: newSecret(), admin: newSecret(), nats: nats.passwords as NatsPasswords };
   const ports = await freeStackPorts();
@@ -80,8 +79,8 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
       WORKER_HEARTBEAT_MS: "300",
       // As `npm start` runs it: every worker serves every location.
       SERVER_LOCATION: ALL_LOCATIONS,
-      // The IAB XSDs from the shared corpus, when it is there (the product does not ship them).
-      ...(existsSync(iabSchemas) ? { VAST_XSD_DIR: iabSchemas } : {}),
+      // The IAB XSDs from the shared corpus, when it is there (the product does not ship them; CI requires them).
+      ...(iabSchemas ? { VAST_XSD_DIR: iabSchemas } : {}),
       ...opts.env,
     },
   });
@@ -129,11 +128,12 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   };
 }
 
+/** until() with the stack's last log lines in its error: a process that never came up usually said why. */
 async function waitFor(cond: () => Promise<boolean>, ms: number, what: string | (() => string), logs: string[]): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}; last logs:\n${logs.slice(-30).join("\n")}`);
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await until(typeof what === "string" ? what : "the stack", cond, Boolean, ms, 200);
+  } catch (err) {
+    throw new Error(`timed out waiting for ${typeof what === "string" ? what : what()}; last logs:\n${logs.slice(-30).join("\n")}`, { cause: err });
   }
 }
 

@@ -3,18 +3,14 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { MediaProbeSchema, ScanJobSchema, ScanKind, type ScanJob } from "@cva/contracts";
-import { connectNats, createDispatcher, NoWorkerError, silentLogger, startWorker, type DispatchSettings, type Dispatcher, type NatsConnection } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connectNats, consumerName, createDispatcher, NoWorkerError, silentLogger, startWorker, STREAM, type DispatchSettings, type Dispatcher, type NatsConnection } from "@cva/platform";
+import { startNatsServer, until } from "@cva/platform/testing/index.ts";
 
 const settings: DispatchSettings = { ackWaitMs: 1500, maxDeliver: 3, queuePerSlot: 2, heartbeatTtlMs: 3000, heartbeatEveryMs: 300 };
 const job = (): ScanJob => create(ScanJobSchema, { jobId: randomUUID(), kind: ScanKind.MEDIA, input: { case: "media", value: { url: "x" } } });
-const until = async (cond: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+/** Live media workers the dispatcher counts (of a location, or all), for until(). */
+const liveCount = (d: Dispatcher, location?: string) => async () => d.liveWorkers(ScanKind.MEDIA, location).length;
 
 function spawnWorker(env: Record<string, string>): { proc: ChildProcess; lines: string[]; ready: Promise<void> } {
   const proc = spawn(process.execPath, ["--import", "tsx", new URL("./fixtures/test-worker.ts", import.meta.url).pathname], {
@@ -62,7 +58,7 @@ describe("dispatch over JetStream", () => {
       handle: async (j) => ({ case: "media", value: create(MediaProbeSchema, { url: `usa:${j.jobId}` }) }) });
     const nld = await startWorker(nc, { kind: ScanKind.MEDIA, location: "nld", slots: 2, logger: silentLogger(), settings, workerId: "w-nld",
       handle: async (j) => ({ case: "media", value: create(MediaProbeSchema, { url: `nld:${j.jobId}` }) }) });
-    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA).length === 2);
+    await until("both workers' heartbeats", liveCount(dispatcher), (n) => n === 2);
     const a = job();
     const b = job();
     const [ra, rb] = await Promise.all([dispatcher.submit(a, { timeoutMs: 10_000, location: "nld" }), dispatcher.submit(b, { timeoutMs: 10_000, location: "usa" })]);
@@ -72,7 +68,7 @@ describe("dispatch over JetStream", () => {
     await usa.stop();
     await nld.stop();
     // A stopping worker says so in its last heartbeat: requesters stop counting on it at once.
-    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA).length === 0);
+    await until("the stopped workers to drop out", liveCount(dispatcher), (n) => n === 0);
     await expect(dispatcher.submit(job(), { timeoutMs: 5000, location: "usa" })).rejects.toBeInstanceOf(NoWorkerError);
   });
 
@@ -89,7 +85,7 @@ describe("dispatch over JetStream", () => {
         running--;
         return { case: "media", value: create(MediaProbeSchema, { url: `${ctx.location}:${j.jobId}` }) };
       } });
-    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length === 1 && dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length === 1);
+    await until("the worker's heartbeat in usa and nld", async () => [dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length, dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length], ([u, n]) => u === 1 && n === 1);
     // One worker, counted once across locations.
     expect(dispatcher.liveWorkers(ScanKind.MEDIA)).toHaveLength(1);
     const jobs = Array.from({ length: 6 }, (_, i) => ({ j: job(), location: i % 2 ? "nld" : "usa" }));
@@ -98,17 +94,17 @@ describe("dispatch over JetStream", () => {
     expect(most).toBeLessThanOrEqual(2);
     expect(new Set(seenLocations)).toEqual(new Set(["usa", "nld"]));
     await both.stop();
-    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA).length === 0);
+    await until("the stopped workers to drop out", liveCount(dispatcher), (n) => n === 0);
   });
 
   it("redelivers a job to another worker when the one holding it is killed", async () => {
     const doomed = spawnWorker({ NATS_URL: nats.url, WORKER_ID: "doomed", HOLD_MS: "60000", LOCATION: "usa" });
     children.push(doomed.proc);
     await doomed.ready;
-    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length === 1);
+    await until("the doomed worker's heartbeat", liveCount(dispatcher, "usa"), (n) => n === 1);
     const j = job();
     const pending = dispatcher.submit(j, { timeoutMs: 30_000, location: "usa" });
-    await until(() => doomed.lines.includes(`took ${j.jobId}`));
+    await until("the doomed worker to take the job", async () => doomed.lines.includes(`took ${j.jobId}`), Boolean);
     doomed.proc.kill("SIGKILL");
     const survivor = spawnWorker({ NATS_URL: nats.url, WORKER_ID: "survivor", HOLD_MS: "0", LOCATION: "usa" });
     children.push(survivor.proc);
@@ -121,18 +117,20 @@ describe("dispatch over JetStream", () => {
     const release: Array<() => void> = [];
     const w = await startWorker(nc, { kind: ScanKind.MEDIA, location: "nld", slots: 1, logger: silentLogger(), settings, workerId: "slow",
       handle: (j) => new Promise((resolve) => release.push(() => resolve({ case: "media", value: create(MediaProbeSchema, { url: j.jobId }) }))) });
-    await until(() => dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length === 1);
+    await until("the slow worker's heartbeat", liveCount(dispatcher, "nld"), (n) => n === 1);
     const accepted = [dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" })];
-    await until(() => release.length === 1);
+    await until("the slow worker to take the first job", async () => release.length, (n) => n === 1);
     // slots 1 × queuePerSlot 2 → two may wait in the queue, the next is refused.
     accepted.push(dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" }));
     accepted.push(dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" }));
-    await new Promise((r) => setTimeout(r, 300));
+    // Evidence, not a pause: both are in the queue (published, not yet delivered) before the next is submitted.
+    const jsm = await jetstreamManager(nc);
+    await until("two jobs queued for nld", async () => (await jsm.consumers.info(STREAM, consumerName(ScanKind.MEDIA, "nld"))).num_pending, (n) => n === 2);
     await expect(dispatcher.submit(job(), { timeoutMs: 30_000, location: "nld" })).rejects.toThrow(/busy/);
     while (release.length) release.shift()!();
-    await until(() => release.length > 0);
+    await until("the second job to start", async () => release.length, (n) => n > 0);
     release.shift()!();
-    await until(() => release.length > 0);
+    await until("the third job to start", async () => release.length, (n) => n > 0);
     release.shift()!();
     const results = await Promise.all(accepted);
     expect(results).toHaveLength(3);

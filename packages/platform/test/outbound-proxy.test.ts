@@ -8,6 +8,7 @@ import { connect as tlsConnect } from "node:tls";
 import { type AddressInfo, type Socket, connect as netConnect, createServer as createTcpServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EgressProxy, createOutboundPolicy, startEgressProxy } from "../src/outbound/index.ts";
+import { until } from "@cva/platform/testing/index.ts";
 
 const loopback = createOutboundPolicy(["127.0.0.0/8", "::1/128"]);
 const publicOnly = createOutboundPolicy([]);
@@ -244,8 +245,8 @@ describe("egress proxy", () => {
     await proxy.close();
     await clientClosed;
     await idleClosed;
-    await new Promise((r) => setTimeout(r, 20));
-    expect(held.size).toBe(0);
+    // The upstream side closes once the proxy's end of the tunnel is destroyed: wait for that, not for a fixed time.
+    await until("the tunnels' upstream sockets to close", async () => held.size, (n) => n === 0, 5_000);
     await new Promise((r) => tcp.close(r));
   });
 });

@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { create } from "@bufbuild/protobuf";
 import { MediaInputSchema, ScanJobSchema, ScanKind, type MediaProbe } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { corpusPath, describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DECODER_WHITELIST, FORMAT_WHITELIST, MAX_PIXELS, SAFE_INPUT_OPTIONS } from "../src/decode-limits.ts";
 import { prlimitArgs, runTool, ToolError } from "../src/exec.ts";
@@ -17,8 +17,6 @@ import { ffmpeg, startFixtureServer, type FixtureServer } from "./fixtures.ts";
 // off the whitelists, a file whose analysis runs long. Each gets its documented answer within its bound, leaves no
 // process behind, and the prober measures a normal file right after.
 
-const repoRoot = resolve(import.meta.dirname, "../../..");
-const corpusMedia = resolve(repoRoot, "../shared/corpus/media");
 const policy = createOutboundPolicy(["127.0.0.0/8", "::1/128"]);
 const artifacts = createMemoryArtifactSink();
 const run = promisify(execFile);
@@ -61,7 +59,7 @@ beforeAll(async () => {
   // A normal file, probed after each hostile one.
   await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1", "-f", "lavfi", "-i", "sine=f=440:d=1",
     "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", join(mediaDir, "ok.mp4"));
-  server = await startFixtureServer(mediaDir, existsSync(corpusMedia) ? corpusMedia : undefined);
+  server = await startFixtureServer(mediaDir, corpusPath("media"));
 }, 120_000);
 
 afterAll(async () => {
@@ -224,7 +222,7 @@ describe("the job's deadline", () => {
   });
 });
 
-describe.skipIf(!existsSync(corpusMedia))("the whitelists admit every corpus media file", () => {
+describeWithCorpus("the whitelists admit every corpus media file", "media", () => {
   const files = [
     "iab-vast-samples/VAST-4.0-Short-Intro.mp4", "iab-simid/shortAd.mp4", "iab-simid/fakeAd.mp4", "howler.js/sound2.mp3",
     "howler.js/sound2.webm", "get-media-dimensions/audio.opus", "get-media-dimensions/video.webm",

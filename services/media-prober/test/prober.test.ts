@@ -1,17 +1,14 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { MediaInputSchema, type Image, type MediaProbe } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { corpusPath, describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMediaProber, type MediaProber } from "../src/index.ts";
 import { ffmpeg, isJpeg, isPng, jpegSize, makeMedia, startFixtureServer, type FixtureServer } from "./fixtures.ts";
 
-const repoRoot = resolve(import.meta.dirname, "../../..");
-const corpus = resolve(repoRoot, "../shared/corpus");
-const corpusMedia = join(corpus, "media");
 
 const policy = createOutboundPolicy(["127.0.0.0/8", "::1/128"]);
 const artifacts = createMemoryArtifactSink();
@@ -24,7 +21,7 @@ beforeAll(async () => {
   mediaDir = await mkdtemp(join(tmpdir(), "cva-media-fixtures-"));
   workDir = await mkdtemp(join(tmpdir(), "cva-media-work-"));
   await makeMedia(mediaDir);
-  server = await startFixtureServer(mediaDir, existsSync(corpusMedia) ? corpusMedia : undefined);
+  server = await startFixtureServer(mediaDir, corpusPath("media"));
   prober = createMediaProber({ policy, artifacts, workDir, limits: { downloadTimeoutMs: 20_000 } });
 });
 
@@ -315,7 +312,7 @@ describe("media prober: what is not media, or not reachable", () => {
   });
 });
 
-describe.skipIf(!existsSync(corpusMedia))("media prober: corpus media", () => {
+describeWithCorpus("media prober: corpus media", "media", () => {
   it("VAST-4.0-Short-Intro.mp4: 1280x720, ~15.16 s", async () => {
     const p = await probe("/corpus/iab-vast-samples/VAST-4.0-Short-Intro.mp4");
     expect(p.error).toBe("");

@@ -8,7 +8,7 @@ import { MediaInputSchema, mediaprober, ScanJobSchema, ScanKind, type ScanJob } 
 import {
   connectNats, createDispatcher, withCredential, createMemoryArtifactSink, createOutboundPolicy, silentLogger, type Dispatcher, type NatsConnection,
 } from "@cva/platform";
-import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
+import { startNatsServer, testCredentials, testSecrets, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMediaProberProcess, type MediaProberProcess } from "../src/server.ts";
 import { ffmpeg, startFixtureServer, type FixtureServer } from "./fixtures.ts";
@@ -42,11 +42,7 @@ describe("media-prober process", () => {
       credentials: testCredentials, location: "usa", slots: 2,
     });
     requester = await createDispatcher(nc, { logger });
-    const end = Date.now() + 15_000;
-    while (requester.liveWorkers(ScanKind.MEDIA).length === 0) {
-      if (Date.now() > end) throw new Error("media worker did not come up");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until("the media worker's heartbeat", async () => requester.liveWorkers(ScanKind.MEDIA).length, (n) => n > 0);
   });
 
   afterAll(async () => {

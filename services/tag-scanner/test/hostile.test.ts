@@ -2,8 +2,8 @@
 // service keeps working for the next scan. Plus the public ad-tag corpus: every tag scans without error.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { describeWithCorpus, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
 import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
@@ -49,9 +49,12 @@ async function stillWorks() {
 describe("hostile tags", () => {
   it("a crashed browser is replaced", async () => {
     const lease = await pool.acquire();
+    // Registered after the pool's own listener: once it fires, the pool has let the dead browser go.
+    let gone = false;
+    lease.browser.once("disconnected", () => void (gone = true));
     lease.browser.process()?.kill("SIGKILL");
     lease.release();
-    await new Promise((r) => setTimeout(r, 300));
+    await until("the pool to see the killed browser disconnect", async () => gone, Boolean, 15_000);
     await stillWorks();
   }, 90_000);
 
@@ -146,18 +149,14 @@ setTimeout(() => { location.href = "file:///etc/passwd"; }, 700);
   }, 90_000);
 });
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = path.resolve(repoRoot, "../shared/corpus/adtags");
-
 function htmlFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((n) => {
     const p = path.join(dir, n);
     return statSync(p).isDirectory() ? htmlFiles(p) : /\.html?$/i.test(n) ? [p] : [];
   });
 }
 
-describe.skipIf(!existsSync(corpus))("ad tag corpus", () => {
+describeWithCorpus("ad tag corpus", "adtags", (corpus) => {
   it.each(htmlFiles(corpus).map((f) => [path.relative(corpus, f), f]))("%s scans without error", async (_name, file) => {
     const r = await scanner.scan(tagJob(readFileSync(file, "utf8")));
     expect(r.meta?.creativeType).toBeDefined();

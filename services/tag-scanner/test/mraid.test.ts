@@ -1,8 +1,8 @@
 // MRAID creatives get the container an in-app SDK gives them (src/mraid-host.ts): they render, click through and are
 // measured like any banner, and the container's mraid.js is no request of theirs.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isMraidScript } from "../src/mraid-host.ts";
 import type { BrowserPool, TagScanner } from "../src/index.ts";
@@ -106,9 +106,7 @@ mraid.addEventListener("ready", function () {
   });
 });
 
-const corpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../shared/corpus/adtags/appnexus-mobile-sdk-android-mraid");
-
-describe.skipIf(!existsSync(corpus))("MRAID test ads of the AppNexus SDK (corpus)", () => {
+describeWithCorpus("MRAID test ads of the AppNexus SDK (corpus)", "adtags/appnexus-mobile-sdk-android-mraid", (corpus) => {
   it("mraid_1_assertions: the container passes the checks an MRAID 1 container must pass", async () => {
     const r = await scanner.scan(tagJob(readFileSync(path.join(corpus, "mraid_1_assertions.html"), "utf8")));
     const said = r.dialogs.map((d) => d.message);

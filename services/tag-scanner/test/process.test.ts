@@ -6,7 +6,7 @@ import { ScanJobSchema, ScanKind, tagscanner } from "@cva/contracts";
 import {
   connectNats, createDispatcher, withCredential, createMemoryArtifactSink, createOutboundPolicy, silentLogger, type Dispatcher, type NatsConnection,
 } from "@cva/platform";
-import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
+import { startNatsServer, testCredentials, testSecrets, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTagScannerProcess, type TagScannerProcess } from "../src/server.ts";
 import { tagJob } from "./helpers.ts";
@@ -28,11 +28,7 @@ describe("tag-scanner process", () => {
       location: "usa", pool: { browsers: 1, slots: 1 }, timeouts: { renderMs: 10_000, holdMs: 800 },
     });
     requester = await createDispatcher(nc, { logger });
-    const end = Date.now() + 15_000;
-    while (requester.liveWorkers(ScanKind.TAG).length === 0) {
-      if (Date.now() > end) throw new Error("tag worker did not come up");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until("the tag worker's heartbeat", async () => requester.liveWorkers(ScanKind.TAG).length, (n) => n > 0);
   });
 
   afterAll(async () => {

@@ -1,15 +1,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { corpusPath } from "@cva/platform/testing/index.ts";
 import type { FixtureServer } from "./fixtures.ts";
 
 // Where the corpus VAST files point, mapped onto the corpus itself (corpus/README.md §1 "Where URLs inside the VAST
 // point"). Hosts with no local copy answer 404, as an unreachable host would: the machine running the tests has no
 // internet, and the verdicts below are what a player on it would get.
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-export const corpus = path.resolve(repoRoot, "../shared/corpus");
-export const vastDir = path.join(corpus, "vast");
+export const corpus = corpusPath();
+export const vastDir = corpusPath("vast");
 export const IMA = "googleads-videojs-ima";
 export const JONHOO = "jonhoo-vast-vmap";
 

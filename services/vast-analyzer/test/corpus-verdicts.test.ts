@@ -1,10 +1,10 @@
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestOutcome, type MediaProbe, type ScanResults, type TestResult, type VastReport } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy, silentLogger } from "@cva/platform";
+import { describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { evaluateVast } from "@cva/spec-sets";
 import { createMediaProber } from "../../media-prober/src/index.ts";
 import { createVastAnalyzer, type VastAnalyzer } from "../src/index.ts";
@@ -37,7 +37,7 @@ function canPlay(r: VastReport): boolean {
   );
 }
 
-describe.skipIf(!existsSync(vastDir))("VAST corpus verdicts (real media prober, spec set 0)", () => {
+describeWithCorpus("VAST corpus verdicts (real media prober, spec set 0)", "vast", () => {
   let srv: FixtureServer;
   let analyzer: VastAnalyzer;
   let workDir: string;

@@ -1,12 +1,12 @@
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createOutboundPolicy, silentLogger } from "@cva/platform";
+import { describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { createVastAnalyzer, type VastAnalyzer } from "../src/index.ts";
 import { IMA, JONHOO, listXml, readBelow, vastDir } from "./corpus-fixture.ts";
 import { fakeProbe, startFixtureServer, vastJob, type FakeProbe, type FixtureServer } from "./fixtures.ts";
 
-describe.skipIf(!existsSync(vastDir))("VAST corpus", () => {
+describeWithCorpus("VAST corpus", "vast", () => {
   let srv: FixtureServer;
   let probe: FakeProbe;
   let analyzer: VastAnalyzer;
@@ -150,7 +150,7 @@ describe.skipIf(!existsSync(vastDir))("VAST corpus", () => {
     }
   });
 
-  it.skipIf(!existsSync(vastDir))("every corpus XML file analyzes without throwing", async () => {
+  it("every corpus XML file analyzes without throwing", async () => {
     const files = listXml(vastDir);
     expect(files.length).toBeGreaterThan(150);
     const types = new Map<string, number>();

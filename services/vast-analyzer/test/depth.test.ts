@@ -1,11 +1,12 @@
 // VAST depth: every <Ad> of a pod, VAST 1.0, the IAB XSD of each document's version (line-numbered findings), the
 // per-version required elements, VPAID, SIMID, companions, unexpanded macros — on corpus files where the corpus has
 // them (skipped visibly without it), hand-made documents otherwise.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestOutcome, type VastReport } from "@cva/contracts";
 import { createOutboundPolicy, silentLogger } from "@cva/platform";
+import { corpusDir, describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { evaluateVast } from "@cva/spec-sets";
 import { createVastAnalyzer, type VastAnalyzer } from "../src/index.ts";
 import { createSchemaValidator } from "../src/xsd.ts";
@@ -13,7 +14,6 @@ import { unexpandedMacrosIn } from "../src/unexpanded-macros.ts";
 import { vastDir } from "./corpus-fixture.ts";
 import { fakeProbe, startFixtureServer, vastJob, type FixtureServer } from "./fixtures.ts";
 
-const xsdDir = path.join(vastDir, "iab-vast-schemas");
 const corpusFile = (rel: string) => readFileSync(path.join(vastDir, rel), "utf8");
 
 function outcome(r: VastReport, id: string) {
@@ -33,7 +33,7 @@ beforeAll(async () => {
     location: "usa",
     logger: silentLogger(),
     limits: { pixelTimeoutMs: 2000 },
-    schemas: createSchemaValidator(existsSync(xsdDir) ? xsdDir : undefined),
+    schemas: createSchemaValidator(corpusDir("vast/iab-vast-schemas")),
     rewriteUrl: (u) => (u.startsWith(srv.origin) ? u : srv.url(`/_external/${encodeURIComponent(u).slice(0, 100)}`)),
   });
 });
@@ -107,7 +107,7 @@ describe("hand-made documents", () => {
   });
 });
 
-describe.skipIf(!existsSync(vastDir))("corpus documents", () => {
+describeWithCorpus("corpus documents", "vast", () => {
   it("a pod of 2 ads (zentrick sequence.xml): both analysed, in sequence order, with the companion's resource", async () => {
     const r = await scanText("sequence.xml", corpusFile("zentrick-iab-vast-parser/strict/zentrick/sequence.xml"));
     expect(r.ads.map((a) => [a.id, a.sequence])).toEqual([["preroll-1", 1], ["preroll-2", 2]]);

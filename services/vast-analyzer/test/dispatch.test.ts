@@ -14,7 +14,7 @@ import {
   type RunJob,
   type Worker,
 } from "@cva/platform";
-import { startNatsServer } from "@cva/platform/testing/index.ts";
+import { startNatsServer, until } from "@cva/platform/testing/index.ts";
 import { createVastAnalyzer } from "../src/index.ts";
 import { analyzeToOutcome } from "../src/job-outcome.ts";
 import { probeViaDispatcher } from "../src/probe-via-dispatcher.ts";
@@ -74,9 +74,7 @@ describe("VAST worker with media probes through the dispatcher", () => {
       }),
     );
     // Workers announce themselves by heartbeat; wait until the dispatcher has seen both kinds.
-    for (let i = 0; i < 100 && (dispatcher.liveWorkers(ScanKind.VAST).length === 0 || dispatcher.liveWorkers(ScanKind.MEDIA).length === 0); i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until("the vast and media workers' heartbeats", async () => [dispatcher.liveWorkers(ScanKind.VAST).length, dispatcher.liveWorkers(ScanKind.MEDIA).length], ([vast, media]) => vast > 0 && media > 0);
   });
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { ScanJobSchema, ScanKind, type Bundle, type ScanJob, type ZipReport } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { corpusPath, describeWithCorpus } from "@cva/platform/testing/index.ts";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../../tag-scanner/src/index.ts";
 import { createZipAnalyzer, type ZipAnalyzer } from "../src/index.ts";
 import { zipJob } from "./fixtures.ts";
@@ -14,8 +14,7 @@ import { buildZip, type ZipEntrySpec } from "./zip-writer.ts";
 // Chromium as production does (the zip analyzer's bundle, frame_size included). Known truths come from the corpus
 // README §2 and the files themselves; this machine has no internet, so every CDN script is a missing asset.
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = path.resolve(repoRoot, "../shared/corpus/html5");
+const corpus = corpusPath("html5");
 
 function entries(dir: string, sep = "/"): ZipEntrySpec[] {
   const out: ZipEntrySpec[] = [];
@@ -35,7 +34,7 @@ const folder = (vendor: string, creative: string) => path.join(corpus, vendor, c
 const missingUrls = (r: ZipReport) => r.render!.missingAssets.map((m) => m.url);
 const localMissing = (r: ZipReport) => missingUrls(r).filter((u) => u.startsWith("https://creative.cva.invalid/"));
 
-describe.skipIf(!existsSync(corpus))("corpus banners rendered in Chromium", () => {
+describeWithCorpus("corpus banners rendered in Chromium", "html5", () => {
   let pool: BrowserPool;
   let scanner: TagScanner;
   let analyzer: ZipAnalyzer;

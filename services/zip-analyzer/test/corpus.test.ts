@@ -1,13 +1,10 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describeWithCorpus } from "@cva/platform/testing/index.ts";
+import { expect, it } from "vitest";
 import { createZipAnalyzer, ZipError } from "../src/index.ts";
 import type { ZipReport } from "@cva/contracts";
 import { fakeRender, zipFolder, zipJob } from "./fixtures.ts";
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = path.resolve(repoRoot, "../shared/corpus/html5");
 
 /** What corpus/README §2 says about each creative (entry error for those whose main file is not index.html). */
 const EXPECTED: Record<string, Partial<{ click: boolean; meta: boolean; minified: boolean; library: string[]; entryError: true }>> = {
@@ -25,16 +22,17 @@ const EXPECTED: Record<string, Partial<{ click: boolean; meta: boolean; minified
   "animatecc-v2017-two-html-entrypoints-300x250": { click: false, meta: false, minified: false, library: ["CreateJS"] },
 };
 
-const folders = existsSync(corpus)
-  ? readdirSync(corpus).flatMap((vendor) => {
-      const dir = path.join(corpus, vendor);
-      return statSync(dir).isDirectory()
-        ? readdirSync(dir).filter((c) => statSync(path.join(dir, c)).isDirectory()).map((c) => path.join(dir, c))
-        : [];
-    })
-  : [];
+/** Every creative folder of the corpus (vendor/creative). */
+const foldersOf = (corpus: string) =>
+  readdirSync(corpus).flatMap((vendor) => {
+    const dir = path.join(corpus, vendor);
+    return statSync(dir).isDirectory()
+      ? readdirSync(dir).filter((c) => statSync(path.join(dir, c)).isDirectory()).map((c) => path.join(dir, c))
+      : [];
+  });
 
-describe.skipIf(!existsSync(corpus))("corpus html5 creatives", () => {
+describeWithCorpus("corpus html5 creatives", "html5", (corpus) => {
+  const folders = foldersOf(corpus);
   for (const dir of folders) {
     const name = path.basename(dir);
     const hasIndex = existsSync(path.join(dir, "index.html"));
@@ -65,7 +63,7 @@ describe.skipIf(!existsSync(corpus))("corpus html5 creatives", () => {
 
   it("gives the same entry point when a creative is zipped inside a folder", async () => {
     const dir = folders.find((d) => d.endsWith("sizmek-gsap-300x250"));
-    if (!dir) return;
+    if (!dir) throw new Error("the corpus has no html5 creative sizmek-gsap-300x250");
     const { render } = fakeRender();
     const report = await createZipAnalyzer({ render }).analyze(zipJob(zipFolder(dir, "sizmek-gsap-300x250/")));
     expect(report.entryPoint).toBe("sizmek-gsap-300x250/index.html");

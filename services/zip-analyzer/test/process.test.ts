@@ -5,7 +5,7 @@ import {
   ErrorType, NetworkResponseSchema, NetworkSchema, ScanKind, TagReportSchema, zipanalyzer, type Bundle,
 } from "@cva/contracts";
 import { connectNats, createDispatcher, silentLogger, startWorker, withCredential, type Dispatcher, type NatsConnection } from "@cva/platform";
-import { startNatsServer, testCredentials, testSecrets } from "@cva/platform/testing/index.ts";
+import { startNatsServer, testCredentials, testSecrets, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ZIP_LIMITS } from "../src/limits.ts";
 import { startZipAnalyzerProcess, type ZipAnalyzerProcess } from "../src/server.ts";
@@ -58,11 +58,7 @@ describe("zip-analyzer process", () => {
       nc, logger, port: 0, metricsPort: 0, credentials: testCredentials, location: "usa", slots: 2, limits: DEFAULT_ZIP_LIMITS, bundleOrigin: ORIGIN,
     });
     requester = await createDispatcher(nc, { logger });
-    const end = Date.now() + 15_000;
-    while (requester.liveWorkers(ScanKind.ZIP).length === 0 || requester.liveWorkers(ScanKind.TAG).length === 0) {
-      if (Date.now() > end) throw new Error("workers did not come up");
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await until("the zip and tag workers' heartbeats", async () => [requester.liveWorkers(ScanKind.ZIP).length, requester.liveWorkers(ScanKind.TAG).length], ([zip, tag]) => zip > 0 && tag > 0);
   });
 
   afterAll(async () => {

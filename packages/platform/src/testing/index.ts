@@ -3,3 +3,4 @@ export * from "./free-port.ts";
 export * from "./credentials.ts";
 export * from "./nats-cluster.ts";
 export * from "./until.ts";
+export * from "./corpus.ts";
