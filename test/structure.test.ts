@@ -28,7 +28,8 @@ function workspaceOf(file: string): string {
 /** The floor of a workspace; higher floors build on lower ones. */
 function floorOf(workspace: string): number {
   if (workspace === "packages/contracts") return 0;
-  if (workspace === "packages/platform") return 1;
+  // Pixel helpers (rasters, the border detector, animated-image timing): pure, importing no workspace.
+  if (workspace === "packages/platform" || workspace === "packages/imaging") return 1;
   if (workspace === "packages/spec-sets") return 2;
   if (workspace.startsWith("services/") || workspace === "edge") return 3;
   if (workspace === "test" || workspace === "scripts" || workspace === "bench") return 4;
@@ -97,7 +98,7 @@ const platformFloors = floorsWithin("packages/platform", [
  * Below them, the browser and page support the gatherers use. Files not in the table orchestrate, beside scanner.ts.
  */
 const tagScannerFloors = floorsWithin("services/tag-scanner", [
-  ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0],
+  ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0], ["src/gatherers/page-script.ts", 0],
   ["src/new-tab-profile.ts", 0], ["src/netns.ts", 0], ["src/sandbox.ts", 0], ["src/browser-pool.ts", 0],
   ["src/gatherers/", 1],
   ["src/fields/", 2],
@@ -124,7 +125,6 @@ const KNOWN_UP_ARROWS = new Set([
   "packages/platform/src/nats/permissions.ts → packages/platform/src/dispatch/subjects.ts",
   // The measure gatherer computes the painted size with fields/ (s18-gatherers: raw boxes in the artifact, sizes in
   // fields/).
-  "services/tag-scanner/src/gatherers/measure.ts → services/tag-scanner/src/fields/dimensions.ts",
   // Found by this test, not yet anyone's: loadCommonConfig() parses SERVER_LOCATION with dispatch/locations.ts. Move
   // parseServerLocations down beside the NATS names (or loadCommonConfig up) and delete this line.
   "packages/platform/src/config.ts → packages/platform/src/dispatch/locations.ts",

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,9 +12,34 @@ import { describe, it, type TestContext } from "vitest";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
-/** Where the corpus is: CVA_CORPUS_DIR, else `../shared/corpus` beside the repository root. */
+/**
+ * The checkout this one was cloned from, when it is a local path: a clean clone made for CI (`git clone /work/main
+ * /tmp/x`) sits elsewhere, and its corpus is the one beside the repository it came from.
+ */
+function originCheckout(): string | undefined {
+  try {
+    const url = execFileSync("git", ["-C", repoRoot, "config", "--get", "remote.origin.url"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const local = url.startsWith("file://") ? fileURLToPath(url) : url;
+    return path.isAbsolute(local) ? local.replace(/\/\.git\/?$/, "") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let beside: string | undefined;
+/**
+ * Where the corpus is: CVA_CORPUS_DIR; else `../shared/corpus` beside the repository root; else, in a clone of a local
+ * checkout, beside that checkout.
+ */
 export function corpusRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CVA_CORPUS_DIR ? path.resolve(env.CVA_CORPUS_DIR) : path.resolve(repoRoot, "../shared/corpus");
+  if (env.CVA_CORPUS_DIR) return path.resolve(env.CVA_CORPUS_DIR);
+  if (beside === undefined) {
+    const own = path.resolve(repoRoot, "../shared/corpus");
+    const origin = existsSync(own) ? undefined : originCheckout();
+    const theirs = origin ? path.resolve(origin, "../shared/corpus") : undefined;
+    beside = theirs && existsSync(theirs) ? theirs : own;
+  }
+  return beside;
 }
 
 /** True when a missing corpus is a failure (CI: CVA_REQUIRE_CORPUS=1). */
