@@ -20,6 +20,7 @@ export * from "./dispatch/errors.ts";
 export * from "./dispatch/worker.ts";
 export * from "./dispatch/dispatcher.ts";
 export * from "./dispatch/scanner-process.ts";
+export * from "./dispatch/scanner-main.ts";
 export * from "./dispatch/child-job.ts";
 export * from "./dispatch/results.ts";
 export * from "./dispatch/side-effect-guard.ts";
