@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     useCase: ctx.useCase,
     limits: ctx.deps.config.limits,
     isKnownSpecId: knownSpecId,
+    logger,
     ready: async () => (await readiness()).ready,
   });
   const metrics = await startMetricsServer(config.metricsPort, config.bindHost);

@@ -10,6 +10,7 @@ export * from "./nats/nats-config.ts";
 export * from "./nats/replicas.ts";
 export * from "./nats/cluster.ts";
 export * from "./host/service-host.ts";
+export * from "./host/domain-errors.ts";
 export * from "./host/bind.ts";
 export * from "./credentials/index.ts";
 export * from "./host/metrics.ts";
