@@ -6,9 +6,9 @@
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { AuthStoreError, DEFAULT_MONTHLY_QUOTA, createAuthStore, defaultMonthlyQuotaFromEnv, type ApiKeyInfo, type CustomerInfo } from "@cva/auth";
+import { DEFAULT_MONTHLY_QUOTA, createAuthStore, defaultMonthlyQuotaFromEnv, type ApiKeyInfo, type CustomerInfo } from "@cva/auth";
 import {
-  authorizationBlock, connectNats, envString, isAuthorizationError, literalPasswords, natsAnswers, natsAuthFromEnv, natsPasswordVar, spawnNatsServer,
+  DomainError, authorizationBlock, connectNats, envString, isAuthorizationError, literalPasswords, natsAnswers, natsAuthFromEnv, natsPasswordVar, spawnNatsServer,
   type NatsAuth, type NatsServerHandle,
 } from "@cva/platform";
 import { loadOrCreateSecrets, natsAuthOf, readSecretsFile } from "./lib/secrets.ts";
@@ -207,7 +207,7 @@ async function run(cmd: Exclude<Command, { verb: "help" }>): Promise<number> {
       }
     }
   } catch (e) {
-    if (e instanceof AuthStoreError) {
+    if (e instanceof DomainError) {
       err(`keys: ${e.message}`);
       return 1;
     }

@@ -8,7 +8,7 @@ import { registerOpsRoutes } from "./routes/ops.ts";
 import { registerReportRoutes } from "./routes/reports.ts";
 import { registerScanRoutes } from "./routes/scan.ts";
 import { createScanUseCase } from "./scan/use-case.ts";
-import { loadSpecIdCheck } from "./validation/spec-ids.ts";
+import { knownSpecId } from "./validation/spec-ids.ts";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.retryAfterSeconds !== undefined) reply.header("retry-after", String(err.retryAfterSeconds));
@@ -48,7 +48,7 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
 export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance; ctx: EdgeContext }> {
   const limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
   deps = { ...deps, config: { ...deps.config, limits } };
-  const isKnownSpecId = deps.isKnownSpecId ?? (await loadSpecIdCheck());
+  const isKnownSpecId = deps.isKnownSpecId ?? knownSpecId;
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: limits.maxBodyBytes,

@@ -53,8 +53,9 @@ const CONNECT_CODE: Record<ErrorType, Code> = {
   processing_error: Code.Unavailable,
 };
 
-export function toConnectError(err: ApiError): ConnectError {
-  return new ConnectError(err.message, CONNECT_CODE[err.type]);
+/** `cause`: what was caught (the ApiError itself, or the internal error it stands for) — kept for logs, never sent. */
+export function toConnectError(err: ApiError, cause: unknown = err): ConnectError {
+  return new ConnectError(err.message, CONNECT_CODE[err.type], undefined, undefined, cause);
 }
 
 // Anything unexpected becomes a processing_error with a fixed message: internal details stay in the log.

@@ -8,7 +8,7 @@ import { buildEdge } from "./app.ts";
 import { loadEdgeConfig } from "./config.ts";
 import { startGrpcServer } from "./grpc/service.ts";
 import { createReadiness } from "./routes/ops.ts";
-import { loadSpecIdCheck } from "./validation/spec-ids.ts";
+import { knownSpecId } from "./validation/spec-ids.ts";
 
 // Reads config, builds the clients and the dispatcher, starts the HTTP/1.1 JSON listener and the h2c gRPC listener.
 async function main(): Promise<void> {
@@ -20,7 +20,6 @@ async function main(): Promise<void> {
   const storeTransport = createGrpcTransport({ baseUrl: config.reportStoreUrl, interceptors: [credential] });
   const nc = await connectNats(config.natsUrl, "edge", { auth: natsAuthFromEnv() });
   const dispatcher = await createDispatcher(nc, { logger, defaultLocation: config.serverLocation });
-  const isKnownSpecId = await loadSpecIdCheck();
 
   const healthy = (transport: ReturnType<typeof createGrpcTransport>) => async () => {
     const res = await createClient(health.Health, transport).check({ service: "" }, { timeoutMs: 1_000 });
@@ -35,7 +34,7 @@ async function main(): Promise<void> {
     config,
     logger,
     readiness,
-    isKnownSpecId,
+    isKnownSpecId: knownSpecId,
     metricsRegistry,
   });
   await app.listen({ port: config.port, host: config.host });
@@ -44,7 +43,8 @@ async function main(): Promise<void> {
     host: config.host,
     useCase: ctx.useCase,
     limits: ctx.deps.config.limits,
-    isKnownSpecId,
+    isKnownSpecId: knownSpecId,
+    logger,
     ready: async () => (await readiness()).ready,
   });
   const metrics = await startMetricsServer(config.metricsPort, config.bindHost);

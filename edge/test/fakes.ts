@@ -158,6 +158,8 @@ export class FakeDispatcher implements Dispatcher {
   behaviour: Behaviour = "ok";
   jobs: ScanJob[] = [];
   workers: Partial<Record<ScanKind, number>> = { [ScanKind.TAG]: 1, [ScanKind.ZIP]: 1, [ScanKind.VAST]: 1, [ScanKind.MEDIA]: 1 };
+  /** Changes each report before the fake worker answers with it: a test's own measurements. */
+  editReport?: (report: TagReport | ZipReport | VastReport) => void;
 
   async submit(job: ScanJob): Promise<ScanJobResult> {
     this.jobs.push(job);
@@ -177,6 +179,7 @@ export class FakeDispatcher implements Dispatcher {
         : job.kind === ScanKind.VAST
           ? ({ case: "vast", value: fullVastReport() } as const)
           : ({ case: "tag", value: fullTagReport() } as const);
+    this.editReport?.(outcome.value);
     return create(ScanJobResultSchema, { jobId: job.jobId, workerId: "w1", outcome });
   }
 

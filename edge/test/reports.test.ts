@@ -1,6 +1,6 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { ScanKind } from "@cva/contracts";
+import { ScanKind, type VastReport } from "@cva/contracts";
 import { createReadiness } from "../src/routes/ops.ts";
 import { appPerTest, type TestApp, TAG, TEST_BASE, VAST } from "./fakes.ts";
 
@@ -101,7 +101,14 @@ describe("stored reports", () => {
 
 describe("report page shows the reasons", () => {
   it("VAST: why each test failed or was not evaluated, the analyzer's problems, and per media file what was not measured", async () => {
-    const { app } = await setup();
+    const { app, dispatcher } = await setup();
+    // What the prober says when its analysis pass timed out; the edge's scan_results say why loudness is not judged.
+    dispatcher.editReport = (r) => {
+      const probe = (r as VastReport).creatives[0]!.mediafiles[0]!.probe!;
+      probe.fileInfo!.audio!.loudness = undefined;
+      probe.analysisError = "media analysis timed out after 60 s";
+      probe.notMeasured = ["file_info.audio.loudness"];
+    };
     const report = JSON.parse((await scan(app, "key-a", "/v3/scanVAST", { data: VAST })).body);
     const page = (await app.inject({ method: "GET", url: new URL(report.scan_results.report_url).pathname })).body;
     expect(page).toContain("<th>Why</th>");

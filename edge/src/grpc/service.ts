@@ -1,11 +1,11 @@
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
-import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { Device, health, scan, type Targeting } from "@cva/contracts";
-import { asApiError, payloadError, toConnectError } from "../errors.ts";
-import type { EdgeLimits } from "../ports.ts";
+import { ApiError, asApiError, payloadError, toConnectError } from "../errors.ts";
+import type { EdgeDeps, EdgeLimits } from "../ports.ts";
 import type { ScanUseCase } from "../scan/use-case.ts";
 import type { Principal, ScanRequest } from "../scan/types.ts";
 import {
@@ -23,6 +23,8 @@ export interface GrpcDeps {
   useCase: ScanUseCase;
   limits: EdgeLimits;
   isKnownSpecId: SpecIdCheck;
+  /** Where unexpected errors are logged (the JSON app's logger): the client only sees a generic processing error. */
+  logger: EdgeDeps["logger"];
   ready?: () => Promise<boolean>;
 }
 
@@ -48,17 +50,18 @@ function workspaceNumber(v: bigint): number {
 export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void {
   const { useCase, limits, isKnownSpecId } = deps;
 
-  // Errors leave as ConnectErrors with the JSON API's messages; nothing internal crosses.
+  // Errors leave as ConnectErrors with the JSON API's messages; nothing internal crosses. As in the JSON app's error
+  // handler (app.ts), anything that is not one of the documented errors — a bug, an internal call's ConnectError that
+  // escaped the use case — is logged here and answered with the generic processing_error; the error stays the cause.
   async function handle<T>(ctx: HandlerContext, fn: (p: Principal) => Promise<T>): Promise<T> {
     try {
       const principal = await useCase.authenticate(ctx.requestHeader.get("x-apikey") ?? undefined);
       return await fn(principal);
     } catch (err) {
-      if (err instanceof ConnectError) throw err;
+      if (!(err instanceof ApiError)) deps.logger.error({ err, procedure: ctx.method.name }, "unhandled error");
       const apiErr = asApiError(err);
-      const ce = toConnectError(apiErr);
       if (apiErr.retryAfterSeconds !== undefined) ctx.responseTrailer.set("retry-after", String(apiErr.retryAfterSeconds));
-      throw ce;
+      throw toConnectError(apiErr, err);
     }
   }
   // Replays carry no marker here: the response is the first scan's report, as over JSON (which says so in a header).

@@ -1,22 +1,27 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
-  ScanResultsSchema,
   TagReportSchema,
   VastReportSchema,
   ZipReportSchema,
   reportstore,
+  type ScanResults,
   type TagReport,
   type VastReport,
   type ZipReport,
 } from "@cva/contracts";
+import { evaluateTag, evaluateVast, evaluateZip } from "@cva/spec-sets";
 import { randomBytes } from "node:crypto";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
 import type { ScanOutcome, ScanRequest } from "./types.ts";
 
-// A worker's report made into the answer of one request: the job's id, the request's name and spec, URLs under the
-// public base, rendered once with the request's view (those bytes are returned and stored). Also the way back: a
+// A worker's report made into the answer of one request: the job's id, the request's name, scan_results, URLs under
+// the public base, rendered once with the request's view (those bytes are returned and stored). Also the way back: a
 // stored report as the answer of an idempotent retry.
+//
+// scan_results are computed here and only here, for both doors (JSON and gRPC): the edge validated spec_id, so the
+// spec set is known; workers return reports without them. A v3 zip's are the zip tests plus the ad tag tests on its
+// render (evaluateZip), in one map; the render itself carries none. v2 reports carry none.
 
 export function scanOutcome(req: ScanRequest, jobId: string, report: TagReport | ZipReport | VastReport, publicBase: string): ScanOutcome {
   const pageToken = randomBytes(16).toString("base64url");
@@ -27,11 +32,8 @@ export function scanOutcome(req: ScanRequest, jobId: string, report: TagReport |
     case "tag_v2": {
       const r = report as TagReport;
       r.jobId = jobId;
-      if (req.kind === "tag_v3") {
-        r.name = req.name;
-        r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
-        r.scanResults.reportUrl = reportUrl;
-      }
+      r.scanResults = req.kind === "tag_v3" ? withReportUrl(evaluateTag(r, req.specId), reportUrl) : undefined;
+      if (req.kind === "tag_v3") r.name = req.name;
       return { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "tag_v3" ? renderTagV3(r) : renderTagV2(r) };
     }
     case "zip_v2":
@@ -39,11 +41,9 @@ export function scanOutcome(req: ScanRequest, jobId: string, report: TagReport |
       const r = report as ZipReport;
       r.render ??= create(TagReportSchema);
       r.render.jobId = jobId;
-      if (req.kind === "zip_v3") {
-        r.render.name = req.name;
-        r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
-        r.scanResults.reportUrl = reportUrl;
-      }
+      r.render.scanResults = undefined;
+      r.scanResults = req.kind === "zip_v3" ? withReportUrl(evaluateZip(r, req.specId), reportUrl) : undefined;
+      if (req.kind === "zip_v3") r.render.name = req.name;
       return { kind: req.kind, jobId, pageToken, report: r, json: req.kind === "zip_v3" ? renderZipV3(r) : renderZipV2(r) };
     }
     case "vast_v3": {
@@ -51,11 +51,15 @@ export function scanOutcome(req: ScanRequest, jobId: string, report: TagReport |
       r.jobId = jobId;
       r.name = req.name;
       if (r.vastUrl === "") r.vastUrl = req.url;
-      r.scanResults ??= create(ScanResultsSchema, { specId: req.specId });
-      r.scanResults.reportUrl = reportUrl;
+      r.scanResults = withReportUrl(evaluateVast(r, req.specId), reportUrl);
       return { kind: req.kind, jobId, pageToken, report: r, json: renderVastV3(r) };
     }
   }
+}
+
+function withReportUrl(results: ScanResults, reportUrl: string): ScanResults {
+  results.reportUrl = reportUrl;
+  return results;
 }
 
 // The protobuf of the report, kept with keyed scans so an idempotent retry over gRPC answers the same message.

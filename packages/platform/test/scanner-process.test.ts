@@ -80,10 +80,14 @@ describe("direct runner", () => {
   });
 
   it("hides a thrown error behind INTERNAL and the failure message, or CANCELED when the call was aborted", async () => {
+    const thrown = new Error("ECONNREFUSED 10.1.2.3:4222");
     const { slots, direct } = runner(async () => {
-      throw new Error("ECONNREFUSED 10.1.2.3:4222");
+      throw thrown;
     });
-    expect(await refusal(direct(job(), signal(), { report: "media" }))).toEqual({ code: Code.Internal, message: "the media file could not be probed" });
+    const err = await direct(job(), signal(), { report: "media" }).catch((e: unknown) => e);
+    expect(await refusal(Promise.reject(err))).toEqual({ code: Code.Internal, message: "the media file could not be probed" });
+    // Kept for this process's logs, never sent: Connect writes code and message only.
+    expect((err as ConnectError).cause).toBe(thrown);
     expect(slots.busy()).toBe(0);
     const ac = new AbortController();
     ac.abort();

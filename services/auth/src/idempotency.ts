@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { casLoop, isRevisionConflict } from "./cas.ts";
 import { token } from "./encode.ts";
-import { invalidArgument } from "./errors.ts";
+import { invalidArgument } from "@cva/platform";
 import type { LedgerKv } from "./ledger-kv.ts";
 import { live, reservationKvKey, stateOf } from "./reservation-record.ts";
 import type { IdempotencyRecord, ReservationRecord, ReserveResult } from "./types.ts";

@@ -4,7 +4,6 @@ export type { ApiKeyInfo, CustomerInfo, HeldReservation, ReserveOptions, Reserve
 export { startReservationReaper, reservationSettingsFromEnv, type ReservationReaper } from "./reaper.ts";
 export { DEFAULT_RESERVATION_TTL_MS, MAX_RESERVATION_TTL_MS, type SettleResult } from "./reservations.ts";
 export { IDEMPOTENCY_WINDOW_MS } from "./idempotency.ts";
-export { AuthStoreError } from "./errors.ts";
 export { createAuthService } from "./service.ts";
 export { registerAuthRoutes } from "./routes.ts";
 export { AUTH_ADMIN_METHODS } from "./access.ts";

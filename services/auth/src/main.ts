@@ -28,7 +28,7 @@ const host = await startServiceHost({
   adminMethods: AUTH_ADMIN_METHODS,
   logger,
   serviceNames: [auth.AuthService.typeName],
-  register: (router) => registerAuthRoutes(router, store, logger),
+  register: (router) => registerAuthRoutes(router, store),
   ready: async () => !nc.isClosed(),
 });
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { casLoop } from "./cas.ts";
 import { previousUtcMonth, token, untoken, utcMonth, utcMonthStart } from "./encode.ts";
-import { invalidArgument, notFound } from "./errors.ts";
+import { invalidArgument, notFound } from "@cva/platform";
 import { checkIdempotencyArgs, claimIdempotencyKey, releaseIdempotencyKey, type KeyClaim } from "./idempotency.ts";
 import type { LedgerKv } from "./ledger-kv.ts";
 import { RESERVATION_ID, isExpired, live, reservationKvKey, stateOf } from "./reservation-record.ts";

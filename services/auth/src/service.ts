@@ -1,8 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { auth } from "@cva/contracts";
-import type { Logger } from "@cva/platform";
-import { AuthStoreError } from "./errors.ts";
 import type { AuthStore } from "./store.ts";
 import type { ApiKeyInfo, CustomerInfo } from "./types.ts";
 
@@ -23,93 +21,71 @@ function quotaArg(v: bigint): number {
   return Number(v);
 }
 
-export function createAuthService(store: AuthStore, logger?: Logger): ServiceImpl<typeof auth.AuthService> {
-  // Store errors become Connect codes. Anything else (NATS down, contention) is logged here and reaches the caller
-  // only as an opaque Unavailable/Internal error: no internal addresses or stack traces leave the process.
-  async function rpc<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof ConnectError) throw err;
-      if (err instanceof AuthStoreError) {
-        throw new ConnectError(err.message, err.kind === "not_found" ? Code.NotFound : Code.InvalidArgument);
-      }
-      logger?.error({ err }, "auth rpc failed");
-      throw new ConnectError("auth store unavailable", Code.Unavailable);
-    }
-  }
-
+// The store's refusals (DomainError of @cva/platform) become Connect codes in the service host's one interceptor;
+// anything else (NATS down, contention) is logged there and reaches the caller only as an opaque UNAVAILABLE.
+export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.AuthService> {
   return {
-    authenticate: (req) =>
-      rpc(async () => {
-        if (!req.apiKey) throw new ConnectError("API key missing", Code.Unauthenticated);
-        const who = await store.authenticate(req.apiKey);
-        if (!who) throw new ConnectError("API key unknown or revoked", Code.Unauthenticated);
-        return create(auth.AuthenticateResponseSchema, { customerId: who.customerId, keyId: who.keyId });
-      }),
+    async authenticate(req) {
+      if (!req.apiKey) throw new ConnectError("API key missing", Code.Unauthenticated);
+      const who = await store.authenticate(req.apiKey);
+      if (!who) throw new ConnectError("API key unknown or revoked", Code.Unauthenticated);
+      return create(auth.AuthenticateResponseSchema, { customerId: who.customerId, keyId: who.keyId });
+    },
 
-    reserveQuota: (req) =>
-      rpc(async () => {
-        if (req.maxInFlight < 0) throw new ConnectError("max_in_flight must be a non-negative integer", Code.InvalidArgument);
-        if (req.ttlMs < 0n || req.ttlMs > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConnectError("ttl_ms must be a non-negative integer", Code.InvalidArgument);
-        const r = await store.reserve(req.customerId, req.jobId, {
-          ttlMs: Number(req.ttlMs),
-          maxInFlight: req.maxInFlight,
-          ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey, requestHash: req.requestHash } : {}),
-        });
-        if (r.ok) return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
-        switch (r.reason) {
-          case "quota":
-            throw new ConnectError(`monthly quota of ${r.quota} scans is used up for ${r.month} (UTC)`, Code.ResourceExhausted);
-          case "in_flight":
-            throw new ConnectError(`${r.inFlight} scans already in flight; at most ${r.maxInFlight} at once`, Code.FailedPrecondition);
-          case "key_conflict":
-            throw new ConnectError("idempotency_key is already used with a different request", Code.AlreadyExists);
-          case "replay":
-            return create(auth.ReserveQuotaResponseSchema, {
-              replay: r.replay === "done" ? auth.ReplayState.DONE : auth.ReplayState.RUNNING,
-              jobId: r.jobId,
-              reservationId: r.replay === "running" ? r.reservationId : "",
-            });
-        }
-      }),
+    async reserveQuota(req) {
+      if (req.maxInFlight < 0) throw new ConnectError("max_in_flight must be a non-negative integer", Code.InvalidArgument);
+      if (req.ttlMs < 0n || req.ttlMs > BigInt(Number.MAX_SAFE_INTEGER)) throw new ConnectError("ttl_ms must be a non-negative integer", Code.InvalidArgument);
+      const r = await store.reserve(req.customerId, req.jobId, {
+        ttlMs: Number(req.ttlMs),
+        maxInFlight: req.maxInFlight,
+        ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey, requestHash: req.requestHash } : {}),
+      });
+      if (r.ok) return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
+      switch (r.reason) {
+        case "quota":
+          throw new ConnectError(`monthly quota of ${r.quota} scans is used up for ${r.month} (UTC)`, Code.ResourceExhausted);
+        case "in_flight":
+          throw new ConnectError(`${r.inFlight} scans already in flight; at most ${r.maxInFlight} at once`, Code.FailedPrecondition);
+        case "key_conflict":
+          throw new ConnectError("idempotency_key is already used with a different request", Code.AlreadyExists);
+        case "replay":
+          return create(auth.ReserveQuotaResponseSchema, {
+            replay: r.replay === "done" ? auth.ReplayState.DONE : auth.ReplayState.RUNNING,
+            jobId: r.jobId,
+            reservationId: r.replay === "running" ? r.reservationId : "",
+          });
+      }
+    },
 
-    refundQuota: (req) =>
-      rpc(async () => create(auth.RefundQuotaResponseSchema, { refunded: await store.refund(req.reservationId) })),
+    refundQuota: async (req) => create(auth.RefundQuotaResponseSchema, { refunded: await store.refund(req.reservationId) }),
 
-    commitQuota: (req) =>
-      rpc(async () => create(auth.CommitQuotaResponseSchema, { committed: await store.commit(req.reservationId) })),
+    commitQuota: async (req) => create(auth.CommitQuotaResponseSchema, { committed: await store.commit(req.reservationId) }),
 
-    createKey: (req) =>
-      rpc(async () => {
-        const r = await store.createKey(req.customerId, quotaArg(req.monthlyQuota));
-        return create(auth.CreateKeyResponseSchema, { apiKey: r.apiKey, key: toApiKey(r.key), customer: toCustomer(r.customer) });
-      }),
+    async createKey(req) {
+      const r = await store.createKey(req.customerId, quotaArg(req.monthlyQuota));
+      return create(auth.CreateKeyResponseSchema, { apiKey: r.apiKey, key: toApiKey(r.key), customer: toCustomer(r.customer) });
+    },
 
-    listKeys: (req) =>
-      rpc(async () => {
-        const r = await store.listKeys(req.customerId || undefined);
-        return create(auth.ListKeysResponseSchema, { keys: r.keys.map(toApiKey), customers: r.customers.map(toCustomer) });
-      }),
+    async listKeys(req) {
+      const r = await store.listKeys(req.customerId || undefined);
+      return create(auth.ListKeysResponseSchema, { keys: r.keys.map(toApiKey), customers: r.customers.map(toCustomer) });
+    },
 
-    revokeKey: (req) =>
-      rpc(async () => {
-        const k = await store.revokeKey(req.key);
-        if (!k) throw new ConnectError("no such key", Code.NotFound);
-        return create(auth.RevokeKeyResponseSchema, { key: toApiKey(k) });
-      }),
+    async revokeKey(req) {
+      const k = await store.revokeKey(req.key);
+      if (!k) throw new ConnectError("no such key", Code.NotFound);
+      return create(auth.RevokeKeyResponseSchema, { key: toApiKey(k) });
+    },
 
-    setQuota: (req) =>
-      rpc(async () => {
-        const c = await store.setQuota(req.customerId, quotaArg(req.monthlyQuota));
-        return create(auth.SetQuotaResponseSchema, { customer: toCustomer(c) });
-      }),
+    async setQuota(req) {
+      const c = await store.setQuota(req.customerId, quotaArg(req.monthlyQuota));
+      return create(auth.SetQuotaResponseSchema, { customer: toCustomer(c) });
+    },
 
-    getCustomer: (req) =>
-      rpc(async () => {
-        const c = await store.getCustomer(req.customerId);
-        if (!c) throw new ConnectError("no such customer", Code.NotFound);
-        return create(auth.GetCustomerResponseSchema, { customer: toCustomer(c) });
-      }),
+    async getCustomer(req) {
+      const c = await store.getCustomer(req.customerId);
+      if (!c) throw new ConnectError("no such customer", Code.NotFound);
+      return create(auth.GetCustomerResponseSchema, { customer: toCustomer(c) });
+    },
   };
 }

@@ -1,9 +1,8 @@
 import type { KV } from "@nats-io/kv";
-import { replicatedKvm } from "@cva/platform";
+import { invalidArgument, notFound, replicatedKvm } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { casLoop } from "./cas.ts";
 import { token, untoken, utcMonth } from "./encode.ts";
-import { invalidArgument, notFound } from "./errors.ts";
 import { KEY_ID_PATTERN, digestKey, generateApiKey, generateKeyId, sameDigest } from "./keys.ts";
 import { openLedgerKv, type LedgerKv } from "./ledger-kv.ts";
 import { live } from "./reservation-record.ts";

@@ -32,7 +32,7 @@ beforeAll(async () => {
     adminMethods: AUTH_ADMIN_METHODS,
     logger,
     serviceNames: [auth.AuthService.typeName],
-    register: (router) => registerAuthRoutes(router, store, logger),
+    register: (router) => registerAuthRoutes(router, store),
   });
   client = as(testSecrets.admin);
   edge = as(testSecrets.service);

@@ -1,12 +1,14 @@
 import { mediaprober, ScanKind } from "@cva/contracts";
-import { startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
+import { createArtifactWriter, startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
 import { createMediaProber, type MediaProberLimits } from "./prober.ts";
 import { registerMediaProberRoutes } from "./routes.ts";
-import { probeJob } from "./service.ts";
+import { PRLIMIT, prlimitAvailable } from "./exec.ts";
+import { runJob } from "./job.ts";
 
 export interface MediaProberProcessOptions extends ScannerProcessBase {
   policy: OutboundPolicy;
-  artifacts: ArtifactSink;
+  /** Where posters, film strips and waveforms go; by default the NATS Object Store, write-only. */
+  artifacts?: ArtifactSink;
   slots: number;
   limits?: Partial<MediaProberLimits>;
   workDir?: string;
@@ -16,11 +18,15 @@ export type MediaProberProcess = ScannerProcess;
 
 /**
  * The service as a process minus environment parsing (main.ts does that): a SCAN_KIND_MEDIA queue worker and the
- * direct ProbeMedia RPC, sharing one set of slots — each probe runs ffmpeg, so slots track cores.
+ * direct ProbeMedia RPC, sharing one set of slots — each probe runs ffmpeg, so slots track cores. Each job goes
+ * through job.ts to the prober (prober.ts).
  */
 export async function startMediaProberProcess(opts: MediaProberProcessOptions): Promise<MediaProberProcess> {
+  // ffmpeg never runs without its OS limits: a host without util-linux's prlimit is a deployment error.
+  if (!prlimitAvailable()) throw new Error(`prlimit (util-linux) is missing at ${PRLIMIT}: ffmpeg cannot be run under its resource limits`);
   const prober = createMediaProber({
-    policy: opts.policy, artifacts: opts.artifacts, logger: opts.logger, limits: opts.limits, workDir: opts.workDir,
+    // Write-only: media files are untrusted input; this process must not be able to read anyone's images.
+    policy: opts.policy, artifacts: opts.artifacts ?? createArtifactWriter(opts.nc), logger: opts.logger, limits: opts.limits, workDir: opts.workDir,
   });
   return startScannerProcess({
     name: "media-prober",
@@ -34,7 +40,7 @@ export async function startMediaProberProcess(opts: MediaProberProcessOptions): 
     host: opts.host,
     credentials: opts.credentials,
     serviceName: mediaprober.MediaProberService.typeName,
-    run: (job, ctx) => probeJob(prober, job, ctx.signal, ctx.logger),
+    run: (job, ctx) => runJob(prober, job, ctx),
     failureMessage: "the media file could not be probed",
     // A failed queue job's message reaches VAST reports as the media file's probe error; it stays the generic one.
     jobFailureMessage: "the scan could not be completed",

@@ -10,7 +10,7 @@ import { corpusPath, describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DECODER_WHITELIST, FORMAT_WHITELIST, MAX_PIXELS, SAFE_INPUT_OPTIONS } from "../src/decode-limits.ts";
 import { prlimitArgs, runTool, ToolError } from "../src/exec.ts";
-import { createMediaProber, probeJob, type MediaProber, type MediaProberLimits } from "../src/index.ts";
+import { createMediaProber, runJob, type MediaProber, type MediaProberLimits } from "../src/index.ts";
 import { ffmpeg, startFixtureServer, type FixtureServer } from "./fixtures.ts";
 
 // Hostile media, generated here (no binary fixtures): a frame size claim far over MAX_PIXELS, containers and codecs
@@ -199,7 +199,7 @@ describe("the job's deadline", () => {
       input: { case: "media", value: create(MediaInputSchema, { url: `${server.base}/long.flac` }) },
     });
     const started = performance.now();
-    const out = await probeJob(p, job);
+    const out = await runJob(p, job);
     expect(out.case).toBe("media");
     const r = out.value as MediaProbe;
     // Where the deadline falls depends on how fast the machine got through download and ffprobe: it stops the audio

@@ -3,4 +3,3 @@ export type { ReportStore, ReportStoreOptions, ReportPage } from "./store.ts";
 export { createReportStoreService } from "./service.ts";
 export { registerReportStoreRoutes } from "./routes.ts";
 export { openArtifacts } from "./artifacts.ts";
-export { ReportStoreError } from "./errors.ts";

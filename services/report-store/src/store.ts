@@ -1,10 +1,9 @@
 import { clone, create, equals, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { reportstore } from "@cva/contracts";
 import type { KV, KvEntry } from "@nats-io/kv";
-import { replicatedKvm } from "@cva/platform";
+import { alreadyExists, invalidArgument, replicatedKvm } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { invertedMs, token } from "./encode.ts";
-import { alreadyExists, invalidArgument } from "./errors.ts";
 import { DAY_MS, applyMaxAge } from "./retention.ts";
 
 type StoredReport = reportstore.StoredReport;

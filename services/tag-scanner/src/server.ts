@@ -1,14 +1,15 @@
 import { ScanKind, tagscanner } from "@cva/contracts";
-import { startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
+import { createArtifactWriter, startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
 import { createBrowserPool, type BrowserPoolOptions } from "./browser-pool.ts";
 import type { ScanTimeouts } from "./config.ts";
 import { registerTagScannerRoutes } from "./routes.ts";
 import { createTagScanner } from "./scanner.ts";
-import { scanJob } from "./service.ts";
+import { runJob } from "./job.ts";
 
 export interface TagScannerProcessOptions extends ScannerProcessBase {
   policy: OutboundPolicy;
-  artifacts: ArtifactSink;
+  /** Where report images go; by default the NATS Object Store, write-only. */
+  artifacts?: ArtifactSink;
   pool?: BrowserPoolOptions;
   timeouts?: Partial<ScanTimeouts>;
 }
@@ -17,11 +18,14 @@ export type TagScannerProcess = ScannerProcess;
 
 /**
  * The service as a process minus environment parsing (main.ts does that): a SCAN_KIND_TAG queue worker and the
- * direct ScanTag RPC, sharing the warm browser pool and one set of slots (browsers x slots per browser).
+ * direct ScanTag RPC, sharing the warm browser pool and one set of slots (browsers x slots per browser). Each job goes
+ * through job.ts to the scanner (scanner.ts).
  */
 export async function startTagScannerProcess(opts: TagScannerProcessOptions): Promise<TagScannerProcess> {
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
-  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts: opts.artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts });
+  // Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
+  const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
+  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
   return startScannerProcess({
@@ -36,7 +40,7 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
     host: opts.host,
     credentials: opts.credentials,
     serviceName: tagscanner.TagScannerService.typeName,
-    run: (job, ctx) => scanJob(scanner, job, ctx.signal),
+    run: (job, ctx) => runJob(scanner, job, ctx),
     failureMessage: "the tag could not be scanned",
     register: registerTagScannerRoutes,
     onClose: () => pool.close(),

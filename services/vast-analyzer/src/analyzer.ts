@@ -45,7 +45,7 @@ export interface VastAnalyzerDeps {
   schemas?: SchemaValidator;
   /**
    * Impression pixels go out once per job id even when the job is delivered again while its first delivery still
-   * runs (main.ts: the KV guard of @cva/platform). Without it every analysis fires (one-off analyses, tests).
+   * runs (server.ts: the KV guard of @cva/platform). Without it every analysis fires (one-off analyses, tests).
    */
   sideEffects?: SideEffectGuard;
 }

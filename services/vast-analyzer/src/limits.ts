@@ -35,7 +35,7 @@ export interface VastLimits {
   maxScanBytes: number;
   /** What one media download may reserve of that budget (the prober's own MEDIA_MAX_BYTES applies as well). */
   mediaFileMaxBytes: number;
-  /** Kept back from the job's deadline to evaluate the spec set and publish the report, ms. */
+  /** Kept back from the job's deadline to assemble and publish the report, ms. */
   reportReserveMs: number;
   /** The scan's time when its job carries no deadline (a direct call), ms. */
   scanTimeoutMs: number;

@@ -1,21 +1,11 @@
-import { vastanalyzer, ScanKind } from "@cva/contracts";
-import {
-  bindHostFromEnv, connectNats, createDispatcher, createLogger, createSideEffectGuard, envInt, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv, startScannerProcess,
-} from "@cva/platform";
-import { createVastAnalyzer } from "./analyzer.ts";
-import { analyzeToOutcome, type Evaluate } from "./job-outcome.ts";
+import { envInt, envString, outboundPolicyFromEnv, runScannerMain } from "@cva/platform";
 import { DEFAULT_LIMITS } from "./limits.ts";
-import { probeViaDispatcher } from "./probe-via-dispatcher.ts";
-import { registerVastAnalyzerRoutes } from "./routes.ts";
-import { createSchemaValidator } from "./xsd.ts";
+import { startVastAnalyzerProcess } from "./server.ts";
 
 // VAST analyzer process: serves cva.vastanalyzer.v1.VastAnalyzerService on VAST_ANALYZER_PORT and works
 // SCAN_KIND_VAST jobs from the NATS queue; media files are probed by media-prober workers via SCAN_KIND_MEDIA jobs.
-const logger = createLogger("vast-analyzer");
-const { natsUrl, natsAuth, serverLocation } = loadCommonConfig();
-const port = envInt("VAST_ANALYZER_PORT", 9105);
-const metricsPort = envInt("METRICS_PORT", 9205);
-const slotCount = Math.max(1, envInt("VAST_ANALYZER_SLOTS", 4));
+// Only its own configuration is read here; runScannerMain does what every scanner does.
+const slots = Math.max(1, envInt("VAST_ANALYZER_SLOTS", 4));
 const mediaProbeTimeoutMs = envInt("VAST_MEDIA_PROBE_TIMEOUT_MS", 60_000);
 const limits = {
   maxXmlBytes: envInt("VAST_MAX_XML_BYTES", DEFAULT_LIMITS.maxXmlBytes),
@@ -28,55 +18,15 @@ const limits = {
   mediaFileMaxBytes: envInt("VAST_MEDIA_FILE_MAX_BYTES", DEFAULT_LIMITS.mediaFileMaxBytes),
   reportReserveMs: envInt("VAST_REPORT_RESERVE_MS", DEFAULT_LIMITS.reportReserveMs),
 };
-
-// scan_results come from @cva/spec-sets when that package is present; without it reports carry none.
-async function loadEvaluate(): Promise<Evaluate | undefined> {
-  try {
-    const mod = (await import("@cva/spec-sets")) as { evaluateVast?: Evaluate };
-    return typeof mod.evaluateVast === "function" ? mod.evaluateVast : undefined;
-  } catch {
-    logger.warn("@cva/spec-sets not available: VAST reports carry no scan_results");
-    return undefined;
-  }
-}
-const evaluate = await loadEvaluate();
-
+// The IAB XSDs, if the operator provides them (not shipped: no licence grant); see src/xsd.ts.
+const xsdDir = envString("VAST_XSD_DIR", "") || undefined;
 const policy = outboundPolicyFromEnv();
-const credentials = serviceCredentialsFromEnv();
-const nc = await connectNats(natsUrl, "vast-analyzer", { auth: natsAuth });
-const dispatcher = await createDispatcher(nc, { logger, defaultLocation: serverLocation });
-const analyzer = createVastAnalyzer({
-  policy,
-  probe: probeViaDispatcher(dispatcher, { location: serverLocation, timeoutMs: mediaProbeTimeoutMs, logger }),
-  logger,
-  limits,
-  location: serverLocation,
-  // The IAB XSDs, if the operator provides them (not shipped: no licence grant); see src/xsd.ts.
-  schemas: createSchemaValidator(process.env.VAST_XSD_DIR || undefined),
-  sideEffects: await createSideEffectGuard(nc),
-});
 
-const proc = await startScannerProcess({
+await runScannerMain({
   name: "vast-analyzer",
-  label: "VAST analyzer",
-  nc,
-  logger,
-  kind: ScanKind.VAST,
-  location: serverLocation,
-  slots: slotCount,
-  port,
-  metricsPort,
-  host: bindHostFromEnv(),
-  credentials,
-  serviceName: vastanalyzer.VastAnalyzerService.typeName,
-  run: (job, ctx) => analyzeToOutcome(analyzer, job, { ...ctx, evaluate }),
-  failureMessage: "the scan could not be completed",
-  register: registerVastAnalyzerRoutes,
-  onClose: () => dispatcher.close(),
-});
-logger.info({ port: proc.port, metrics_port: proc.metricsPort, slots: slotCount, location: serverLocation, policy: policy.describe() }, "vast-analyzer ready");
-
-exitOnSignals(logger, "vast-analyzer", async () => {
-  await proc.close();
-  await nc.drain();
+  portEnv: "VAST_ANALYZER_PORT",
+  defaultPort: 9105,
+  defaultMetricsPort: 9205,
+  describe: { slots, limits, media_probe_timeout_ms: mediaProbeTimeoutMs, xsd_dir: xsdDir ?? null, policy: policy.describe() },
+  start: (base) => startVastAnalyzerProcess({ ...base, policy, slots, limits, mediaProbeTimeoutMs, xsdDir }),
 });

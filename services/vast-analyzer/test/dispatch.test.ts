@@ -16,7 +16,7 @@ import {
 } from "@cva/platform";
 import { startNatsServer, until } from "@cva/platform/testing/index.ts";
 import { createVastAnalyzer } from "../src/index.ts";
-import { analyzeToOutcome } from "../src/job-outcome.ts";
+import { runJob } from "../src/job.ts";
 import { probeViaDispatcher } from "../src/probe-via-dispatcher.ts";
 import { createVastAnalyzerService } from "../src/service.ts";
 import { inlineVast, startFixtureServer, vastJob, wrapperVast, type FixtureServer } from "./fixtures.ts";
@@ -70,7 +70,7 @@ describe("VAST worker with media probes through the dispatcher", () => {
         location: "usa",
         slots: 2,
         logger,
-        handle: (job, ctx) => analyzeToOutcome(analyzer, job, { signal: ctx.signal, logger }),
+        handle: (job, ctx) => runJob(analyzer, job, { signal: ctx.signal }),
       }),
     );
     // Workers announce themselves by heartbeat; wait until the dispatcher has seen both kinds.
@@ -127,7 +127,7 @@ describe("VAST worker with media probes through the dispatcher", () => {
   it("serves AnalyzeVast directly and refuses when every slot is busy", async () => {
     const analyzer = createVastAnalyzer({ policy, probe: async (i) => create(MediaProbeSchema, { url: i.url }), location: "usa" });
     const slots = createSlots(1);
-    const run: RunJob = (job, ctx) => analyzeToOutcome(analyzer, job, ctx);
+    const run: RunJob = (job, ctx) => runJob(analyzer, job, ctx);
     const svc = createVastAnalyzerService(createDirectRunner({ label: "VAST analyzer", slots, run, logger, failureMessage: "the scan could not be completed" }));
     const ctx = { signal: new AbortController().signal } as Parameters<NonNullable<typeof svc.analyzeVast>>[1];
     const req = create(vastanalyzer.AnalyzeVastRequestSchema, { job: vastJob(srv.url("/vast.xml")) });

@@ -16,7 +16,7 @@ import {
 } from "@cva/platform";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
 import { createVastAnalyzer } from "../src/index.ts";
-import { analyzeToOutcome } from "../src/job-outcome.ts";
+import { runJob } from "../src/job.ts";
 import { inlineVast, startFixtureServer, vastJob, type FixtureServer } from "./fixtures.ts";
 
 // A job redelivered while its first delivery is still running — the first worker's event loop stalls past ack_wait,
@@ -61,7 +61,7 @@ describe("VAST impression pixels under redelivery", () => {
           logger: silentLogger(),
           async handle(job, ctx) {
             if (ctx.deliveryCount === 1) stallEventLoop(settings.ackWaitMs * 3);
-            const outcome = await analyzeToOutcome(analyzer, job, { signal: ctx.signal });
+            const outcome = await runJob(analyzer, job, { signal: ctx.signal });
             done.push({ delivery: ctx.deliveryCount, outcome });
             if (done.length === 2) bothDone();
             return outcome;

@@ -3,7 +3,7 @@ import { zipanalyzer } from "@cva/contracts";
 import type { DirectRunner } from "@cva/platform";
 import { createZipAnalyzerService } from "./service.ts";
 
-// Only wiring: the behaviour lives in service.ts / job-outcome.ts / analyzer.ts.
+// Only wiring: the behaviour lives in service.ts / job.ts / analyzer.ts.
 export function registerZipAnalyzerRoutes(router: ConnectRouter, direct: DirectRunner): void {
   router.service(zipanalyzer.ZipAnalyzerService, createZipAnalyzerService(direct));
 }

@@ -5,7 +5,7 @@ import {
 import { NoWorkerError } from "@cva/platform";
 import { describe, expect, it } from "vitest";
 import { createZipAnalyzer } from "../src/index.ts";
-import { analyzeToOutcome } from "../src/job-outcome.ts";
+import { runJob } from "../src/job.ts";
 import { renderViaDispatcher, type JobSubmitter } from "../src/render-via-dispatcher.ts";
 import { zipJob } from "./fixtures.ts";
 import { buildZip } from "./zip-writer.ts";
@@ -36,14 +36,14 @@ describe("renderViaDispatcher", () => {
   it("turns no worker resources and failed renders into processing errors", async () => {
     const noWorker = submitter(async () => { throw new NoWorkerError("no worker resources: no tag worker is running for location usa"); });
     const analyzer = createZipAnalyzer({ render: renderViaDispatcher(noWorker.d, { location: "usa" }) });
-    expect(await analyzeToOutcome(analyzer, zipJob(ZIP))).toEqual({
+    expect(await runJob(analyzer, zipJob(ZIP))).toEqual({
       case: "error",
       value: expect.objectContaining({ type: ErrorType.PROCESSING, message: "no worker resources: no tag worker is running for location usa" }),
     });
 
     const failed = submitter(async (job) => create(ScanJobResultSchema, { jobId: job.jobId, outcome: { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PROCESSING, message: "the scan could not be completed" }) } }));
     const analyzer2 = createZipAnalyzer({ render: renderViaDispatcher(failed.d, { location: "usa" }) });
-    expect(await analyzeToOutcome(analyzer2, zipJob(ZIP))).toEqual({
+    expect(await runJob(analyzer2, zipJob(ZIP))).toEqual({
       case: "error",
       value: expect.objectContaining({ type: ErrorType.PROCESSING, message: "the scan could not be completed" }),
     });
@@ -59,6 +59,6 @@ describe("renderViaDispatcher", () => {
 
   it("lets unexpected errors through for the worker's generic processing error", async () => {
     const analyzer = createZipAnalyzer({ render: async () => { throw new TypeError("boom at /internal/path"); } });
-    await expect(analyzeToOutcome(analyzer, zipJob(ZIP))).rejects.toThrow(TypeError);
+    await expect(runJob(analyzer, zipJob(ZIP))).rejects.toThrow(TypeError);
   });
 });

@@ -97,9 +97,10 @@ export function createDirectRunner(opts: DirectRunnerOptions): DirectRunner {
     try {
       outcome = stampServerLocation(await opts.run(job, { signal, logger: opts.logger.child({ job_id: job.jobId }), location }), location);
     } catch (err) {
-      if (signal.aborted) throw new ConnectError("cancelled", Code.Canceled);
+      // The caught error stays the cause (for this process's logs); the caller sees only the generic message.
+      if (signal.aborted) throw new ConnectError("cancelled", Code.Canceled, undefined, undefined, err);
       opts.logger.error({ job_id: job.jobId, err }, "direct scan failed");
-      throw new ConnectError(opts.failureMessage, Code.Internal);
+      throw new ConnectError(opts.failureMessage, Code.Internal, undefined, undefined, err);
     } finally {
       opts.slots.release();
     }

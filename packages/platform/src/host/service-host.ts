@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import { credentialInterceptor } from "../credentials/interceptor.ts";
 import type { ServiceCredentials } from "../credentials/service-credentials.ts";
 import { DEFAULT_BIND_HOST } from "./bind.ts";
+import { domainErrorInterceptor } from "./domain-errors.ts";
 import { registerHealth } from "./health.ts";
 import { rpcMetricsInterceptor, startMetricsServer } from "./metrics.ts";
 
@@ -34,11 +35,18 @@ export interface ServiceHost {
 
 // Every internal service is served the same way: Connect, gRPC and gRPC-web on one HTTP/2 cleartext port
 // (internal callers choose their protocol), grpc.health.v1 beside it, Prometheus metrics on a second port. Every
-// call passes the credential check (metrics first, so refused calls are counted).
+// call passes the credential check (metrics first, so refused calls are counted); errors of the handlers are mapped
+// onto Connect codes in one place (domain-errors.ts: DomainError → its code, anything unexpected logged and answered
+// "<name> unavailable").
 export async function startServiceHost(opts: ServiceHostOptions): Promise<ServiceHost> {
   const host = opts.host ?? DEFAULT_BIND_HOST;
   const handler = connectNodeAdapter({
-    interceptors: [rpcMetricsInterceptor, credentialInterceptor({ credentials: opts.credentials, adminMethods: opts.adminMethods })],
+    interceptors: [
+      rpcMetricsInterceptor,
+      credentialInterceptor({ credentials: opts.credentials, adminMethods: opts.adminMethods }),
+      // Innermost (Connect applies the last interceptor first), so the metrics count the mapped codes.
+      domainErrorInterceptor({ logger: opts.logger, unavailableMessage: `${opts.name.replace(/-/g, " ")} unavailable` }),
+    ],
     routes(router) {
       opts.register(router);
       registerHealth(router, opts.serviceNames, opts.ready ?? (async () => true));
