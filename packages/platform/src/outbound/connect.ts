@@ -54,10 +54,10 @@ export function dnsResolver(opts: { servers?: string[]; timeoutMs?: number; trie
 export const resolveHost = dnsResolver();
 
 /**
- * Resolves the host and returns the candidates the policy allows, in resolver order. A name whose every address is
- * refused is an error that tells the client why without disclosing what our resolver answered.
+ * Resolves the host and returns the candidates the policy allows on `port`, in resolver order. A name whose every
+ * address is refused is an error that tells the client why without disclosing what our resolver answered.
  */
-export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions, "policy" | "onRefused">): Promise<string[]> {
+export async function resolveAllowed(host: string, port: number, opts: Pick<SafeConnectOptions, "policy" | "onRefused">): Promise<string[]> {
   const literal = isIP(host) !== 0;
   let candidates: string[];
   if (literal) {
@@ -75,7 +75,7 @@ export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions
   const allowed: string[] = [];
   let firstRefusal: { reason: string; category?: string } | undefined;
   for (const ip of candidates) {
-    const d = opts.policy.check(ip);
+    const d = opts.policy.check(ip, port);
     if (d.allowed) {
       allowed.push(ip);
     } else {
@@ -84,7 +84,8 @@ export async function resolveAllowed(host: string, opts: Pick<SafeConnectOptions
     }
   }
   if (allowed.length === 0) {
-    const why = literal
+    // A port refusal names only the port; an address refusal of a name only the kind of address it resolved to.
+    const why = literal || firstRefusal?.category === "port"
       ? firstRefusal?.reason ?? `${host} is not allowed`
       : `${host} resolves to a non-public address${firstRefusal?.category ? ` (${firstRefusal.category})` : ""}`;
     throw new OutboundError("blocked_address", `${REFUSED_PREFIX}${why}`);
@@ -141,8 +142,8 @@ function connectOne(host: string, ip: string, port: number, ms: number, opts: Sa
 }
 
 /**
- * Resolves, checks every candidate and connects to the exact address that passed (no second lookup, hence no DNS
- * rebinding window). Falls back to the next allowed candidate when one refuses the connection.
+ * Resolves, checks every candidate (address and port) and connects to the exact address that passed (no second
+ * lookup, hence no DNS rebinding window). Falls back to the next allowed candidate when one refuses the connection.
  */
 export async function safeConnect(hostIn: string, port: number, opts: SafeConnectOptions): Promise<SafeSocket> {
   const host = stripBrackets(hostIn);
@@ -151,7 +152,7 @@ export async function safeConnect(hostIn: string, port: number, opts: SafeConnec
     new OutboundError("connect_timeout", `connecting to ${hostPort(host, port)} timed out after ${opts.connectTimeoutMs} ms`);
   let timer: NodeJS.Timeout | undefined;
   const ips = await Promise.race([
-    resolveAllowed(host, opts),
+    resolveAllowed(host, port, opts),
     new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(timeoutError()), opts.connectTimeoutMs);
     }),
