@@ -78,6 +78,8 @@ describe("durable results on a three-node NATS cluster", () => {
       expect(info.cluster?.replicas?.length, name).toBe(2);
     }
     expect((await jsm.streams.info(RESULTS_STREAM)).config.max_age).toBeGreaterThanOrEqual(24 * 3600 * 1e9);
+    // First writer wins on the replicated bucket too (result-overwrite.test.ts has the attacks).
+    expect((await jsm.streams.info(RESULTS_STREAM)).config).toMatchObject({ discard: "new", discard_new_per_subject: true, max_msgs_per_subject: 1, allow_rollup_hdrs: false });
   });
 
   it("finds a result stored after the requesting process went away, from a new process of the same user", async () => {

@@ -64,7 +64,7 @@ export async function createDispatcher(
   const jsm: JetStreamManager = await manager(nc);
   const replicas = jetStreamReplicas(nc);
   await ensureStream(jsm, { replicas });
-  await ensureResultBucket(jsm, replicas, opts.resultStore ?? resultStoreSettingsFromEnv());
+  await ensureResultBucket(jsm, replicas, opts.resultStore ?? resultStoreSettingsFromEnv(), nc.info?.version);
   const js = jetstream(nc);
   const waiting = new Map<string, { kind: string; since: number; resolve: (r: ScanJobResult) => void }>();
   const seen = new Map<string, { hb: WorkerHeartbeat; at: number }>();

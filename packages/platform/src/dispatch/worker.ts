@@ -9,7 +9,7 @@ import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
 import { splitLocations } from "./locations.ts";
 import { createSlotGate } from "./slot-gate.ts";
-import { createIfAbsent } from "./kv-write.ts";
+import { BucketFullError, createIfAbsent } from "./kv-write.ts";
 import { resultKeySubject } from "./results.ts";
 import { heartbeatSubject, kindName, requesterOfResultSubject, STREAM } from "./subjects.ts";
 import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
@@ -169,7 +169,15 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
         if (outcome === "exists") jlog.info("result already stored by an earlier delivery");
         stored = true;
       } catch (err) {
-        jlog.error({ err }, "result could not be stored");
+        if (err instanceof BucketFullError) {
+          // A full bucket refuses new entries until old ones expire (results.ts): another delivery would scan the job
+          // again only to be refused too. The notification below is all the requester gets; the operator must raise
+          // SCAN_RESULTS_MAX_BYTES.
+          jlog.error({ err: err.message }, "results bucket full: result delivered by notification only");
+          stored = true;
+        } else {
+          jlog.error({ err }, "result could not be stored");
+        }
       }
     } else {
       jlog.warn({ reply_subject: job.replySubject }, "reply subject names no requester; result not stored");

@@ -25,12 +25,21 @@ const consumers = (kind: Kind) => LOCATIONS.map((l) => `w_${kind}_${l}`);
 // Every JetStream client asks for the account info first (jetstreamManager): limits and usage only.
 const JS_ACCOUNT = "$JS.API.INFO";
 
+// Who submits which kinds of jobs: the edge every kind, the zip analyzer its renders (tag jobs), the VAST analyzer its
+// media files. A worker stores and announces results only for these requesters.
+const SUBMITS: Partial<Record<NatsUser, Kind[]>> = { edge: ["tag", "zip", "vast", "media"], "zip-analyzer": ["tag"], "vast-analyzer": ["media"] };
+const requestersOf = (kind: Kind) => (Object.keys(SUBMITS) as NatsUser[]).filter((u) => SUBMITS[u]!.includes(kind));
+// The one requester that may change the results bucket's configuration (dispatch/results.ts: its first-writer-wins
+// settings); the others, which parse hostile zips and XML, may create it but not loosen it.
+const RESULTS_OWNER: NatsUser = "edge";
+
 // Works jobs of one kind from the shared durable consumers w_<kind>_<location>: reads the stream's and its consumers'
 // info, creates its consumer only with its own filter (the filter is part of the create subject since NATS 2.9;
 // the legacy DURABLE.CREATE form, which takes any filter, is not allowed), pulls, acks/extends/terminates, announces
-// itself, stores results of its own kind in cva_results (a plain JetStream publish on the entry's subject: no KV API,
-// so it can neither read nor list results) and notifies the requester. It may not create the stream or the results
-// bucket: requesters do, and a worker waits for them.
+// itself, stores results of its own kind in cva_results (a plain JetStream publish on the entry's subject
+// `<kind>.<requester>.<job_id>`, only for the requesters of its kind: no KV API, so it can neither read nor list
+// results) and notifies those requesters. It may not create the stream or the results bucket: requesters do, and a
+// worker waits for them.
 function worker(kind: Kind): NatsPermissions {
   return {
     publish: [
@@ -43,8 +52,7 @@ function worker(kind: Kind): NatsPermissions {
       ]),
       `scan.worker.${kind}.*`,
       // Results: the durable entry <kind>.<requester>.<job_id>, then the notification scan.result.<requester>.<job_id>.
-      `$KV.${RESULTS_BUCKET}.${kind}.>`,
-      "scan.result.>",
+      ...requestersOf(kind).flatMap((r) => [`$KV.${RESULTS_BUCKET}.${kind}.${r}.*`, `scan.result.${r}.*`]),
     ],
     subscribe: [],
   };
@@ -54,7 +62,7 @@ function worker(kind: Kind): NatsPermissions {
 // kinds' consumers if missing (and scales the stream and bucket up to the cluster's replicas), reads their backlog
 // (num_pending) for "no worker resources", deletes a job it gave up on, listens to heartbeats, to its own result
 // notifications only and to the max-deliveries advisory, and reads its own stored results (direct gets by subject,
-// `<kind>.<user>.<job_id>`: another requester's are refused).
+// `<kind>.<user>.<job_id>`: another requester's are refused). Only RESULTS_OWNER updates the results bucket.
 function requester(user: NatsUser, kinds: Kind[]): NatsPermissions {
   return {
     publish: [
@@ -64,7 +72,7 @@ function requester(user: NatsUser, kinds: Kind[]): NatsPermissions {
       `$JS.API.STREAM.MSG.DELETE.${STREAM}`,
       `$JS.API.STREAM.INFO.${RESULTS_STREAM}`,
       `$JS.API.STREAM.CREATE.${RESULTS_STREAM}`,
-      `$JS.API.STREAM.UPDATE.${RESULTS_STREAM}`,
+      ...(user === RESULTS_OWNER ? [`$JS.API.STREAM.UPDATE.${RESULTS_STREAM}`] : []),
       ...kinds.flatMap((k) => [
         `scan.job.${k}.*`,
         `$JS.API.DIRECT.GET.${RESULTS_STREAM}.$KV.${RESULTS_BUCKET}.${k}.${user}.*`,
@@ -136,7 +144,7 @@ function merge(user: NatsUser, ...parts: NatsPermissions[]): NatsPermissions {
 export function natsPermissions(user: NatsUser): NatsPermissions {
   switch (user) {
     case "edge":
-      return merge(user, requester(user, ["tag", "zip", "vast", "media"]));
+      return merge(user, requester(user, SUBMITS.edge!));
     case "auth":
       return merge(user, ...AUTH_BUCKETS.map(kv));
     case "report-store":
@@ -144,9 +152,9 @@ export function natsPermissions(user: NatsUser): NatsPermissions {
     case "tag-scanner":
       return merge(user, worker("tag"), artifactWriter());
     case "zip-analyzer":
-      return merge(user, worker("zip"), requester(user, ["tag"]));
+      return merge(user, worker("zip"), requester(user, SUBMITS["zip-analyzer"]!));
     case "vast-analyzer":
-      return merge(user, worker("vast"), requester(user, ["media"]), sideEffectGuard(["impressions"]));
+      return merge(user, worker("vast"), requester(user, SUBMITS["vast-analyzer"]!), sideEffectGuard(["impressions"]));
     case "media-prober":
       return merge(user, worker("media"), artifactWriter());
     // The operator's keys CLI and `npm start`'s development key: the API-key buckets, nothing else.
