@@ -25,6 +25,7 @@ const TOOL_ENTRIES = {
 const WORKER_ENTRIES = {
   "tag-scanner/image-worker": "services/tag-scanner/src/image-worker.ts",
   "media-prober/image-worker": "services/media-prober/src/image/worker.ts",
+  "zip-analyzer/image-worker": "services/zip-analyzer/src/fields/image-worker.ts",
 } as const;
 
 

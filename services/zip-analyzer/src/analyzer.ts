@@ -8,7 +8,8 @@ import { ENTRY_FILE, findEntryPoint, relativeToRoot } from "./entry-point.ts";
 import { extractZip } from "./extract/extract.ts";
 import { requestsLeavingOrigin } from "./fields/external-assets.ts";
 import { findBackupAd } from "./fields/backup-ad.ts";
-import { checkImages, type ImageCheck, type ImageCheckLimits } from "./fields/image-optimization.ts";
+import { checkImages, DEFAULT_IMAGE_CHECK_LIMITS, type ImageCheck, type ImageCheckLimits } from "./fields/image-optimization.ts";
+import { createImageWorkers } from "./fields/image-work.ts";
 import { checkMinified, minifiedNotMeasured, type MinifiedResult, type MinifyOptions } from "./fields/minified.ts";
 import { computeStaticFields } from "./fields/static-fields.ts";
 import type { ZipLimits } from "./limits.ts";
@@ -27,7 +28,7 @@ export interface ZipAnalyzerDeps {
    */
   bundleOrigin?: string;
   minify?: MinifyOptions;
-  images?: ImageCheckLimits;
+  images?: Partial<ImageCheckLimits>;
 }
 
 export interface ZipAnalyzer {
@@ -37,6 +38,8 @@ export interface ZipAnalyzer {
 
 export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
   const logger = deps.logger ?? silentLogger;
+  // Image re-encoding runs on worker threads with their own heap limit (fields/image-work.ts), reused across jobs.
+  const imageWorkers = createImageWorkers({ heapMb: deps.images?.workerHeapMb ?? DEFAULT_IMAGE_CHECK_LIMITS.workerHeapMb });
   return {
     async analyze(job, options = {}) {
       if (job.input.case !== "zip") throw new ZipError("the scan job carries no zip data");
@@ -65,7 +68,7 @@ export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
           // Nothing was checked: every candidate is unknown, so the field is reported as not measured.
           return { minified: true, measured: [], skipped: fields.minifyCandidates.map((c) => ({ name: c.name, reason: "minifier failed" })) };
         });
-      const imagesPromise = checkImages(extracted.files, deps.images, stopMinify.signal).catch((err: unknown): ImageCheck[] => {
+      const imagesPromise = checkImages(extracted.files, deps.images, stopMinify.signal, imageWorkers).catch((err: unknown): ImageCheck[] => {
         logger.warn({ ...log, err: err instanceof Error ? err.message : String(err) }, "image check failed");
         return [];
       });
