@@ -84,16 +84,16 @@ describe("outbound ports: at connect time", () => {
   it("refuses a server-side fetch of http://host:25/ as it refuses a blocked host, before connecting", async () => {
     const e = await failure(safeFetch("http://mail.example:25/", { policy, connectTimeoutMs: 2000 }));
     expect(e.code).toBe("blocked_address");
-    expect(e.message).toBe("refused by the outbound policy: port 25 is not allowed (ports 80, 443 only)");
+    expect(e.message).toBe("refused by the outbound policy: port 25 of mail.example is not allowed (ports 80, 443 only)");
     const literal = await failure(safeFetch(`https://${PUBLIC_IP}:6379/`, { policy, connectTimeoutMs: 2000 }));
-    expect(literal.message).toBe("refused by the outbound policy: port 6379 is not allowed (ports 80, 443 only)");
+    expect(literal.message).toBe(`refused by the outbound policy: port 6379 of ${PUBLIC_IP} is not allowed (ports 80, 443 only)`);
   });
 
   it("refuses a redirect hop to another port of a public host", async () => {
     const to = encodeURIComponent("http://mail.example:25/");
     const e = await failure(safeFetch(`http://fixture.example:${fixturePort}/?to=${to}`, { policy, connectTimeoutMs: 2000 }));
     expect(e.code).toBe("blocked_address");
-    expect(e.message).toContain("port 25 is not allowed");
+    expect(e.message).toBe("refused by the outbound policy: port 25 of mail.example is not allowed (ports 80, 443 only)");
   });
 
   it("still reaches an allowlisted fixture on its ephemeral port", async () => {
@@ -106,13 +106,13 @@ describe("outbound ports: at connect time", () => {
     try {
       const t = await tunnel(proxy, "mail.example:25");
       expect(t.status).toBe(403);
-      expect(t.body).toBe("refused by the outbound policy: port 25 is not allowed (ports 80, 443 only)");
+      expect(t.body).toBe("refused by the outbound policy: port 25 of mail.example is not allowed (ports 80, 443 only)");
       const plain = await viaProxy(proxy, "http://web.example:6379/");
       expect(plain.status).toBe(403);
-      expect(plain.body).toBe("refused by the outbound policy: port 6379 is not allowed (ports 80, 443 only)");
+      expect(plain.body).toBe("refused by the outbound policy: port 6379 of web.example is not allowed (ports 80, 443 only)");
       expect(proxy.blocked).toEqual([
-        { host: "mail.example", ip: PUBLIC_IP, reason: "port 25 is not allowed (ports 80, 443 only)" },
-        { host: "web.example", ip: PUBLIC_IP, reason: "port 6379 is not allowed (ports 80, 443 only)" },
+        { host: "mail.example", ip: PUBLIC_IP, reason: "port 25 of mail.example is not allowed (ports 80, 443 only)" },
+        { host: "web.example", ip: PUBLIC_IP, reason: "port 6379 of web.example is not allowed (ports 80, 443 only)" },
       ]);
       // The allowlisted fixture on its own port still goes through.
       expect((await viaProxy(proxy, `http://fixture.example:${fixturePort}/`)).body).toBe("fixture");

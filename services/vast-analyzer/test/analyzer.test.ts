@@ -297,6 +297,15 @@ describe("hostile input", () => {
     expect((err as Error).message).toMatch(/outbound policy/);
   });
 
+  it("refuses a VAST URL on a port other than 80/443 of a public host, naming it, as it refuses a blocked host", async () => {
+    // mail.example is public: the refusal comes from the port, before any connection.
+    const policy = createOutboundPolicy(["127.0.0.0/8"], { resolve: staticHostResolver({ "mail.example": "93.184.216.34" }) });
+    const strict = createVastAnalyzer({ policy, probe: fakeProbe().probe, location: "usa" });
+    const err = await strict.analyze(vastJob("http://mail.example:25/vast.xml")).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VastInputError);
+    expect((err as Error).message).toBe("data: the VAST URL is refused by the outbound policy: port 25 of mail.example is not allowed (ports 80, 443 only)");
+  });
+
   it("refuses an HTTP redirect to a private address", async () => {
     srv.route("/redirect-private", (_req, res) => res.writeHead(302, { location: "http://10.0.0.1/vast.xml" }).end());
     srv.route("/redirect-metadata", (_req, res) => res.writeHead(302, { location: "http://169.254.169.254/" }).end());

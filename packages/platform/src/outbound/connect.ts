@@ -84,10 +84,14 @@ export async function resolveAllowed(host: string, port: number, opts: Pick<Safe
     }
   }
   if (allowed.length === 0) {
-    // A port refusal names only the port; an address refusal of a name only the kind of address it resolved to.
-    const why = literal || firstRefusal?.category === "port"
-      ? firstRefusal?.reason ?? `${host} is not allowed`
-      : `${host} resolves to a non-public address${firstRefusal?.category ? ` (${firstRefusal.category})` : ""}`;
+    // An address refusal of a name says only the kind of address it resolved to; a port refusal names the host as the
+    // client wrote it and the port.
+    const why =
+      firstRefusal?.category === "port"
+        ? firstRefusal.reason.replace(/^port (\d+) /, `port $1 of ${host} `)
+        : literal
+          ? firstRefusal?.reason ?? `${host} is not allowed`
+          : `${host} resolves to a non-public address${firstRefusal?.category ? ` (${firstRefusal.category})` : ""}`;
     throw new OutboundError("blocked_address", `${REFUSED_PREFIX}${why}`);
   }
   return allowed;
