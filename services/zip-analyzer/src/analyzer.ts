@@ -38,8 +38,10 @@ export interface ZipAnalyzer {
 
 export function createZipAnalyzer(deps: ZipAnalyzerDeps): ZipAnalyzer {
   const logger = deps.logger ?? silentLogger;
-  // Image re-encoding runs on worker threads with their own heap limit (fields/image-work.ts), reused across jobs.
-  const imageWorkers = createImageWorkers({ heapMb: deps.images?.workerHeapMb ?? DEFAULT_IMAGE_CHECK_LIMITS.workerHeapMb });
+  // Image re-encoding runs on worker threads with their own heap limit (fields/image-work.ts), reused across jobs, and
+  // at most maxPixels at once in the process.
+  const imageLimits = { ...DEFAULT_IMAGE_CHECK_LIMITS, ...deps.images };
+  const imageWorkers = createImageWorkers({ heapMb: imageLimits.workerHeapMb, pixelsAtOnce: imageLimits.maxPixels });
   return {
     async analyze(job, options = {}) {
       if (job.input.case !== "zip") throw new ZipError("the scan job carries no zip data");

@@ -23,7 +23,10 @@ export interface ImageCheck {
 }
 
 export interface ImageCheckLimits {
-  /** Images larger than this many pixels (by their header) are not decoded (memory, time). */
+  /**
+   * Images larger than this many pixels (by their header) are not decoded (memory, time); also how many pixels the
+   * process re-encodes at once, across zips (pixel-gate.ts).
+   */
   maxPixels: number;
   /** Images checked at most per zip. */
   maxImages: number;
@@ -33,7 +36,7 @@ export interface ImageCheckLimits {
    * header says.
    */
   maxInflatedBytes: number;
-  /** jpeg-js's allocation bound per decode, MB (a 4 MP JPEG takes about 70). */
+  /** jpeg-js's own allocation bound per decode, MB (128 lets a 4 MP JPEG through). */
   maxJpegMemoryMb: number;
   /** Heap of the image worker thread, MB (with `workers` given to checkImages: theirs). */
   workerHeapMb: number;
@@ -49,8 +52,9 @@ export const DEFAULT_IMAGE_CHECK_LIMITS: Readonly<ImageCheckLimits> = Object.fre
   maxInflatedBytes: 36 * 1024 * 1024,
   maxJpegMemoryMb: 128,
   workerHeapMb: 128,
-  perImageMs: 10_000,
-  totalMs: 30_000,
+  // A 4 MP JPEG took 7 s on the 2-core machine at a load of 23 (jpeg-js is plain JavaScript); banner images take ms.
+  perImageMs: 15_000,
+  totalMs: 45_000,
 });
 
 /**
@@ -65,7 +69,7 @@ export async function checkImages(
   workers?: ImageWorkers,
 ): Promise<ImageCheck[]> {
   const limits: ImageCheckLimits = { ...DEFAULT_IMAGE_CHECK_LIMITS, ...overrides };
-  const own = workers ? undefined : createImageWorkers({ heapMb: limits.workerHeapMb, idleMs: 0 });
+  const own = workers ? undefined : createImageWorkers({ heapMb: limits.workerHeapMb, pixelsAtOnce: limits.maxPixels, idleMs: 0 });
   const out: ImageCheck[] = [];
   const deadline = Date.now() + limits.totalMs;
   const stop = new AbortController();
@@ -88,6 +92,7 @@ export async function checkImages(
         const r = await work.reencode(size.format, f.data, {
           budget: { maxPixels: limits.maxPixels, maxInflatedBytes: limits.maxInflatedBytes, maxJpegMemoryMb: limits.maxJpegMemoryMb },
           perImageMs: limits.perImageMs,
+          pixels: size.width * size.height,
           signal: stop.signal,
         });
         if (r.ok) check.reencodedBytes = r.bytes;

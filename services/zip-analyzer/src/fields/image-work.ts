@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 import type { ReencodeBudget } from "./image-reencode.ts";
+import { createPixelGate } from "./pixel-gate.ts";
 
 /**
  * Re-encoding a zip's images on worker threads, one image at a time per zip. The work is synchronous (zlib, jpeg-js:
@@ -14,10 +15,10 @@ import type { ReencodeBudget } from "./image-reencode.ts";
  *  - each image gets `perImageMs`; past it the worker is terminated, the image reported, and the next one gets a new
  *    worker;
  *  - the job's `signal` stops it at once.
- * A zip being checked holds a worker of its own (ImageWorkers.acquire), so one customer's slow images never wait on
- * another's; at most as many workers as zips checked at once (the process's slots). Starting one costs from tens of
- * ms (built) to seconds (tsx, a loaded machine), so a released worker is kept for the next zip, one at most, for
- * `idleMs`.
+ * A zip being checked holds a worker of its own (ImageWorkers.acquire): at most as many workers as zips checked at
+ * once (the process's slots). Starting one costs from a few hundred ms (built) to seconds (tsx, a loaded machine), so
+ * a released worker is kept for the next zip, one at most, for `idleMs`. What images cost outside the workers' heaps
+ * is bounded for the process as a whole by a pixel gate (pixel-gate.ts): at most `pixelsAtOnce` re-encoded at once.
  */
 export interface ImageRequest { id: number; format: "png" | "jpeg"; data: Uint8Array; budget: ReencodeBudget }
 export type ImageReply = { id: number; ok: true; bytes: number } | { id: number; ok: false; refused: boolean; error: string };
@@ -28,6 +29,8 @@ export type ReencodeOutcome = { ok: true; bytes: number } | { ok: false; refused
 export interface ReencodeOptions {
   budget: ReencodeBudget;
   perImageMs: number;
+  /** The image's declared pixel count: its weight in the process's pixel gate (pixel-gate.ts). */
+  pixels?: number;
   signal?: AbortSignal;
 }
 
@@ -154,9 +157,13 @@ export interface ImageWorkers {
   close(): Promise<void>;
 }
 
-/** Workers with `heapMb` each; one released worker is kept `idleMs` for the next caller. */
-export function createImageWorkers(opts: { heapMb: number; idleMs?: number }): ImageWorkers {
+/**
+ * Workers with `heapMb` each; one released worker is kept `idleMs` for the next caller; all of them together
+ * re-encode at most `pixelsAtOnce` pixels at a time (waiting counts against the caller's time, its signal).
+ */
+export function createImageWorkers(opts: { heapMb: number; pixelsAtOnce: number; idleMs?: number }): ImageWorkers {
   const idleMs = opts.idleMs ?? 30_000;
+  const gate = createPixelGate(opts.pixelsAtOnce);
   let idle: { work: ImageWork; timer: NodeJS.Timeout } | undefined;
   const busy = new Set<ImageWork>();
   return {
@@ -172,7 +179,19 @@ export function createImageWorkers(opts: { heapMb: number; idleMs?: number }): I
       busy.add(work);
       let released = false;
       return {
-        reencode: (format, data, o) => work.reencode(format, data, o),
+        async reencode(format, data, o) {
+          let release: () => void;
+          try {
+            release = await gate.take(o.pixels ?? opts.pixelsAtOnce, o.signal);
+          } catch {
+            return { ok: false, refused: true, error: "the scan ran out of time" };
+          }
+          try {
+            return await work.reencode(format, data, o);
+          } finally {
+            release();
+          }
+        },
         close: () => work.close(),
         release() {
           if (released) return;
