@@ -7,7 +7,7 @@ import { attr } from "../xml-tree.ts";
 import type { LintFinding, LintRule, LintVersion } from "./types.ts";
 
 // Runs the rules that apply to a document's version over its parsed tree. Budgets: a rule reports at most
-// MAX_PER_RULE findings per document (then one more saying how many it left out), a document at most MAX_FINDINGS.
+// MAX_PER_RULE findings per document (the last one says how many more it left out), a document at most MAX_FINDINGS.
 // A rule that throws is a bug in the rule, not in the creative: it is skipped and named in `failedRules`.
 
 export const MAX_PER_RULE = 20;
@@ -45,7 +45,7 @@ function run(root: XmlNode, version: LintVersion | undefined, rules: readonly Li
     }
     if (n > MAX_PER_RULE) {
       const last = out.findings[out.findings.length - 1]!;
-      out.findings.push({ ...last, message: `… and ${n - MAX_PER_RULE} more findings of this rule in the document` });
+      last.message += ` (and ${n - MAX_PER_RULE} more findings of this rule in the document, not listed)`;
     }
   }
   out.rulesRun += rules.length;

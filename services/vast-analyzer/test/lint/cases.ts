@@ -170,7 +170,8 @@ const clickTracking = (url: string) => rep(`<![CDATA[${T}/click]]>`, url === "" 
 const clickThrough = (url: string) => rep("<![CDATA[https://www.spring-brand.com/landing]]>", `<![CDATA[${url}]]>`);
 const urls: LintCase[] = [
   c("vast.url.empty", "inline-4.2", clickTracking(""), clickTracking(`${T}/click2`)),
-  c("vast.url.invalid", "inline-4.2", clickThrough("www.spring-brand.com/landing"), clickThrough("https://www.spring-brand.com/other")),
+  c("vast.url.invalid", "inline-4.2", clickThrough("ftp://files.spring-brand.com/landing"), clickThrough("https://files.spring-brand.com/landing")),
+  c("vast.url.relative", "inline-4.2", clickThrough("www.spring-brand.com/landing"), clickThrough("https://www.spring-brand.com/other")),
   c("vast.url.script-scheme", "inline-4.2", clickThrough("javascript:alert(1)"), clickThrough("https://www.spring-brand.com/alert")),
   c("vast.url.protocol-relative", "inline-4.2", clickTracking("//track.adserver.net/click"), clickTracking(`${T}/click2`)),
   c("vast.url.whitespace", "inline-4.2", clickThrough("https://www.spring-brand.com/spring landing"), clickThrough("https://www.spring-brand.com/spring%20landing")),
@@ -181,7 +182,7 @@ const urls: LintCase[] = [
 ];
 
 const wrappers: LintCase[] = [
-  c("vast.wrapper.vast-ad-tag-uri.url", "wrapper-4.2", rep("<![CDATA[https://ads.adserver.net/vast?slot=preroll&cb=[CACHEBUSTING]]]>", "<![CDATA[vast.xml]]>"), rep("slot=preroll", "slot=postroll")),
+  c("vast.wrapper.vast-ad-tag-uri.url", "wrapper-4.2", rep("<![CDATA[https://ads.adserver.net/vast?slot=preroll&cb=[CACHEBUSTING]]]>", "<![CDATA[ftp://ads.adserver.net/vast.xml]]>"), rep("slot=preroll", "slot=postroll")),
   c("vast.wrapper.vast-ad-tag-uri.single", "wrapper-4.2", (d) => after("</VASTAdTagURI>", `\n      ${element(d, "VASTAdTagURI")}`)(d)),
   c("vast.wrapper.follow-additional-wrappers.boolean", "wrapper-4.2", setAttr("Wrapper", "followAdditionalWrappers", "yes"), setAttr("Wrapper", "followAdditionalWrappers", "1")),
   c("vast.wrapper.allow-multiple-ads.boolean", "wrapper-4.2", setAttr("Wrapper", "allowMultipleAds", "yes"), setAttr("Wrapper", "allowMultipleAds", "true")),

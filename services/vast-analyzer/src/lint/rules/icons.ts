@@ -16,7 +16,9 @@ const isAdChoices = (n: Parameters<typeof attrOf>[0]) => (attrOf(n, "program") ?
 export const iconRules: LintRule[] = [
   ...(["program", "width", "height", "xPosition", "yPosition"] as const).map((a) =>
     requiresAttr({
-      id: `vast.icon.${a.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.required`, group, severity: "error", versions: V3_UP, spec: SPEC.icon,
+      // Required by the VAST 3.0 schema; optional in the 4.x schemas (IAB's own 4.2 IconClickFallbacks sample omits
+      // them), yet a player cannot place or size an icon without them: a warning, not an error.
+      id: `vast.icon.${a.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.required`, group, severity: "warning", versions: V3_UP, spec: SPEC.icon,
       title: `<Icon> has a ${a} attribute`,
       where: icons, attr: a,
       why: { program: 'the industry programme, e.g. "AdChoices"', width: "pixels", height: "pixels", xPosition: "left, right or pixels from the left", yPosition: "top, bottom or pixels from the top" }[a],

@@ -25,10 +25,11 @@ export const interactiveRules: LintRule[] = [
   }),
   rule({
     id: "vast.interactive-creative-file.url", group, severity: "error", versions: V4_UP, spec: SPEC.interactiveFile,
-    title: "<InteractiveCreativeFile> holds an http(s) URL",
+    title: "<InteractiveCreativeFile> holds an http(s) URL (or, 4.3, a data:text/html URI)",
     *check(ctx) {
       for (const n of interactiveFiles(ctx)) {
-        if (!isHttpUrl(textOf(n))) yield { node: n, message: `<InteractiveCreativeFile> "${textOf(n).slice(0, 80)}" is not an http(s) URL: put the interactive creative's URL in it` };
+        // VAST 4.3 also allows the creative inline as a data:text/html URI.
+        if (!isHttpUrl(textOf(n)) && !/^data:text\/html[;,]/i.test(textOf(n))) yield { node: n, message: `<InteractiveCreativeFile> "${textOf(n).slice(0, 80)}" is not an http(s) URL: put the interactive creative's URL in it` };
       }
     },
   }),

@@ -102,7 +102,7 @@ export const macroRules: LintRule[] = [
     *check(ctx) {
       for (const { node, url } of urlElements(ctx)) {
         for (const m of url.matchAll(/%5B([A-Za-z][A-Za-z0-9_]{0,63})%5D/gi)) {
-          if (known(m[1]!)) yield { node, message: `${tag(node)} has ${m[0]}: an encoded macro is not replaced by players; write [${m[1]!.toUpperCase()}] unencoded` };
+          if (known(m[1]!)) yield { node, message: `${tag(node)} has ${m[0]}: many players (and the IAB list) fill macros only in their bracket form; write [${m[1]!.toUpperCase()}] unencoded` };
         }
       }
     },

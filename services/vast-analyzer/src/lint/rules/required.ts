@@ -162,7 +162,7 @@ export const requiredRules: LintRule[] = [
   ),
   ...(["width", "height"] as const).map((a) =>
     requiresAttr({
-      id: `vast.nonlinear.${a}.required`, group, severity: "error", versions: ALL, spec: SPEC.nonLinear,
+      id: `vast.nonlinear.${a}.required`, group, severity: "error", versions: ["2.0", "3.0", "4.1", "4.2", "4.3"], spec: `${SPEC.nonLinear} (vast4.xsd leaves it optional)`,
       title: `an inline <NonLinear> has a ${a} attribute`,
       where: (ctx) => under(ctx, "NonLinearAds", "NonLinear", "inline"), attr: a, why: "the overlay's size in pixels; players place it by it",
     }),

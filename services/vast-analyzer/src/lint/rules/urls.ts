@@ -16,6 +16,12 @@ const OWN_EMPTY_RULE = new Set(["mediafile", "staticresource", "iframeresource",
 /** Elements whose URL another rule judges as a whole (wrappers.ts, conditional.ts, interactive.ts). */
 const OWN_URL_RULE = new Set(["vastadtaguri", "javascriptresource", "interactivecreativefile"]);
 const SCRIPT_SCHEME = /^\s*(javascript|vbscript|data):/i;
+/** A scheme is written (`rtsp:`, `mailto:`); without one the value is a relative reference. */
+const HAS_SCHEME = /^\s*[A-Za-z][A-Za-z0-9+.-]*:/;
+/** Streaming protocols a MediaFile or Mezzanine with delivery="streaming" may use. */
+const STREAMING_SCHEME = /^\s*(rtmpe?|rtmps|rtsp|rtmpt):\/\//i;
+/** VAST 4.3 allows an interactive creative inline as a data: URI (IAB sample Interactive_Creative_File_Data_URI). */
+const isDataCreative = (name: string, url: string) => name.toLowerCase() === "interactivecreativefile" && /^\s*data:text\/html[;,]/i.test(url);
 
 /** Hosts that exist only in test set-ups: reserved names (RFC 2606/6761), loopback and private addresses, staging names. */
 export function nonProductionHost(host: string): string | undefined {
@@ -40,11 +46,24 @@ export const urlRules: LintRule[] = [
   }),
   rule({
     id: "vast.url.invalid", group, severity: "error", versions: ALL, spec: SPEC.urls,
-    title: "a URL is an absolute http(s) URL",
+    title: "a URL with a scheme is an http(s) URL",
+    *check(ctx) {
+      for (const { node, url, kind } of urlElements(ctx)) {
+        if (url === "" || OWN_URL_RULE.has(node.name.toLowerCase()) || SCRIPT_SCHEME.test(url) || /^\/\//.test(url) || isHttpUrl(url)) continue;
+        // Without a scheme it is a relative reference (its own rule); a streaming protocol is fine for streamed media.
+        if (!HAS_SCHEME.test(url) || (kind === "media" && STREAMING_SCHEME.test(url))) continue;
+        yield { node, message: `${tag(node)} "${url.slice(0, 100)}" is not a valid http(s) URL (another scheme, or no host): players request only http(s) URLs; write the full https:// URL` };
+      }
+    },
+  }),
+  rule({
+    id: "vast.url.relative", group, severity: "warning", versions: ALL, spec: SPEC.urls,
+    title: "a URL is absolute (scheme and host)",
     *check(ctx) {
       for (const { node, url } of urlElements(ctx)) {
-        if (url === "" || OWN_URL_RULE.has(node.name.toLowerCase()) || SCRIPT_SCHEME.test(url) || /^\/\//.test(url) || isHttpUrl(url)) continue;
-        yield { node, message: `${tag(node)} "${url.slice(0, 100)}" is not an absolute http(s) URL: write the full URL with https://` };
+        // Verification scripts and interactive files: their own rules reject anything but http(s).
+        if (url === "" || HAS_SCHEME.test(url) || /^\/\//.test(url) || ["javascriptresource", "interactivecreativefile"].includes(node.name.toLowerCase())) continue;
+        yield { node, message: `${tag(node)} "${url.slice(0, 100)}" has no scheme: a player resolves it against the VAST document's own URL, if at all; write the absolute https:// URL` };
       }
     },
   }),
@@ -53,7 +72,7 @@ export const urlRules: LintRule[] = [
     title: "no javascript:, vbscript: or data: URL",
     *check(ctx) {
       for (const { node, url } of urlElements(ctx)) {
-        if (SCRIPT_SCHEME.test(url)) yield { node, message: `${tag(node)} uses a ${url.trim().split(":")[0]!.toLowerCase()}: URL: players refuse script URLs and security scanners flag them; use an https URL` };
+        if (SCRIPT_SCHEME.test(url) && !isDataCreative(node.name, url)) yield { node, message: `${tag(node)} uses a ${url.trim().split(":")[0]!.toLowerCase()}: URL: players refuse script URLs and security scanners flag them; use an https URL` };
       }
     },
   }),

@@ -14,11 +14,13 @@ const group = "wrappers" as const;
 export const wrapperRules: LintRule[] = [
   rule({
     id: "vast.wrapper.vast-ad-tag-uri.url", group, severity: "error", versions: ALL, spec: SPEC.wrapper,
-    title: "<VASTAdTagURI> holds an absolute http(s) URL",
+    title: "<VASTAdTagURI> holds an http(s) URL",
     *check(ctx) {
       for (const w of ctx.select("Ad", "Wrapper")) {
         for (const u of kids(w, "VASTAdTagURI")) {
           const v = textOf(u);
+          // A relative reference is vast.url.relative's finding.
+          if (v !== "" && !/^\s*[A-Za-z][A-Za-z0-9+.-]*:/.test(v) && !v.startsWith("//")) continue;
           if (!isHttpUrl(v)) yield { node: u, message: v === "" ? "<VASTAdTagURI> is empty: put the URL of the next VAST document in it" : `<VASTAdTagURI> "${v.slice(0, 100)}" is not an absolute http(s) URL: players cannot follow it (error 301/303)` };
         }
       }
