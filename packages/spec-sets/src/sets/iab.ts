@@ -35,7 +35,7 @@ export const SOURCES = {
   vastSpecs:
     "IAB VAST 2.0, 3.0, 4.0, 4.1, 4.2 and 4.3 (iabtechlab.com/standards/vast) and VMAP 1.0.1 (iabtechlab.com/standards/vmap) " +
     "texts and the IAB XSDs (github.com/InteractiveAdvertisingBureau/vast); every finding cites its rule id and section " +
-    "(the rule catalogue: services/vast-analyzer/README.md)",
+    "(the rule catalogue: services/vast-analyzer/LINT-RULES.md)",
   googleAdsHtml5:
     "Google Ads HTML5 display ad requirements (support.google.com/google-ads, as transcribed at searchkings.com/display-ad-specs): " +
     "ZIP ≤ 150 KB, at most 40 files, file types CSS, JS, HTML, GIF, PNG, JPG, JPEG, SVG, images local, only Google web fonts, " +
