@@ -36,6 +36,8 @@ export interface LintContext {
   /** Every element of the linted subtree (Extension content excluded), document order. */
   readonly elements: readonly XmlNode[];
   pathOf(node: XmlNode): string;
+  /** A value computed once per document and shared by the rules that need it (e.g. the URL elements). */
+  memo<T>(key: string, compute: () => T): T;
 }
 
 /** Parent links and paths for a whole document (built once, shared by the VMAP and its embedded VAST documents). */
@@ -75,17 +77,22 @@ export function indexDocument(docRoot: XmlNode): DocumentIndex {
 export function createContext(root: XmlNode, version: LintVersion | undefined, index: DocumentIndex): LintContext {
   const elements: XmlNode[] = [];
   const byName = new Map<string, XmlNode[]>();
-  const visit = (n: XmlNode): void => {
+  // The ad kind of every element, inherited down the tree in the one walk (rules ask it of most elements).
+  const kinds = new Map<XmlNode, "inline" | "wrapper" | undefined>();
+  const visit = (n: XmlNode, kind: "inline" | "wrapper" | undefined): void => {
     for (const c of n.children) {
       elements.push(c);
       const key = c.name.toLowerCase();
+      const own = key === "inline" ? "inline" : key === "wrapper" ? "wrapper" : kind;
+      kinds.set(c, own);
       let list = byName.get(key);
       if (!list) byName.set(key, (list = []));
       list.push(c);
-      if (!OPAQUE.has(key)) visit(c);
+      if (!OPAQUE.has(key)) visit(c, own);
     }
   };
-  visit(root);
+  visit(root, undefined);
+  const memos = new Map<string, unknown>();
   const ancestor = (node: XmlNode, name: string): XmlNode | undefined => {
     const lower = name.toLowerCase();
     for (let p = index.parent.get(node); p; p = p === root ? undefined : index.parent.get(p)) {
@@ -105,15 +112,12 @@ export function createContext(root: XmlNode, version: LintVersion | undefined, i
     },
     parent: (node) => (node === root ? undefined : index.parent.get(node)),
     ancestor,
-    adKind: (node) => {
-      for (let p: XmlNode | undefined = node; p && p !== root; p = index.parent.get(p)) {
-        const lower = p.name.toLowerCase();
-        if (lower === "inline") return "inline";
-        if (lower === "wrapper") return "wrapper";
-      }
-      return undefined;
-    },
+    adKind: (node) => kinds.get(node),
     pathOf: index.pathOf,
+    memo: <T>(key: string, compute: () => T): T => {
+      if (!memos.has(key)) memos.set(key, compute());
+      return memos.get(key) as T;
+    },
   };
 }
 

@@ -38,12 +38,14 @@ export function urlKind(node: XmlNode): UrlKind | undefined {
 }
 
 /** Every URL element of the document (Extension content excluded), with its kind and trimmed value. */
-export function urlElements(ctx: LintContext): Array<{ node: XmlNode; kind: UrlKind; url: string }> {
-  const out: Array<{ node: XmlNode; kind: UrlKind; url: string }> = [];
-  for (const node of ctx.elements) {
-    const kind = urlKind(node);
-    // A <Tracking> inside a VMAP is VMAP's own (vmap.ts); VAST's Error below the root is still a URL.
-    if (kind) out.push({ node, kind, url: node.text.trim() });
-  }
-  return out;
+export function urlElements(ctx: LintContext): ReadonlyArray<{ node: XmlNode; kind: UrlKind; url: string }> {
+  // About twenty rules read them: collected once per document.
+  return ctx.memo("urlElements", () => {
+    const out: Array<{ node: XmlNode; kind: UrlKind; url: string }> = [];
+    for (const node of ctx.elements) {
+      const kind = urlKind(node);
+      if (kind) out.push({ node, kind, url: node.text.trim() });
+    }
+    return out;
+  });
 }
