@@ -24,6 +24,22 @@ describe("report page", () => {
     expect(html).toContain("line 7: Element &#39;Sponsor&#39;");
   });
 
+  it("VAST: every lint finding with where it is and its specification section, errors first", () => {
+    const html = renderReportPage(
+      stored("vast_v3", {
+        type: "inline", ads: [], creatives: [], errors: [], wrapper_chain: [{ url: "https://a.example/i.xml", http_code: 200, type: "inline", vast_version: "4.2", error: "", lint_rules: 240 }],
+        lint: [
+          { rule: "vast.url.insecure", severity: "info", group: "urls", hop: 0, line: 12, path: "/VAST/Ad[1]/InLine/Impression[1]", spec: "VAST 4.2 §2.3.2", message: "<Impression> is http" },
+          { rule: "vast.inline.ad-system.required", severity: "error", group: "required_elements", hop: 0, line: 4, path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.1 <AdSystem>", message: "<InLine> has no <AdSystem>" },
+        ],
+      }),
+      { publicBaseUrl: "https://edge.test" },
+    );
+    expect(html).toContain("VAST lint");
+    expect(html).toContain("VAST 4.2 §3.4.1 &lt;AdSystem&gt;");
+    expect(html.indexOf("vast.inline.ad-system.required")).toBeLessThan(html.indexOf("vast.url.insecure"));
+  });
+
   it("v3 zip: titled as such, with its backup ad", () => {
     const html = renderReportPage(stored("zip_v3", { has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, dimensions: { text: "300x250" } }), { publicBaseUrl: "https://edge.test" });
     expect(html).toContain("HTML5 zip report");

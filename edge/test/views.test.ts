@@ -134,7 +134,7 @@ describe("views", () => {
     check(vastV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
       ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "not_measured", "pixels", "scan_results", "screenshot", "ssl", "type",
-        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros"].sort(),
+        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros", "lint"].sort(),
     );
     expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
     expect(doc.xml).toEqual({ content_type: "application/xml", data_base64: Buffer.from("<VAST/>").toString("base64"), file_size: 7, http_code: 200, load_time: 80 });
@@ -160,6 +160,28 @@ describe("views", () => {
     expect(doc.scan_results.tests.xml.vast_version).toMatchObject({ expected: "2.0#4.1", result: "passed" });
     expect(doc.scan_results.tests.xml.vast_version).not.toHaveProperty("test");
     expect(doc.scan_results.tests.creative_0_mediafile_0.bitrate.actual).toBe(1900);
+  });
+
+  it("vast v3: lint findings and each hop's lint_rules, field by field", () => {
+    const r = create(VastReportSchema, {
+      wrapperChain: [
+        { url: "https://ads.example.com/w.xml", httpCode: 200, loadTimeMs: 40n, type: "wrapper", vastVersion: "4.2", lintRules: 240 },
+        { url: "https://ads.example.com/i.xml", httpCode: 200, loadTimeMs: 50n, type: "inline", vastVersion: "4.1", lintRules: 236 },
+      ],
+      lint: [{
+        rule: "vast.inline.ad-serving-id.required", severity: "error", group: "conditional_requirements", hop: 1, line: 4,
+        path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.4 <AdServingId>; vast_4.1.xsd, vast_4.2.xsd",
+        message: "<InLine> has no <AdServingId>: VAST 4.1 requires it; add the ad server's id of this serving (it ties impressions to the auction)",
+      }],
+    });
+    const doc = JSON.parse(renderVastV3(r));
+    check(vastV3Schema, doc);
+    expect(doc.wrapper_chain.map((h: { lint_rules: number }) => h.lint_rules)).toEqual([240, 236]);
+    expect(doc.lint).toEqual([{
+      rule: "vast.inline.ad-serving-id.required", severity: "error", group: "conditional_requirements", hop: 1, line: 4,
+      path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.4 <AdServingId>; vast_4.1.xsd, vast_4.2.xsd",
+      message: "<InLine> has no <AdServingId>: VAST 4.1 requires it; add the ad server's id of this serving (it ties impressions to the auction)",
+    }]);
   });
 
   it("vast v3: a value that was not measured is absent and listed, never a placeholder; reasons reach the JSON", () => {

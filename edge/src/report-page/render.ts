@@ -91,6 +91,19 @@ function vastChainTable(report: J): string {
   return `<section><h2>Wrapper chain</h2><table><thead><tr><th>Hop</th><th>URL</th><th>HTTP</th><th>Document</th><th>Why it stopped</th><th>IAB schema</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
 }
 
+/** VAST: what the linter found, errors first, each with where (hop, line, path) and the specification section. */
+function vastLintTable(report: J): string {
+  const findings: J[] = Array.isArray(report.lint) ? report.lint : [];
+  if (findings.length === 0) return "";
+  const order: Record<string, number> = { error: 0, warning: 1, info: 2 };
+  const sorted = [...findings].sort((a, b) => (order[a?.severity] ?? 3) - (order[b?.severity] ?? 3));
+  const rows = sorted.map(
+    (f) =>
+      `<tr><td>${esc(f?.severity)}</td><td>${esc(f?.hop)}</td><td>${esc(f?.line)}</td><td>${esc(f?.path)}</td><td>${esc(f?.message)}</td><td>${esc(f?.rule)}<br>${esc(f?.spec)}</td></tr>`,
+  );
+  return `<section><h2>VAST lint</h2><table><thead><tr><th>Severity</th><th>Hop</th><th>Line</th><th>Element</th><th>Finding</th><th>Rule and specification</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
+}
+
 function kv(rows: Array<[string, unknown]>): string {
   return `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join("")}</tbody></table>`;
 }
@@ -184,7 +197,7 @@ ${verdict}
 ${list("Problems found", Array.isArray(report.errors) ? report.errors.map(String) : [])}
 ${Array.isArray(report.not_measured) && report.not_measured.length ? `<p class="sub">Not measured (values left out, objects empty): ${esc(report.not_measured.join(", "))}</p>` : ""}
 <section><h2>Tests</h2>${testsTable}</section>
-${kind === "vast_v3" ? vastCreativesTable(report) + vastChainTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
+${kind === "vast_v3" ? vastCreativesTable(report) + vastChainTable(report) + vastLintTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
 ${consoleErrors.length ? `<section><h2>Console errors</h2><ul>${consoleErrors.slice(0, 100).map((e) => `<li><code>${esc(e)}</code></li>`).join("")}</ul></section>` : ""}
 ${insecure.length ? `<section><h2>Insecure URLs</h2><ul>${insecure.slice(0, 100).map((u) => `<li><code>${esc(u)}</code></li>`).join("")}</ul></section>` : ""}
 </main></body></html>`;

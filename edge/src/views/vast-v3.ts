@@ -94,8 +94,23 @@ const chainHopSchema = obj(
     type: str("inline, wrapper, empty, invalid, vmap, vast1, or unavailable when no document was loaded"),
     vast_version: str(),
     error: str("why the chain stopped at this hop (DNS, refused, time-out, TLS, HTTP error, malformed, loop, limit, no fill); empty otherwise"),
+    lint_rules: int("number of lint rules run on this document (those of its version); 0 when it was not parsed, so not linted"),
   },
   { optional: ["load_time"], description: "one document of the wrapper chain" },
+);
+
+const lintFindingSchema = obj(
+  {
+    rule: str("stable rule id, e.g. vast.inline.ad-system.required (the catalogue: services/vast-analyzer/LINT-RULES.md)"),
+    severity: str("error (breaks a requirement of the document's VAST version), warning (works in some players only, or deprecated) or info (advice)"),
+    message: str("what is wrong, naming the element, and what to do"),
+    path: str("XPath of the element in the document, 1-based indexes on repeatable elements, e.g. /VAST/Ad[1]/InLine/Creatives/Creative[1]/Linear/Duration; for a missing child, the element that lacks it"),
+    line: int("line of the element's start tag in the document (1-based)"),
+    spec: str("the specification and section the rule comes from, e.g. VAST 4.2 §3.4.1 <AdSystem>"),
+    group: str("the rule's group; scan_results test lint_<group> counts its error findings"),
+    hop: int("index into wrapper_chain of the document the finding is in"),
+  },
+  { description: "one finding of the VAST linter (IAB VAST 2.0–4.3 and VMAP 1.0.1 rules; no XSD needed)" },
 );
 
 const companionSchema = obj({
@@ -154,8 +169,9 @@ export const vastV3Schema = obj(
     wrapper_redirects: int(),
     wrapper_chain: arr(chainHopSchema, "every document fetched or attempted along the wrapper chain, the VAST URL first"),
     ads: arr(adSchema, "every <Ad> of the scanned document (pods by sequence, then stand-alone ads), each resolved to what it plays"),
-    schema_checks: arr(schemaCheckSchema, "each document of the chain validated against the IAB XSD of its version"),
+    schema_checks: arr(schemaCheckSchema, "each document of the chain validated against the IAB XSD of its version; empty when the operator gave no schemas (VAST_XSD_DIR)"),
     unexpanded_macros: arr(str(), "URLs carrying a macro no player fills (%%…%%, ${…}, {{…}}, bracket macros outside the IAB list)"),
+    lint: arr(lintFindingSchema, "what the VAST linter found in each document of the chain, in hop and rule order (at most 500 per document, 20 per rule)"),
     xml: obj(
       { content_type: str(), data_base64: str(), file_size: int(), http_code: int("0 when no answer came"), load_time: int(`milliseconds${NOT_MEASURED.replace("media file", "report")}`) },
       { optional: ["load_time"] },
@@ -257,6 +273,7 @@ export function vastV3View(r: VastReport) {
       type: h.type,
       vast_version: h.vastVersion,
       error: h.error,
+      lint_rules: h.lintRules,
     })),
     ads: r.ads.map((a) => ({
       id: a.id, sequence: a.sequence, type: a.type, ad_system: a.adSystem, ad_title: a.adTitle, ad_serving_id: a.adServingId,
@@ -274,6 +291,7 @@ export function vastV3View(r: VastReport) {
     })),
     schema_checks: r.schemaChecks.map((c) => ({ hop: c.hop, schema: c.schema, findings: c.findings.map((f) => ({ line: f.line, message: f.message })), error: c.error })),
     unexpanded_macros: [...r.unexpandedMacros],
+    lint: r.lint.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message, path: f.path, line: f.line, spec: f.spec, group: f.group, hop: f.hop })),
     xml: {
       content_type: r.xml?.contentType ?? "",
       data_base64: Buffer.from(r.xml?.data ?? new Uint8Array()).toString("base64"),

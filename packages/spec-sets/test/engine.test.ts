@@ -211,6 +211,47 @@ describe("VAST, spec set 0", () => {
   });
 });
 
+describe("VAST lint groups and the XSD test (known truth)", () => {
+  const linted = { wrapperChain: [{ url: "https://ads.test/vast.xml", httpCode: 200, type: "inline", vastVersion: "4.2", lintRules: 240 }] };
+  const finding = (rule: string, group: string, severity: string, line: number) => ({
+    rule, group, severity, line, hop: 0, path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.1 <AdSystem>", message: `message of ${rule}`,
+  });
+
+  it("each group fails on its error findings only, citing rule, section, hop and line; warnings are counted", () => {
+    const results = evaluateVast(vastReport({
+      ...linted,
+      lint: [
+        finding("vast.inline.ad-system.required", "required_elements", "error", 4),
+        finding("vast.inline.ad-title.required", "required_elements", "error", 4),
+        finding("vast.vpaid.deprecated", "deprecated_features", "warning", 30),
+        finding("vast.url.insecure", "urls", "info", 12),
+      ],
+    }), 0);
+    const required = find(results, "lint_required_elements", "xml");
+    expect(required).toMatchObject({ result: TestOutcome.FAILED, actual: 2, source: expect.stringContaining("IAB VAST 2.0, 3.0, 4.0, 4.1, 4.2 and 4.3") });
+    expect(required.message).toContain("hop 0 line 4 /VAST/Ad[1]/InLine: message of vast.inline.ad-system.required [vast.inline.ad-system.required; VAST 4.2 §3.4.1 <AdSystem>]");
+    expect(find(results, "lint_deprecated_features", "xml")).toMatchObject({ result: TestOutcome.PASSED, actual: 0, message: expect.stringContaining("1 warning") });
+    expect(find(results, "lint_urls", "xml")).toMatchObject({ result: TestOutcome.PASSED, actual: 0 });
+    const lintTests = results.tests.filter((t) => t.test.startsWith("lint_"));
+    expect(lintTests).toHaveLength(15);
+  });
+
+  it("no lint test is listed when no document of the chain was linted (nothing parsed)", () => {
+    const results = evaluateVast(vastReport({ wrapperChain: [{ url: "https://ads.test/vast.xml", httpCode: 404, type: "unavailable", lintRules: 0 }] }), 0);
+    expect(results.tests.filter((t) => t.test.startsWith("lint_"))).toEqual([]);
+  });
+
+  it("xml_schema is listed only when a document was validated; passed + failed then counts every listed test", () => {
+    const unvalidated = evaluateVast(vastReport({ ...linted, schemaChecks: [{ hop: 0, schema: "", error: "no IAB schema for VAST 4.3" }] }), 0);
+    expect(unvalidated.tests.map((t) => t.test)).not.toContain("xml_schema");
+    const none = evaluateVast(vastReport(linted), 0);
+    expect(none.tests.map((t) => t.test)).not.toContain("xml_schema");
+    expect(none.passed + none.failed).toBe(none.tests.length);
+    const validated = evaluateVast(vastReport({ ...linted, schemaChecks: [{ hop: 0, schema: "vast_4.2.xsd", findings: [{ line: 7, message: "Element 'Sponsor': This element is not expected." }] }] }), 0);
+    expect(find(validated, "xml_schema", "xml")).toMatchObject({ result: TestOutcome.FAILED, actual: 1, message: expect.stringContaining("hop 0 (vast_4.2.xsd) line 7") });
+  });
+});
+
 describe("VAST verdicts of ads that cannot play (known truth)", () => {
   const verdict = (r: ScanResults) => ({
     passed: r.passed, failed: r.failed, errors: r.tests.filter((t) => t.result === TestOutcome.ERROR).length,

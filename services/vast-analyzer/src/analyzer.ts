@@ -30,6 +30,7 @@ import { attr, decodeXmlBytes } from "./xml-tree.ts";
 import { createSchemaValidator, type SchemaValidator } from "./xsd.ts";
 import { fireImpressions } from "./pixels.ts";
 import { insecureUrls } from "./ssl.ts";
+import { lintChain } from "./lint-chain.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 
 export interface VastAnalyzerDeps {
@@ -150,13 +151,15 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     }
     if (signal?.aborted) throw signal.reason;
 
-    // Each document of the chain against the IAB XSD of its version (line-numbered findings).
+    // Each document of the chain against the IAB XSD of its version (line-numbered findings), when the operator gave
+    // the schemas: a default install reports no check it cannot make (the linter below needs none).
     const schemaChecks = chain.steps.flatMap((step, hop) => {
-      if (!step.doc || !step.response) return [];
+      if (!schemas.configured || !step.doc || !step.response) return [];
       const r = schemas.validate(decodeXmlBytes(step.response.body), step.doc.version);
       return [create(VastSchemaCheckSchema, { hop, schema: r.schema, findings: r.findings, error: r.error })];
     });
     const unexpandedMacros = findUnexpandedMacros(chain.steps.flatMap((s) => (s.doc ? [s.doc] : [])));
+    const lint = lintChain(chain.steps, log);
 
     // ad_system: the inline ad's (the server that delivered the creative), else the nearest wrapper's.
     let adSystem = chain.inline?.ad?.adSystem ?? "";
@@ -202,7 +205,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       ads: adReports,
       schemaChecks,
       unexpandedMacros,
-      wrapperChain: chain.steps.map((step) =>
+      lint: lint.findings,
+      wrapperChain: chain.steps.map((step, hop) =>
         create(VastChainHopSchema, {
           url: step.url,
           httpCode: step.response?.status ?? 0,
@@ -210,6 +214,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
           type: step.status,
           vastVersion: step.doc?.version ?? "",
           error: step.error ?? "",
+          lintRules: lint.rulesPerHop[hop] ?? 0,
         }),
       ),
       // No answer to the VAST request: there were no headers to judge CORS by and no load to time.

@@ -9,6 +9,10 @@ export interface XmlNode {
   children: XmlNode[];
   /** Direct character data, entities decoded, CDATA sections appended as written; not trimmed. */
   text: string;
+  /** 1-based line of the start tag in the document (0 when unknown). */
+  line: number;
+  /** True when the direct character data holds a CDATA section. */
+  cdata: boolean;
 }
 
 export type XmlParseResult =
@@ -42,6 +46,8 @@ function newParser(maxDepth: number): XMLParser {
     processEntities: false,
     htmlEntities: false,
     maxNestedTags: maxDepth + 1,
+    // Start offsets of every tag (CR LF counted as written), turned into line numbers for lint findings.
+    captureMetaData: true,
     transformTagName: (name) => NAME_PREFIX + name,
     transformAttributeName: (name) => NAME_PREFIX + name,
   });
@@ -87,10 +93,32 @@ function localName(prefixed: string): string {
 
 type OrderedEntry = Record<string, unknown>;
 
-function buildNode(entry: OrderedEntry): XmlNode | undefined {
+const META = XMLParser.getMetaDataSymbol() as unknown as string;
+
+/** Offsets of every line start (after LF, CR LF or a lone CR, as XML counts lines), for offset → line. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (const m of text.matchAll(/\r\n?|\n/g)) starts.push(m.index + m[0].length);
+  return starts;
+}
+
+function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+function buildNode(entry: OrderedEntry, starts: readonly number[]): XmlNode | undefined {
   const key = Object.keys(entry).find((k) => k !== ":@");
   if (key === undefined || key === "#text" || key === "#cdata") return undefined;
-  const node: XmlNode = { name: localName(key), attrs: new Map(), children: [], text: "" };
+  const meta = entry[META] as { startIndex?: number } | undefined;
+  const line = typeof meta?.startIndex === "number" ? lineAt(starts, meta.startIndex) : 0;
+  const node: XmlNode = { name: localName(key), attrs: new Map(), children: [], text: "", line, cdata: false };
   const rawAttrs = entry[":@"];
   if (rawAttrs && typeof rawAttrs === "object") {
     for (const [k, v] of Object.entries(rawAttrs as Record<string, unknown>)) {
@@ -102,10 +130,11 @@ function buildNode(entry: OrderedEntry): XmlNode | undefined {
     for (const kid of kids as OrderedEntry[]) {
       if ("#text" in kid) node.text += decodeXmlEntities(String(kid["#text"]));
       else if ("#cdata" in kid) {
+        node.cdata = true;
         const parts = kid["#cdata"];
         if (Array.isArray(parts)) for (const p of parts as OrderedEntry[]) node.text += String(p["#text"] ?? "");
       } else {
-        const child = buildNode(kid);
+        const child = buildNode(kid, starts);
         if (child) node.children.push(child);
       }
     }
@@ -135,8 +164,9 @@ export function parseXmlDocument(text: string, limits: XmlParseLimits): XmlParse
     return { ok: false, refused: false, reason: `malformed XML: ${msg.replaceAll(NAME_PREFIX, "")}` };
   }
   if (!Array.isArray(parsed)) return { ok: false, refused: false, reason: "malformed XML: no root element" };
+  const starts = lineStarts(body);
   for (const entry of parsed as OrderedEntry[]) {
-    const node = buildNode(entry);
+    const node = buildNode(entry, starts);
     if (node) return { ok: true, root: node };
   }
   return { ok: false, refused: false, reason: "malformed XML: no root element" };

@@ -16,6 +16,8 @@ export interface SchemaResult {
 }
 
 export interface SchemaValidator {
+  /** Whether the operator gave schemas (VAST_XSD_DIR): without them nothing is validated and no check is reported. */
+  readonly configured: boolean;
   validate(xml: string, version: string): SchemaResult;
 }
 
@@ -46,6 +48,7 @@ export function createSchemaValidator(dir: string | undefined): SchemaValidator 
     return v;
   }
   return {
+    configured: dir !== undefined,
     validate(xml, version) {
       const file = SCHEMA_OF[version.trim()];
       if (!file) {

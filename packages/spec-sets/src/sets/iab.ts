@@ -32,6 +32,10 @@ export const SOURCES = {
   mp4: `${GUIDE}, row "MP4": MOOV atom at start, GumGum CTV spec (gumgum.jira.com/wiki/spaces/GCDC/pages/4503666689)`,
   vastErrors: `${GUIDE}, row "VAST error codes": 401 file not found, 403 no supported MediaFile (docs.exoclick.com/pt/docs/vast-errors)`,
   noFigure: `${GUIDE}: no published figure; product default`,
+  vastSpecs:
+    "IAB VAST 2.0, 3.0, 4.0, 4.1, 4.2 and 4.3 (iabtechlab.com/standards/vast) and VMAP 1.0.1 (iabtechlab.com/standards/vmap) " +
+    "texts and the IAB XSDs (github.com/InteractiveAdvertisingBureau/vast); every finding cites its rule id and section " +
+    "(the rule catalogue: services/vast-analyzer/LINT-RULES.md)",
   googleAdsHtml5:
     "Google Ads HTML5 display ad requirements (support.google.com/google-ads, as transcribed at searchkings.com/display-ad-specs): " +
     "ZIP ≤ 150 KB, at most 40 files, file types CSS, JS, HTML, GIF, PNG, JPG, JPEG, SVG, images local, only Google web fonts, " +
@@ -41,6 +45,25 @@ export const SOURCES = {
     "least one click tag\"; \"You can also add an image to show when a browser doesn't support HTML5\"",
   minifiedSpec: "spec/creative-validation-api.md, Limits 5: \"minified is false when more than 5% saving is possible in any CSS or JavaScript file\"",
 } as const;
+
+/** The linter's rule groups (services/vast-analyzer/src/lint/types.ts LINT_GROUPS), each a test lint_<group>. */
+const LINT_GROUPS: ReadonlyArray<readonly [group: string, what: string]> = [
+  ["required_elements", "required-element"],
+  ["value_formats", "value-format"],
+  ["conditional_requirements", "version-requirement (UniversalAdId, AdServingId, Verification vendor …)"],
+  ["deprecated_features", "deprecation"],
+  ["macros", "macro"],
+  ["urls", "URL"],
+  ["wrappers", "wrapper"],
+  ["pods", "ad pod"],
+  ["icons", "icon"],
+  ["companions", "companion"],
+  ["tracking_events", "tracking-event"],
+  ["interactive", "interactive-creative"],
+  ["ctv", "CTV"],
+  ["structure", "structure"],
+  ["vmap", "VMAP"],
+];
 
 /** Creative sizes of the IAB 2017 fixed-size table, with [initial load KB, subload KB or null for "N/A"]. */
 export const IAB_2017_WEIGHTS: Readonly<Record<string, readonly [initial: number, subload: number | null]>> = {
@@ -415,6 +438,18 @@ const rules: Rule[] = [
     source: `${SOURCES.noFigure}; the player macros are IAB VAST 4's macro list`,
     reason: "An ad-server macro that reaches the player is requested as written: the pixel or click is lost, mis-attributed or refused.",
   },
+
+  // ---- VAST lint: the rule groups of the linter, each failing on any error finding of its rules ----
+  ...LINT_GROUPS.map(([group, what]): Rule => ({
+    kind: "fixed",
+    test: `lint_${group}`,
+    scope: "vast_xml",
+    basis: "iab",
+    operator: "==",
+    expected: 0,
+    expected_text: `no error finding of the ${what} rules`,
+    source: SOURCES.vastSpecs,
+  })),
 
   // ---- v3 zips (with the ad tag rules above on the render) ----
   {

@@ -26,6 +26,21 @@ import { universal_ad_id as xml_universal_ad_id } from "./vast/xml/universal_ad_
 import { unexpanded_macros as xml_unexpanded_macros } from "./vast/xml/unexpanded_macros.ts";
 import { vpaid as xml_vpaid } from "./vast/xml/vpaid.ts";
 import { xml_schema as xml_xml_schema } from "./vast/xml/xml_schema.ts";
+import { lint_required_elements as xml_lint_required_elements } from "./vast/xml/lint_required_elements.ts";
+import { lint_value_formats as xml_lint_value_formats } from "./vast/xml/lint_value_formats.ts";
+import { lint_conditional_requirements as xml_lint_conditional_requirements } from "./vast/xml/lint_conditional_requirements.ts";
+import { lint_deprecated_features as xml_lint_deprecated_features } from "./vast/xml/lint_deprecated_features.ts";
+import { lint_macros as xml_lint_macros } from "./vast/xml/lint_macros.ts";
+import { lint_urls as xml_lint_urls } from "./vast/xml/lint_urls.ts";
+import { lint_wrappers as xml_lint_wrappers } from "./vast/xml/lint_wrappers.ts";
+import { lint_pods as xml_lint_pods } from "./vast/xml/lint_pods.ts";
+import { lint_icons as xml_lint_icons } from "./vast/xml/lint_icons.ts";
+import { lint_companions as xml_lint_companions } from "./vast/xml/lint_companions.ts";
+import { lint_tracking_events as xml_lint_tracking_events } from "./vast/xml/lint_tracking_events.ts";
+import { lint_interactive as xml_lint_interactive } from "./vast/xml/lint_interactive.ts";
+import { lint_ctv as xml_lint_ctv } from "./vast/xml/lint_ctv.ts";
+import { lint_structure as xml_lint_structure } from "./vast/xml/lint_structure.ts";
+import { lint_vmap as xml_lint_vmap } from "./vast/xml/lint_vmap.ts";
 import { ad_system as xml_ad_system } from "./vast/xml/ad_system.ts";
 import { cors as xml_cors } from "./vast/xml/cors.ts";
 import { creative_count as xml_creative_count } from "./vast/xml/creative_count.ts";
@@ -105,6 +120,21 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_unexpanded_macros,
     xml_vpaid,
     xml_xml_schema,
+    xml_lint_required_elements,
+    xml_lint_value_formats,
+    xml_lint_conditional_requirements,
+    xml_lint_deprecated_features,
+    xml_lint_macros,
+    xml_lint_urls,
+    xml_lint_wrappers,
+    xml_lint_pods,
+    xml_lint_icons,
+    xml_lint_companions,
+    xml_lint_tracking_events,
+    xml_lint_interactive,
+    xml_lint_ctv,
+    xml_lint_structure,
+    xml_lint_vmap,
   ].map((t) => [t.meta.id, t]),
 );
 

@@ -1,5 +1,5 @@
 import type { FileInfo, TagReport, VastReport, VastXml } from "@cva/contracts";
-import type { MediaFileInput } from "../types.ts";
+import type { MediaFileInput, Measurement } from "../types.ts";
 
 /**
  * 1 KB = 1000 bytes. The IAB 2017 table writes "kB" (the SI prefix), and the decimal reading is the stricter one, so
@@ -68,6 +68,23 @@ export function parseVastDuration(text: string): number {
 export function vastXml(report: VastReport): VastXml {
   if (!report.xml) throw new Error("the report has no xml data");
   return report.xml;
+}
+
+/**
+ * A lint group's test: the number of `error` findings of the group over the chain's documents, the message citing
+ * the first ones (rule, spec section, hop, line, path) and counting the warnings. Not applicable (left out) when no
+ * document of the chain was parsed and linted — the tests of the document itself say why.
+ */
+export function lintGroup(report: VastReport, group: string): Measurement {
+  if (!report.wrapperChain.some((h) => h.lintRules > 0)) return null;
+  const findings = report.lint.filter((f) => f.group === group);
+  const errors = findings.filter((f) => f.severity === "error");
+  const warnings = findings.filter((f) => f.severity === "warning").length;
+  const cite = (f: (typeof findings)[number]) => `hop ${f.hop} line ${f.line} ${f.path}: ${f.message} [${f.rule}; ${f.spec}]`;
+  const also = warnings > 0 ? ` ${warnings} warning${warnings > 1 ? "s" : ""} in the report's lint.` : "";
+  if (errors.length === 0) return { value: 0, detail: `no error finding.${also}` };
+  const shown = errors.slice(0, 3).map(cite).join("; ");
+  return { value: errors.length, detail: `${shown}${errors.length > 3 ? `; and ${errors.length - 3} more in the report's lint` : ""}.${also}` };
 }
 
 /** A VAST report field listed in the report's not_measured (no answer to the VAST request) is not evaluated. */

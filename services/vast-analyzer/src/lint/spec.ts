@@ -1,0 +1,67 @@
+// Where each rule comes from. Sections are those of the IAB VAST 4.2 text (June 2019, "Video Ad Serving Template
+// (VAST) Version 4.2") for rules of VAST 4.x and for rules every version shares (the 4.2 text restates 2.0 and 3.0);
+// a rule that exists only in an older version cites that version. Where the IAB XSDs state the requirement (required
+// attribute, element count, enumeration, pattern) the schema files are named too.
+// VMAP: "Digital Video Multiple Ad Playlist (VMAP) 1.0.1". Macros: the IAB VAST 4.x macro list.
+
+const V42 = "VAST 4.2";
+const xsd = (files: string) => `; ${files}`;
+const ALL_XSD = xsd("vast_2.0.1.xsd, vast3_draft.xsd, vast4.xsd, vast_4.1.xsd, vast_4.2.xsd");
+
+export const SPEC = {
+  root: `${V42} §3.1 <VAST>${ALL_XSD}`,
+  rootError: `${V42} §3.1.1 <Error> (no ad response)`,
+  ad: `${V42} §3.2 <Ad>`,
+  inline: `${V42} §3.3 <InLine>`,
+  adSystem: `${V42} §3.4.1 <AdSystem>${ALL_XSD}`,
+  adTitle: `${V42} §3.4.2 <AdTitle>${ALL_XSD}`,
+  impression: `${V42} §3.4.3 <Impression>${ALL_XSD}`,
+  adServingId: `${V42} §3.4.4 <AdServingId>${xsd("vast_4.1.xsd, vast_4.2.xsd")}`,
+  category: `${V42} §3.5.1 <Category>${xsd("vast4.xsd, vast_4.1.xsd, vast_4.2.xsd")}`,
+  description: `${V42} §3.5.2 <Description>`,
+  pricing: `${V42} §3.5.4 <Pricing>${xsd("vast3_draft.xsd, vast4.xsd, vast_4.1.xsd, vast_4.2.xsd")}`,
+  survey: `${V42} §3.5.5 <Survey> (deprecated in 4.1)`,
+  error: `${V42} §3.5.6 <Error>; §2.3.6 error reporting`,
+  viewable: `${V42} §3.5.7 <ViewableImpression>`,
+  expires: `${V42} §3.5.8 <Expires>${xsd("vast_4.1.xsd, vast_4.2.xsd")}`,
+  creatives: `${V42} §3.6 <Creatives>${ALL_XSD}`,
+  creative: `${V42} §3.6.1 <Creative>`,
+  universalAdId: `${V42} §3.6.2 <UniversalAdId>${xsd("vast4.xsd, vast_4.1.xsd, vast_4.2.xsd")}`,
+  creativeExtensions: `${V42} §3.6.3 <CreativeExtensions>`,
+  linear: `${V42} §3.7 <Linear>`,
+  skipoffset: `${V42} §3.7 <Linear> skipoffset${xsd("vast3_draft.xsd, vast4.xsd, vast_4.1.xsd, vast_4.2.xsd")}`,
+  duration: `${V42} §3.7.1 <Duration>${ALL_XSD}`,
+  adParameters: `${V42} §3.7.2 <AdParameters>`,
+  mediaFiles: `${V42} §3.9 <MediaFiles>${ALL_XSD}`,
+  mediaFile: `${V42} §3.9.1 <MediaFile>${ALL_XSD}`,
+  mezzanine: `${V42} §3.9.2 <Mezzanine>${xsd("vast_4.1.xsd, vast_4.2.xsd")}`,
+  interactiveFile: `${V42} §3.9.3 <InteractiveCreativeFile>`,
+  closedCaptions: `${V42} §3.9.4 <ClosedCaptionFiles>`,
+  videoClicks: `${V42} §3.10 <VideoClicks>`,
+  icons: `${V42} §3.11 <Icons>; §2.3.8 industry icon support (AdChoices)`,
+  icon: `${V42} §3.11.1 <Icon>${xsd("vast3_draft.xsd")}`,
+  iconFallback: `${V42} §3.11.2 <IconClickFallbackImages>${xsd("vast_4.2.xsd")}`,
+  nonLinear: `${V42} §3.12 <NonLinearAds>/<NonLinear>${ALL_XSD}`,
+  resources: `${V42} §3.13 creative resources (<StaticResource>, <IFrameResource>, <HTMLResource>)${ALL_XSD}`,
+  tracking: `${V42} §3.14 <TrackingEvents>${ALL_XSD}`,
+  companions: `${V42} §3.15 <CompanionAds>/<Companion>${ALL_XSD}`,
+  verification: `${V42} §3.16 <AdVerifications>/<Verification>; Open Measurement SDK`,
+  extensions: `${V42} §3.17 <Extensions>`,
+  wrapper: `${V42} §3.19 <Wrapper>${ALL_XSD}`,
+  wrapperAttrs: `${V42} §3.19.1 <Wrapper> attributes (followAdditionalWrappers, allowMultipleAds, fallbackOnNoAd)`,
+  pods: `${V42} §3.2 <Ad> sequence; §2.3.2 ad pods`,
+  macros: "IAB VAST 4.x macro list (VAST 4.2 §6 Macros; VAST 3.0 §2.4.3)",
+  urls: `${V42} §2.3.2 XML structure (URIs in CDATA, RFC 3986)`,
+  xmlStructure: `${V42} §2.3.2 XML structure${ALL_XSD}`,
+  renditions: `${V42} §3.9.1 <MediaFile> (three ready-to-serve files: high, medium, low quality)`,
+  ctv: `${V42} §3.9.2 <Mezzanine> (ad stitching, CTV); IAB CTV guidance`,
+  vpaid: `${V42} §1.x VPAID deprecated in favour of SIMID and OMID (VAST 4.1 change log)`,
+  flash: "Adobe Flash end of life (31 Dec 2020); browsers and players removed Flash",
+  simid: "IAB SIMID 1.1 §5 (VAST integration: <InteractiveCreativeFile apiFramework=\"SIMID\">)",
+  vast3: "VAST 3.0",
+  vmap: "VMAP 1.0.1 §2.3.1 <VMAP>",
+  vmapAdBreak: "VMAP 1.0.1 §2.3.2 <AdBreak>",
+  vmapAdSource: "VMAP 1.0.1 §2.3.3 <AdSource>",
+  vmapAdTagUri: "VMAP 1.0.1 §2.3.3.2 <AdTagURI>",
+  vmapTracking: "VMAP 1.0.1 §2.3.4 <TrackingEvents>",
+} as const;
