@@ -2,6 +2,7 @@ import {
   bindHostFromEnv, connectNats, createArtifactWriter, createLogger, envInt, envString, exitOnSignals, loadCommonConfig, outboundPolicyFromEnv, serviceCredentialsFromEnv,
 } from "@cva/platform";
 import { DEFAULT_RESOURCE_LIMITS, PRLIMIT, prlimitAvailable } from "./exec.ts";
+import { fileSettingsFromEnv } from "./file-workers.ts";
 import { DEFAULT_LIMITS } from "./prober.ts";
 import { startMediaProberProcess } from "./server.ts";
 
@@ -36,6 +37,7 @@ const nc = await connectNats(natsUrl, "media-prober", { auth: natsAuth });
 const artifacts = createArtifactWriter(nc);
 const proc = await startMediaProberProcess({
   nc, logger, policy, artifacts, port, metricsPort, host: bindHostFromEnv(), credentials, location: serverLocation, slots, limits, workDir,
+  files: fileSettingsFromEnv(),
 });
 logger.info(
   { port: proc.port, metrics_port: proc.metricsPort, slots, location: serverLocation, limits, policy: policy.describe() },

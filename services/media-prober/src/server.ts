@@ -1,5 +1,6 @@
 import { mediaprober, ScanKind } from "@cva/contracts";
 import { startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
+import { fileWorkersFor, startFileWorkers, type FileSettings } from "./file-workers.ts";
 import { createMediaProber, type MediaProberLimits } from "./prober.ts";
 import { registerMediaProberRoutes } from "./routes.ts";
 import { probeJob } from "./service.ts";
@@ -10,19 +11,22 @@ export interface MediaProberProcessOptions extends ScannerProcessBase {
   slots: number;
   limits?: Partial<MediaProberLimits>;
   workDir?: string;
+  /** Raw video/audio file jobs (file-workers.ts). */
+  files?: Partial<FileSettings>;
 }
 
 export type MediaProberProcess = ScannerProcess;
 
 /**
  * The service as a process minus environment parsing (main.ts does that): a SCAN_KIND_MEDIA queue worker and the
- * direct ProbeMedia RPC, sharing one set of slots — each probe runs ffmpeg, so slots track cores.
+ * direct ProbeMedia RPC, sharing one set of slots — each probe runs ffmpeg, so slots track cores — and the raw video
+ * and audio file workers (file-workers.ts).
  */
 export async function startMediaProberProcess(opts: MediaProberProcessOptions): Promise<MediaProberProcess> {
   const prober = createMediaProber({
     policy: opts.policy, artifacts: opts.artifacts, logger: opts.logger, limits: opts.limits, workDir: opts.workDir,
   });
-  return startScannerProcess({
+  const proc = await startScannerProcess({
     name: "media-prober",
     nc: opts.nc,
     logger: opts.logger,
@@ -40,4 +44,12 @@ export async function startMediaProberProcess(opts: MediaProberProcessOptions): 
     jobFailureMessage: "the scan could not be completed",
     register: registerMediaProberRoutes,
   });
+  const files = await startFileWorkers(fileWorkersFor({ ...opts, shared: proc.slots, processLimits: opts.limits?.processLimits, settings: opts.files }));
+  return {
+    ...proc,
+    async close() {
+      await files.stop();
+      await proc.close();
+    },
+  };
 }
