@@ -270,9 +270,9 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
 function checkStreams(meta: ProbeResult, kind: FileKind, video: ProbeStream | undefined, audio: ProbeStream | undefined, noun: string): string | undefined {
   if (meta.streams.length > MAX_STREAMS) return `the file has ${meta.streams.length} streams; at most ${MAX_STREAMS} are accepted`;
   if (kind === "video" && !video) return audio ? `not ${noun}: it has audio only (scan it as audio)` : `not ${noun}: no video stream`;
-  if (kind === "audio" && !audio) return `not ${noun}: no audio stream`;
   // Cover art is an attached picture, not a video stream (pickVideoStream skips it).
   if (kind === "audio" && video) return `not ${noun}: it has a video stream (scan it as video)`;
+  if (kind === "audio" && !audio) return `not ${noun}: no audio stream`;
   for (const s of meta.streams) {
     if (s.codec_type !== "video") continue;
     const w = s.width ?? 0;
@@ -329,7 +329,9 @@ function describeVideo(
   const interval = keyframeIntervalMs(keys, streamStart, streamStart + streamDuration(video, meta.format));
   if (interval === undefined) notMeasured.add(FILE_FIELD.keyframeInterval);
   else info.keyframeIntervalMs = BigInt(interval);
-  const scan = judgeScanType(failed ? undefined : vp?.idet, headerScanType(video));
+  // From the frames; the header only where the frames give idet nothing to classify. A pass that did not finish
+  // measured neither.
+  const scan = failed ? "" : judgeScanType(vp?.idet, headerScanType(video));
   if (scan) info.scanType = scan;
   else notMeasured.add(FILE_FIELD.scanType);
   // cropdetect sees frames after ffmpeg's autorotation: its coordinates are in display orientation, as width/height.
