@@ -27,8 +27,9 @@ import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes } from "./video
  *  images: the first frame under 98 % black within the first FIRST_FRAME_WINDOW_S (screenshot, thumbnail, colour),
  *    the first frame at or after mid-duration (poster, colour), the film strip's keyframes (video-pass.ts's choice).
  *
- * Measured on a 30 s 1920x1080 30 fps H.264 file (2 decoder threads, a loaded 2-core machine): a bare full decode
- * (`ffmpeg -i f -an -f null -`) 6.3-6.5 s of CPU; this pass 7.0-7.7 s.
+ * Measured on a 30 s 1920x1080 30 fps H.264 file (2 decoder threads, two runs each on a heavily loaded 2-core
+ * machine, so CPU time, not wall time): a bare decode (`ffmpeg -i f -an -f null -`) 5.9-6.6 s of CPU, this pass
+ * 7.3-8.1 s — about 1.2x; scaling to 480 px is most of the difference.
  */
 
 export const ANALYSIS_FPS = 60;
