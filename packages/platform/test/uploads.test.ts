@@ -46,6 +46,9 @@ describe("uploads bucket: the edge stores, the media worker reads by reference",
     expect(await reader.readToFile(ref, path)).toEqual({ size: data.length, sha256: sha256(data) });
     expect(Buffer.from(await readFile(path)).equals(data)).toBe(true);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
+    // The same file given as one buffer (a decoded base64 body) is stored the same.
+    const whole = await store.put(chunksOf(data, data.length));
+    expect([whole.size, whole.sha256]).toEqual([ref.size, ref.sha256]);
     // Every step of both sides was within its user's permissions (the server logs each violation).
     expect(nats.log.filter((l) => /Permissions Violation/i.test(l))).toEqual([]);
   });

@@ -51,6 +51,8 @@ describe("media-prober: raw video and audio file jobs", () => {
         "-filter_complex", "[0][1]concat=n=2:v=1:a=0[v];[2][3]concat=n=2:v=0:a=1[a]", "-map", "[v]", "-map", "[a]",
         "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-movflags", "+faststart", join(dir, "spot.mp4")),
       ffmpeg("-f", "lavfi", "-i", "sine=f=1000:d=1.5:sample_rate=44100", "-c:a", "pcm_s16le", join(dir, "spot.wav")),
+      // 30 minutes of silence: 0.3 MB whose audio pass takes far longer than a 5 s deadline.
+      ffmpeg("-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-t", "1800", "-c:a", "flac", join(dir, "long.flac")),
     ]);
     server = await startFixtureServer(dir);
     nats = await startNatsServer({ users: true });
@@ -134,6 +136,17 @@ describe("media-prober: raw video and audio file jobs", () => {
     await uploads.delete(gone.object);
     const goneInput = create(FileInputSchema, { source: { case: "stored", value: { object: gone.object, size: BigInt(gone.size), sha256: gone.sha256 } } });
     expect(await payload(job(ScanKind.AUDIO_FILE, goneInput))).toBe("the uploaded file is no longer stored");
+  });
+
+  it("a job whose deadline comes before its analysis ends answers in time with what was measured, saying why the rest was not", async () => {
+    const started = Date.now();
+    const result = await requester.submit(job(ScanKind.AUDIO_FILE, await stored("long.flac")), { timeoutMs: 5_000 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const r = result.outcome.case === "audioFile" ? result.outcome.value : undefined;
+    expect(r?.analysisError).toBe("audio analysis stopped: the scan's deadline was reached");
+    expect(r?.fileInfo?.audio).toMatchObject({ codec: "flac", channels: 2, sampleRate: 48000 });
+    expect(r?.notMeasured).toEqual(expect.arrayContaining(["file_info.audio.loudness", "file_info.audio.clipping", "file_info.content.leading_silence_ms"]));
+    expect(Number(r?.durationMs)).toBe(1_800_000);
   });
 
   it("a job whose kind and input disagree is a processing error (a requester bug), and the worker goes on", async () => {

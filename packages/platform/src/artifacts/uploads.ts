@@ -103,11 +103,13 @@ export async function createUploadStore(nc: NatsConnection, opts: { ttlMs?: numb
       const sha = createHash("sha256");
       let size = 0;
       let chunks = 0;
-      let pending: Buffer[] = [];
-      let pendingBytes = 0;
-      const publish = async (chunk: Buffer) => {
-        sha.update(chunk);
-        await js.publish(subject, chunk);
+      // One chunk being filled: every byte is copied once, whatever sizes the source yields (one 15 MB buffer or
+      // 16 KB socket reads), and memory stays at one chunk.
+      let chunk = Buffer.alloc(CHUNK);
+      let filled = 0;
+      const publish = async (data: Buffer) => {
+        sha.update(data);
+        await js.publish(subject, data);
         chunks++;
       };
       try {
@@ -115,18 +117,19 @@ export async function createUploadStore(nc: NatsConnection, opts: { ttlMs?: numb
           putOpts.signal?.throwIfAborted();
           size += part.length;
           if (size > max) throw new UploadError("too_large", `the file is larger than the limit of ${max} bytes`);
-          pending.push(Buffer.from(part.buffer, part.byteOffset, part.byteLength));
-          pendingBytes += part.length;
-          while (pendingBytes >= CHUNK) {
-            const all = Buffer.concat(pending, pendingBytes);
-            // Copies: the source may reuse its buffers once we return to it.
-            await publish(Buffer.from(all.subarray(0, CHUNK)));
-            const rest = all.subarray(CHUNK);
-            pending = rest.length ? [Buffer.from(rest)] : [];
-            pendingBytes = rest.length;
+          for (let at = 0; at < part.length; ) {
+            const n = Math.min(CHUNK - filled, part.length - at);
+            chunk.set(part.subarray(at, at + n), filled);
+            filled += n;
+            at += n;
+            if (filled === CHUNK) {
+              await publish(chunk);
+              chunk = Buffer.alloc(CHUNK);
+              filled = 0;
+            }
           }
         }
-        if (pendingBytes > 0) await publish(Buffer.concat(pending, pendingBytes));
+        if (filled > 0) await publish(chunk.subarray(0, filled));
         const digest = sha.digest();
         const meta = {
           name: object, description: putOpts.mimeType ?? "", options: { max_chunk_size: CHUNK }, bucket, nuid: id, size, chunks,
