@@ -25,7 +25,7 @@ import {
   audioBitDepth, chromaSubsampling, colourTag, frameRateFraction, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs,
 } from "./stream-facts.ts";
 import { audioStreamInfo, containerInfo, videoStreamInfo } from "./stream-info.ts";
-import { demuxerTruncation, endsEarly, wavDataShort } from "./truncation.ts";
+import { demuxerTruncation, packetsEndEarly, wavDataShort } from "./truncation.ts";
 import { pickAudioStream, pickVideoStream, streamDuration } from "./video-info.ts";
 
 /*
@@ -292,12 +292,9 @@ async function truncation(path: string, meta: ProbeResult, main: ProbeStream, pa
   if (said) return said;
   if (meta.format.format_name?.split(",")[0] === "wav" && (await wavDataShort(path))) return "its WAV data chunk is longer than the file";
   const own = Number(main.duration);
-  const times = packets?.byStream.get(main.index)?.map(([t]) => t).filter((t) => Number.isFinite(t)) ?? [];
-  if (own > 0 && times.length > 0) {
-    const start = Math.min(...times.slice(0, 64));
-    const last = Math.max(...times);
-    if (endsEarly(last - start, own)) return `its ${main.codec_type} ends at ${(last - start).toFixed(1)} s of the ${own.toFixed(1)} s it declares`;
-  }
+  const times = packets?.byStream.get(main.index)?.map(([t]) => t) ?? [];
+  const short = packetsEndEarly(times, own);
+  if (short !== undefined) return `its ${main.codec_type} ends at ${short.toFixed(1)} s of the ${own.toFixed(1)} s it declares`;
   return undefined;
 }
 

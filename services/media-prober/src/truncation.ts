@@ -25,6 +25,23 @@ export function endsEarly(lastPacketEnd: number, declaredDuration: number): bool
 }
 
 /**
+ * Where a stream's packets end (seconds from its first packet) when that is more than max(1 s, 10 %) short of the
+ * duration it declares; undefined when it is not (or nothing is declared). A loop, not Math.max(...times): an hour of
+ * AAC is 170 000 packets, past what a spread call takes.
+ */
+export function packetsEndEarly(times: number[], declaredDuration: number): number | undefined {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const t of times) {
+    if (!Number.isFinite(t)) continue;
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  if (!Number.isFinite(first)) return undefined;
+  return endsEarly(last - first, declaredDuration) ? last - first : undefined;
+}
+
+/**
  * For a RIFF/WAVE file: true when its `data` chunk declares more bytes than follow it in the file. Walks the chunk
  * headers (at most 64 of them) from the start; anything unexpected answers false (not evidence).
  */

@@ -9,7 +9,7 @@ import { parseClipping } from "../src/file-audio-pass.ts";
 import { judgeScanType, parseIdet } from "../src/interlace.ts";
 import { judgeLetterboxing } from "../src/letterbox.ts";
 import { audioBitDepth, chromaSubsampling, colourTag, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs } from "../src/stream-facts.ts";
-import { demuxerTruncation, endsEarly, wavDataShort } from "../src/truncation.ts";
+import { demuxerTruncation, endsEarly, packetsEndEarly, wavDataShort } from "../src/truncation.ts";
 
 // The pure parts of the raw file measurement: what is read from ffprobe's description, the packet times and the
 // filters' logs (log lines as ffmpeg 5.1 writes them).
@@ -163,5 +163,10 @@ describe("truncation", () => {
     expect(demuxerTruncation("[matroska,webm @ 0x1] File ended prematurely")).toMatch(/Matroska/);
     expect(demuxerTruncation("")).toBeUndefined();
     expect([endsEarly(1.98, 4.05), endsEarly(29.5, 30), endsEarly(9.6, 10), endsEarly(1, 0)]).toEqual([true, false, false, false]);
+    // An hour of AAC at 48 kHz (1024 samples a packet): 168 750 packet times, cut at 40 minutes of the 60 declared.
+    const hour = Array.from({ length: 168_750 }, (_, i) => (i * 1024) / 48000);
+    expect(packetsEndEarly(hour, 3600)).toBeUndefined();
+    expect(packetsEndEarly(hour.slice(0, 112_500), 3600)).toBeCloseTo(2400, 0);
+    expect(packetsEndEarly([NaN], 10)).toBeUndefined();
   });
 });
