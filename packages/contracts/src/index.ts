@@ -2,7 +2,11 @@
 // Shared report and job messages are exported flat; each service's own request/response messages are exported
 // under its package name, because several services define messages of the same name.
 export * from "./gen/cva/report/v1/report_pb.ts";
+export * from "./gen/cva/report/v1/creative_file_pb.ts";
+export * from "./gen/cva/report/v1/media_file_report_pb.ts";
+export * from "./gen/cva/report/v1/image_report_pb.ts";
 export * from "./gen/cva/jobs/v1/jobs_pb.ts";
+export * from "./gen/cva/jobs/v1/file_input_pb.ts";
 export * as auth from "./gen/cva/auth/v1/auth_pb.ts";
 export * as reportstore from "./gen/cva/reportstore/v1/reportstore_pb.ts";
 export * as tagscanner from "./gen/cva/tagscanner/v1/tagscanner_pb.ts";

@@ -19,14 +19,20 @@ export interface AudioPassPlan {
   audioWave: string;
 }
 
+/**
+ * The waveform picture. 8 kHz is plenty for a 1280 px picture and bounds showwavespic's memory (it keeps all samples
+ * until the end).
+ */
+export const WAVE_FILTER =
+  "aresample=8000,showwavespic=s=1280x240:colors=0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde:filter=peak:draw=full";
+
 export function planAudioPass(p: AudioPassInput): AudioPassPlan {
   const audioWave = join(p.outDir, "wave.png");
   const graph = [
     `[0:${p.audioIndex}]asplit=2[aloud][awave]`,
     // framelog=verbose keeps per-frame lines out of the info log; the Summary is still logged at info.
     `[aloud]ebur128=peak=true:framelog=verbose[loud]`,
-    // 8 kHz is plenty for a 1280 px picture and bounds showwavespic's memory (it keeps all samples until the end).
-    `[awave]aresample=8000,showwavespic=s=1280x240:colors=0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde|0x2f6fde:filter=peak:draw=full[wave]`,
+    `[awave]${WAVE_FILTER}[wave]`,
   ];
   const args = [
     "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,

@@ -23,6 +23,15 @@ export interface ProbeStream {
   disposition?: Record<string, number>;
   tags?: Record<string, string>;
   side_data_list?: Array<Record<string, unknown>>;
+  /** progressive, tt, bb, tb, bt or unknown. */
+  field_order?: string;
+  color_space?: string;
+  color_transfer?: string;
+  color_primaries?: string;
+  /** "1/15360": the unit of the stream's timestamps. */
+  time_base?: string;
+  bits_per_sample?: number;
+  sample_fmt?: string;
 }
 
 export interface ProbeFormat {
@@ -38,16 +47,21 @@ export interface ProbeFormat {
 export interface ProbeResult {
   streams: ProbeStream[];
   format: ProbeFormat;
+  /** ffprobe's error log of a run that still described the file (a decoder refusing a frame size, ...). */
+  log?: string;
 }
 
-export async function ffprobe(path: string, opts: ToolOptions): Promise<ProbeResult> {
-  const { stdout } = await runTool(
+/** `inputOptions`: the restrictions put in front of `-i` (SAFE_INPUT_OPTIONS unless a caller has its own). */
+type ProbeOptions = ToolOptions & { inputOptions?: string[] };
+
+export async function ffprobe(path: string, opts: ProbeOptions): Promise<ProbeResult> {
+  const { stdout, stderr } = await runTool(
     "ffprobe",
-    ["-v", "error", ...SAFE_INPUT_OPTIONS, "-print_format", "json", "-show_format", "-show_streams", "-i", path],
+    ["-v", "error", ...(opts.inputOptions ?? SAFE_INPUT_OPTIONS), "-print_format", "json", "-show_format", "-show_streams", "-i", path],
     opts,
   );
   const parsed = JSON.parse(stdout) as Partial<ProbeResult>;
-  return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
+  return { streams: parsed.streams ?? [], format: parsed.format ?? {}, log: stderr.slice(-4000) };
 }
 
 /**
@@ -59,13 +73,15 @@ export interface PacketStats {
   byStream: Map<number, Array<[number, number]>>;
   /** stream index → pts seconds of the packets the demuxer flags as keyframes, in file order */
   keyframes: Map<number, number[]>;
+  /** What the demuxer complained about while reading every packet (the end of its error log): a cut file says so here. */
+  demuxErrors: string;
 }
 
-export async function packetStats(path: string, opts: ToolOptions): Promise<PacketStats> {
-  const { stdout } = await runTool(
+export async function packetStats(path: string, opts: ProbeOptions): Promise<PacketStats> {
+  const { stdout, stderr } = await runTool(
     "ffprobe",
     [
-      "-v", "error", ...SAFE_INPUT_OPTIONS,
+      "-v", "error", ...(opts.inputOptions ?? SAFE_INPUT_OPTIONS),
       "-show_entries", "packet=stream_index,pts_time,dts_time,size,flags",
       "-print_format", "compact=p=0:nk=0",
       "-i", path,
@@ -91,5 +107,5 @@ export async function packetStats(path: string, opts: ToolOptions): Promise<Pack
       keys.push(t);
     }
   }
-  return { byStream, keyframes };
+  return { byStream, keyframes, demuxErrors: stderr.slice(-4000) };
 }

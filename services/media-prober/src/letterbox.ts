@@ -45,6 +45,11 @@ export interface LetterboxVerdict {
   /** Frames with content that were judged, and how many of them had bars of the winning kind. */
   framesJudged: number;
   framesWithBars: number;
+  /**
+   * The bars' sizes in pixels when the verdict is bars (the median of each edge over the frames with bars of the
+   * winning kind; the other two edges 0), else all 0.
+   */
+  bars: { top: number; bottom: number; left: number; right: number };
 }
 
 export function judgeLetterboxing(frames: CropFrame[], width: number, height: number): LetterboxVerdict {
@@ -53,6 +58,7 @@ export function judgeLetterboxing(frames: CropFrame[], width: number, height: nu
   let judged = 0;
   const letterbox: number[] = []; // top edge of the content, per frame with letterbox bars
   const pillarbox: number[] = []; // left edge of the content, per frame with pillarbox bars
+  const far: { letterbox: number[]; pillarbox: number[] } = { letterbox: [], pillarbox: [] }; // bottom / right bar
   for (const f of frames) {
     if (f.x1 > f.x2 || f.y1 > f.y2) continue; // all black
     judged++;
@@ -64,18 +70,30 @@ export function judgeLetterboxing(frames: CropFrame[], width: number, height: nu
     const barsX = left > tolX && right > tolX;
     const fullX = left <= tolX && right <= tolX;
     const fullY = top <= tolY && bottom <= tolY;
-    if (barsY && fullX) letterbox.push(top);
-    else if (barsX && fullY) pillarbox.push(left);
+    if (barsY && fullX) {
+      letterbox.push(top);
+      far.letterbox.push(bottom);
+    } else if (barsX && fullY) {
+      pillarbox.push(left);
+      far.pillarbox.push(right);
+    }
   }
   const [kind, edges, tol] =
     letterbox.length >= pillarbox.length ? (["letterbox", letterbox, tolY] as const) : (["pillarbox", pillarbox, tolX] as const);
   const consistent = judged > 0 && edges.length / judged >= 0.8;
   let stable = false;
   if (consistent) {
-    const sorted = [...edges].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
-    stable = edges.filter((e) => Math.abs(e - median) <= tol).length / edges.length >= 0.8;
+    const mid = median(edges);
+    stable = edges.filter((e) => Math.abs(e - mid) <= tol).length / edges.length >= 0.8;
   }
   const letterboxing = consistent && stable;
-  return { letterboxing, kind: letterboxing ? kind : "", framesJudged: judged, framesWithBars: edges.length };
+  const bars = { top: 0, bottom: 0, left: 0, right: 0 };
+  if (letterboxing && kind === "letterbox") [bars.top, bars.bottom] = [median(edges), median(far.letterbox)];
+  if (letterboxing && kind === "pillarbox") [bars.left, bars.right] = [median(edges), median(far.pillarbox)];
+  return { letterboxing, kind: letterboxing ? kind : "", framesJudged: judged, framesWithBars: edges.length, bars };
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }

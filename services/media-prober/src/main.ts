@@ -1,5 +1,6 @@
 import { envInt, envString, outboundPolicyFromEnv, runScannerMain } from "@cva/platform";
 import { DEFAULT_RESOURCE_LIMITS } from "./exec.ts";
+import { fileSettingsFromEnv } from "./file-workers.ts";
 import { DEFAULT_LIMITS } from "./prober.ts";
 import { startMediaProberProcess } from "./server.ts";
 
@@ -27,5 +28,5 @@ await runScannerMain({
   defaultPort: 9106,
   defaultMetricsPort: 9206,
   describe: { slots, limits, policy: policy.describe() },
-  start: (base) => startMediaProberProcess({ ...base, policy, slots, limits, workDir }),
+  start: (base) => startMediaProberProcess({ ...base, policy, slots, limits, workDir, files: fileSettingsFromEnv() }),
 });

@@ -3,13 +3,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import {
-  AudioInfoSchema,
-  ContainerInfoSchema,
   FileInfoSchema,
   ImageSchema,
   LoudnessSchema,
   MediaProbeSchema,
-  VideoInfoSchema,
   type Image,
   type MediaInput,
   type MediaProbe,
@@ -26,10 +23,8 @@ import { judgeLetterboxing } from "./letterbox.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
 import { FIELD, type NotMeasuredField } from "./not-measured.ts";
 import { SNIFF_BYTES, sniffMedia } from "./sniff.ts";
-import {
-  aspectRatio, bitDepth, bitRateMode, definitionOf, displaySize, frameRate, pickAudioStream, pickVideoStream,
-  rotationOf, streamBitRate, streamDuration,
-} from "./video-info.ts";
+import { audioStreamInfo, containerInfo, videoStreamInfo } from "./stream-info.ts";
+import { pickAudioStream, pickVideoStream, streamDuration } from "./video-info.ts";
 
 /** The subset of pino the prober uses. */
 export interface LoggerLike {
@@ -225,71 +220,29 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const notMeasured = new Set<NotMeasuredField>();
 
     // ---- container
-    const containerDuration = Number(meta.format.duration) > 0 ? Number(meta.format.duration) : videoDuration;
-    const statedRate = Number(meta.format.bit_rate);
-    const containerInfo = create(ContainerInfoSchema, {
-      format: container.format,
-      mimeType: container.mimeType,
-      moovAtomPosition: moov,
-      duration: round3(containerDuration),
-      bitRate: BigInt(
-        Number.isFinite(statedRate) && statedRate > 0 ? Math.round(statedRate)
-        : containerDuration > 0 ? Math.round((dl.fileSize * 8) / containerDuration) : 0,
-      ),
-    });
+    const containerInfoMsg = containerInfo(meta.format, container, moov, dl.fileSize, videoDuration);
 
     // ---- video
     let videoInfo;
     if (video) {
-      const { width, height } = displaySize(video);
-      const rotated = Math.abs(rotationOf(video)) === 90;
-      const sar = video.sample_aspect_ratio && video.sample_aspect_ratio !== "0:1" ? video.sample_aspect_ratio : undefined;
-      // A quarter-turn rotates the pixel aspect with the picture.
-      const displaySar = sar && rotated ? sar.split(":").reverse().join(":") : sar;
-      const vp = packets?.byStream.get(video.index);
-      const bitRate = streamBitRate(video, videoDuration, vp);
-      if (bitRate <= 0) notMeasured.add(FIELD.videoBitRate);
+      const base = videoStreamInfo(video, meta.format, packets);
+      if (!base.bitRateMeasured) notMeasured.add(FIELD.videoBitRate);
       // No verdict from a pass that did not finish, nor from a video with no frame of picture content (all black).
-      const letterbox = judgeLetterboxing(pass.cropFrames, width, height);
+      // cropdetect sees frames after ffmpeg's autorotation, so its coordinates are in display orientation.
+      const letterbox = judgeLetterboxing(pass.cropFrames, base.info.width, base.info.height);
       if (outcome.videoFailed || letterbox.framesJudged === 0) notMeasured.add(FIELD.letterboxing);
-      videoInfo = create(VideoInfoSchema, {
-        codec: video.codec_name ?? "",
-        profile: video.profile ?? "",
-        pixFmt: video.pix_fmt ?? "",
-        bitDepth: bitDepth(video),
-        bitRate: BigInt(bitRate),
-        bitRateMode: bitRateMode(vp),
-        frameRate: frameRate(video),
-        width,
-        height,
-        dimensions: width && height ? `${width}x${height}` : "",
-        aspectRatio: aspectRatio(width, height, displaySar),
-        definition: definitionOf(width, height),
-        duration: round3(videoDuration),
-        rotation: rotationOf(video),
-        // cropdetect sees frames after ffmpeg's autorotation, so its coordinates are in display orientation.
-        letterboxing: letterbox.letterboxing,
-      });
+      videoInfo = base.info;
+      videoInfo.letterboxing = letterbox.letterboxing;
     }
 
     // ---- audio
     let audioInfo;
     if (audio) {
-      const audioDuration = streamDuration(audio, meta.format);
-      const bitRate = streamBitRate(audio, audioDuration, packets?.byStream.get(audio.index));
-      if (bitRate <= 0) notMeasured.add(FIELD.audioBitRate);
+      const base = audioStreamInfo(audio, meta.format, packets);
+      if (!base.bitRateMeasured) notMeasured.add(FIELD.audioBitRate);
       if (!pass.loudness) notMeasured.add(FIELD.loudness);
-      audioInfo = create(AudioInfoSchema, {
-        codec: audio.codec_name ?? "",
-        profile: audio.profile ?? "",
-        bitRate: BigInt(bitRate),
-        sampleRate: Number(audio.sample_rate) || 0,
-        channels: audio.channels ?? 0,
-        channelLayout: audio.channel_layout ?? "",
-        loudness: pass.loudness
-          ? create(LoudnessSchema, { lufs: pass.loudness.lufs, lra: pass.loudness.lra, truePeak: pass.loudness.truePeak })
-          : undefined,
-      });
+      audioInfo = base.info;
+      if (pass.loudness) audioInfo.loudness = create(LoudnessSchema, { lufs: pass.loudness.lufs, lra: pass.loudness.lra, truePeak: pass.loudness.truePeak });
     }
 
     // ---- images
@@ -335,7 +288,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
 
     return create(MediaProbeSchema, {
       ...init,
-      fileInfo: create(FileInfoSchema, { container: containerInfo, video: videoInfo, audio: audioInfo }),
+      fileInfo: create(FileInfoSchema, { container: containerInfoMsg, video: videoInfo, audio: audioInfo }),
       poster: posterImg,
       firstFrame: firstImg,
       thumbnail: thumbImg,
@@ -378,10 +331,6 @@ async function readHead(path: string): Promise<Uint8Array> {
   } finally {
     await fh.close();
   }
-}
-
-function round3(v: number): number {
-  return Math.round(v * 1000) / 1000;
 }
 
 /** For logs only: never sent to clients. */

@@ -1,5 +1,6 @@
 import { mediaprober, ScanKind } from "@cva/contracts";
 import { createArtifactWriter, startScannerProcess, type ArtifactSink, type OutboundPolicy, type ScannerProcess, type ScannerProcessBase } from "@cva/platform";
+import { fileWorkersFor, startFileWorkers, type FileSettings } from "./file-workers.ts";
 import { createMediaProber, type MediaProberLimits } from "./prober.ts";
 import { registerMediaProberRoutes } from "./routes.ts";
 import { PRLIMIT, prlimitAvailable } from "./exec.ts";
@@ -12,23 +13,24 @@ export interface MediaProberProcessOptions extends ScannerProcessBase {
   slots: number;
   limits?: Partial<MediaProberLimits>;
   workDir?: string;
+  /** Raw video/audio file jobs (file-workers.ts). */
+  files?: Partial<FileSettings>;
 }
 
 export type MediaProberProcess = ScannerProcess;
 
 /**
  * The service as a process minus environment parsing (main.ts does that): a SCAN_KIND_MEDIA queue worker and the
- * direct ProbeMedia RPC, sharing one set of slots — each probe runs ffmpeg, so slots track cores. Each job goes
- * through job.ts to the prober (prober.ts).
+ * direct ProbeMedia RPC, sharing one set of slots — each probe runs ffmpeg, so slots track cores — and the raw video
+ * and audio file workers (file-workers.ts). Each VAST media job goes through job.ts to the prober (prober.ts).
  */
 export async function startMediaProberProcess(opts: MediaProberProcessOptions): Promise<MediaProberProcess> {
   // ffmpeg never runs without its OS limits: a host without util-linux's prlimit is a deployment error.
   if (!prlimitAvailable()) throw new Error(`prlimit (util-linux) is missing at ${PRLIMIT}: ffmpeg cannot be run under its resource limits`);
-  const prober = createMediaProber({
-    // Write-only: media files are untrusted input; this process must not be able to read anyone's images.
-    policy: opts.policy, artifacts: opts.artifacts ?? createArtifactWriter(opts.nc), logger: opts.logger, limits: opts.limits, workDir: opts.workDir,
-  });
-  return startScannerProcess({
+  // Write-only: media files are untrusted input; this process must not be able to read anyone's images.
+  const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
+  const prober = createMediaProber({ policy: opts.policy, artifacts, logger: opts.logger, limits: opts.limits, workDir: opts.workDir });
+  const proc = await startScannerProcess({
     name: "media-prober",
     nc: opts.nc,
     logger: opts.logger,
@@ -46,4 +48,12 @@ export async function startMediaProberProcess(opts: MediaProberProcessOptions): 
     jobFailureMessage: "the scan could not be completed",
     register: registerMediaProberRoutes,
   });
+  const files = await startFileWorkers(fileWorkersFor({ ...opts, artifacts, shared: proc.slots, processLimits: opts.limits?.processLimits, settings: opts.files }));
+  return {
+    ...proc,
+    async close() {
+      await files.stop();
+      await proc.close();
+    },
+  };
 }

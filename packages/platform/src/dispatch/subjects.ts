@@ -11,6 +11,9 @@ const NAMES: Record<number, string> = {
   [ScanKind.ZIP]: "zip",
   [ScanKind.VAST]: "vast",
   [ScanKind.MEDIA]: "media",
+  [ScanKind.VIDEO_FILE]: "video",
+  [ScanKind.IMAGE_FILE]: "image",
+  [ScanKind.AUDIO_FILE]: "audio",
 };
 
 export function kindName(kind: ScanKind): string {

@@ -8,7 +8,7 @@ import { scanJobsCounter } from "../host/metrics.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
 import { splitLocations } from "./locations.ts";
-import { createSlotGate } from "./slot-gate.ts";
+import { createSlotGate, type SlotGate } from "./slot-gate.ts";
 import { BucketFullError, createIfAbsent } from "./kv-write.ts";
 import { resultKeySubject } from "./results.ts";
 import { heartbeatSubject, kindName, requesterOfResultSubject, STREAM } from "./subjects.ts";
@@ -47,6 +47,11 @@ export interface WorkerOptions {
   logger: Logger;
   settings?: DispatchSettings;
   workerId?: string;
+  /**
+   * Slots shared with other workers of the same process (one capacity for several kinds, e.g. the media prober's
+   * video and audio files); by default the worker's own gate of `slots`.
+   */
+  gate?: SlotGate;
   handle(job: ScanJob, ctx: JobContext): Promise<JobOutcome>;
 }
 
@@ -73,7 +78,7 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
 
   // One set of slots for every location: a slot is taken before a pull is issued (so two locations can never hand
   // this worker more jobs than it has slots) and handed over in arrival order (so no location starves the other).
-  const gate = createSlotGate(opts.slots);
+  const gate = opts.gate ?? createSlotGate(opts.slots);
   // A waiting pull holds a slot; with several locations it is renewed more often so that a job of another location
   // waits at most this long when every other slot is busy.
   const expires = locations.length > 1 ? 1000 : 2000;

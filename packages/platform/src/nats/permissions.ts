@@ -1,4 +1,5 @@
 import { ARTIFACT_BUCKET } from "../artifacts/store.ts";
+import { UPLOADS_BUCKET, UPLOADS_STREAM } from "../artifacts/uploads.ts";
 import { RESULTS_BUCKET, RESULTS_STREAM } from "../dispatch/results.ts";
 import { SIDE_EFFECTS_BUCKET, SIDE_EFFECTS_STREAM } from "../dispatch/side-effect-guard.ts";
 import { LOCATIONS, STREAM } from "../dispatch/subjects.ts";
@@ -17,7 +18,7 @@ export interface NatsPermissions {
 export const NATS_USERS = ["edge", "auth", "report-store", "tag-scanner", "zip-analyzer", "vast-analyzer", "media-prober", "admin"] as const;
 export type NatsUser = (typeof NATS_USERS)[number];
 
-type Kind = "tag" | "zip" | "vast" | "media";
+type Kind = "tag" | "zip" | "vast" | "media" | "video" | "image" | "audio";
 
 // NATS wildcards match whole tokens only, so consumer names (w_<kind>_<location>) are listed per location.
 const consumers = (kind: Kind) => LOCATIONS.map((l) => `w_${kind}_${l}`);
@@ -27,7 +28,7 @@ const JS_ACCOUNT = "$JS.API.INFO";
 
 // Who submits which kinds of jobs: the edge every kind, the zip analyzer its renders (tag jobs), the VAST analyzer its
 // media files. A worker stores and announces results only for these requesters.
-const SUBMITS: Partial<Record<NatsUser, Kind[]>> = { edge: ["tag", "zip", "vast", "media"], "zip-analyzer": ["tag"], "vast-analyzer": ["media"] };
+const SUBMITS: Partial<Record<NatsUser, Kind[]>> = { edge: ["tag", "zip", "vast", "media", "video", "image", "audio"], "zip-analyzer": ["tag"], "vast-analyzer": ["media"] };
 const requestersOf = (kind: Kind) => (Object.keys(SUBMITS) as NatsUser[]).filter((u) => SUBMITS[u]!.includes(kind));
 // The one requester that may change the results bucket's configuration (dispatch/results.ts: its first-writer-wins
 // settings); the others, which parse hostile zips and XML, may create it but not loosen it.
@@ -130,6 +131,20 @@ const sideEffectGuard = (effects: string[]): NatsPermissions => ({
   subscribe: [],
 });
 
+// Reads the uploads it is handed a reference to (artifacts/uploads.ts): one object's metadata by a direct get on that
+// object's own subject, its chunks through an ephemeral consumer whose filter (part of the create subject) is a chunk
+// subject. No listing (a consumer on the metadata subjects), no stored-message gets by sequence, no writes or deletes.
+const uploadReader = (): NatsPermissions => ({
+  publish: [
+    `$JS.API.DIRECT.GET.${UPLOADS_STREAM}.$O.${UPLOADS_BUCKET}.M.*`,
+    `$JS.API.CONSUMER.CREATE.${UPLOADS_STREAM}.*.$O.${UPLOADS_BUCKET}.C.*`,
+    `$JS.API.CONSUMER.INFO.${UPLOADS_STREAM}.*`,
+    `$JS.API.CONSUMER.MSG.NEXT.${UPLOADS_STREAM}.*`,
+    `$JS.API.CONSUMER.DELETE.${UPLOADS_STREAM}.*`,
+  ],
+  subscribe: [],
+});
+
 const AUTH_BUCKETS = ["cva_keys", "cva_customers", "cva_quota"];
 const REPORTS_BUCKET = "cva_reports";
 
@@ -144,7 +159,8 @@ function merge(user: NatsUser, ...parts: NatsPermissions[]): NatsPermissions {
 export function natsPermissions(user: NatsUser): NatsPermissions {
   switch (user) {
     case "edge":
-      return merge(user, requester(user, SUBMITS.edge!));
+      // The raw-file scans' uploads are the edge's: it streams them in and deletes them after their scan.
+      return merge(user, requester(user, SUBMITS.edge!), objectStore(UPLOADS_BUCKET));
     case "auth":
       return merge(user, ...AUTH_BUCKETS.map(kv));
     case "report-store":
@@ -156,7 +172,7 @@ export function natsPermissions(user: NatsUser): NatsPermissions {
     case "vast-analyzer":
       return merge(user, worker("vast"), requester(user, SUBMITS["vast-analyzer"]!), sideEffectGuard(["impressions"]));
     case "media-prober":
-      return merge(user, worker("media"), artifactWriter());
+      return merge(user, worker("media"), worker("video"), worker("audio"), uploadReader(), artifactWriter());
     // The operator's keys CLI and `npm start`'s development key: the API-key buckets, nothing else.
     case "admin":
       return merge(user, ...AUTH_BUCKETS.map(kv));

@@ -1,0 +1,391 @@
+import { open, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import {
+  BlackBarsSchema, FileInfoSchema, ImageSchema, LoudnessSchema, MediaContentSchema, type AudioInfo, type FileInfo, type Image, type VideoInfo,
+} from "@cva/contracts";
+import type { ArtifactSink } from "@cva/platform";
+import { failureOf, describeFailures, thumbnailFromImage, type FailureKind } from "./analysis-pass.ts";
+import { dominantColour } from "./colour.ts";
+import { containerFacts } from "./container-info.ts";
+import { leadingMs, longestFreezeMs, trailingMs } from "./content.ts";
+import { MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
+import { runTool, ToolError, type ResourceLimits, type ToolOptions } from "./exec.ts";
+import { ffprobe, packetStats, type PacketStats, type ProbeResult, type ProbeStream } from "./ffprobe.ts";
+import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "./file-audio-pass.ts";
+import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
+import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
+import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassResult } from "./file-video-pass.ts";
+import { judgeScanType } from "./interlace.ts";
+import { judgeLetterboxing } from "./letterbox.ts";
+import { moovAtomPosition } from "./mp4-boxes.ts";
+import type { LoggerLike } from "./prober.ts";
+import { SNIFF_BYTES, sniffMedia } from "./sniff.ts";
+import {
+  audioBitDepth, chromaSubsampling, colourTag, frameRateFraction, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs,
+} from "./stream-facts.ts";
+import { audioStreamInfo, containerInfo, videoStreamInfo } from "./stream-info.ts";
+import { demuxerTruncation, packetsEndEarly, wavDataShort } from "./truncation.ts";
+import { pickAudioStream, pickVideoStream, streamDuration } from "./video-info.ts";
+
+/*
+ * The measurement core of the raw file scans (scanVideo, scanAudio): a local file in, every field of issue 19 §2/§4
+ * out — or a refusal naming why the file is not one to measure (the job answers it as a payload_error).
+ *
+ * Order, cheapest first, so that a hostile file costs little: size 0 → sniff of the first 4 KB (documents, images,
+ * archives, playlists) → ffprobe with the file restrictions (file-limits.ts: whitelists, at most 64 streams, frames
+ * of at most 35 M pixels) beside the packet scan (demux only) → stream count, sides of at most 8192 px, the kind's
+ * stream present, truncation → only then the decode passes, side by side: the video pass (file-video-pass.ts, every
+ * frame once) and the audio pass (file-audio-pass.ts, every sample once). Each process runs under the OS limits of
+ * exec.ts and its own time-out; the job's deadline cuts them shorter and says so.
+ */
+
+export type FileKind = "video" | "audio";
+
+export interface FileProbeLimits {
+  /** ffprobe and the packet scan. */
+  ffprobeTimeoutMs: number;
+  /** Each decode pass (a 500 MB master takes minutes to decode; the job's deadline usually ends it sooner). */
+  analysisTimeoutMs: number;
+  processLimits?: Partial<ResourceLimits>;
+}
+
+export const DEFAULT_FILE_PROBE_LIMITS: FileProbeLimits = { ffprobeTimeoutMs: 60_000, analysisTimeoutMs: 300_000 };
+
+export interface FileProbeOptions {
+  /** The job's private directory: pass outputs are written there. */
+  dir: string;
+  signal?: AbortSignal;
+  /** Unix ms by which the measurement must be done (the job's deadline less the time to reply). */
+  deadlineMs?: number;
+  logger?: LoggerLike;
+}
+
+/** What the file is, as measured. Images are stored in the artifact sink. */
+export interface FileFacts {
+  fileInfo: FileInfo;
+  /** The programme's duration, ms. */
+  durationMs: number;
+  /** What the bytes are (container facts), e.g. video/mp4. */
+  mimeType: string;
+  poster?: Image;
+  firstFrame?: Image;
+  thumbnail?: Image;
+  filmStrip?: Image;
+  audioWave?: Image;
+  notMeasured: FileField[];
+  analysisError: string;
+}
+
+export type FileProbeOutcome = { facts: FileFacts } | { refused: string };
+
+export interface FileProber {
+  /** Never throws for what the file is (that is a refusal or a not-measured field); only an abort rejects. */
+  probeFile(path: string, kind: FileKind, opts: FileProbeOptions): Promise<FileProbeOutcome>;
+}
+
+const DEADLINE = "the scan's deadline was reached";
+
+export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Partial<FileProbeLimits>; logger?: LoggerLike }): FileProber {
+  const limits: FileProbeLimits = { ...DEFAULT_FILE_PROBE_LIMITS, ...deps.limits };
+  const timeLeft = (limitMs: number, deadlineMs: number | undefined) => {
+    if (deadlineMs === undefined) return { ms: limitMs, cut: false };
+    const left = Math.floor(deadlineMs - Date.now());
+    return left < limitMs ? { ms: Math.max(0, left), cut: true } : { ms: limitMs, cut: false };
+  };
+
+  async function probeFile(path: string, kind: FileKind, opts: FileProbeOptions): Promise<FileProbeOutcome> {
+    const { signal } = opts;
+    const log = opts.logger ?? deps.logger;
+    const noun = kind === "video" ? "a video file" : "an audio file";
+    const refuse = (cause: string): FileProbeOutcome => ({ refused: cause });
+
+    const { head, size } = await readHead(path);
+    if (size === 0) return refuse("empty file");
+    const sniff = sniffMedia(head, size);
+    if (!sniff.media) return refuse(`not ${noun}: ${sniff.reason}`);
+
+    const probeTime = timeLeft(limits.ffprobeTimeoutMs, opts.deadlineMs);
+    if (probeTime.ms <= 0) return refuse(`the file was not analysed: ${DEADLINE}`);
+    const toolOpts: ToolOptions & { inputOptions: string[] } = {
+      timeoutMs: probeTime.ms, signal, limits: limits.processLimits, inputOptions: FILE_INPUT_OPTIONS,
+    };
+    const packetsStop = new AbortController();
+    const packetsRun = packetStats(path, { ...toolOpts, signal: signal ? AbortSignal.any([signal, packetsStop.signal]) : packetsStop.signal })
+      .then((value) => ({ value }), (err: unknown) => ({ err }));
+    let meta: ProbeResult;
+    try {
+      meta = await ffprobe(path, toolOpts);
+    } catch (e) {
+      packetsStop.abort(new Error("not needed"));
+      await packetsRun;
+      if (signal?.aborted) throw e;
+      log?.warn({ err: describe(e) }, "ffprobe refused the file");
+      return refuse(ffprobeRefusal(e, noun, probeTime));
+    }
+    const video = pickVideoStream(meta.streams);
+    const audio = pickAudioStream(meta.streams);
+    const early = checkStreams(meta, kind, video, audio, noun);
+    if (early) {
+      packetsStop.abort(new Error("not needed"));
+      await packetsRun;
+      return refuse(early);
+    }
+    const container = containerFacts(meta.format, head, video !== undefined);
+    const [moov, packetsDone] = await Promise.all([container.formatName.startsWith("mov") ? moovAtomPosition(path) : "", packetsRun]);
+    if (signal?.aborted) throw signal.reason;
+    let packets: PacketStats | undefined;
+    if ("value" in packetsDone) packets = packetsDone.value;
+    else {
+      // A packet scan that the demuxer itself refused (a cut file) is a refusal; a time-out or limit only costs the
+      // packet-based fields.
+      const stderr = packetsDone.err instanceof ToolError ? packetsDone.err.stderr : "";
+      const cut = demuxerTruncation(stderr);
+      if (cut) return refuse(`truncated file: ${cut}`);
+      log?.warn({ err: describe(packetsDone.err) }, "packet statistics failed");
+    }
+    const main = kind === "video" ? video! : audio!;
+    const truncated = await truncation(path, meta, main, packets);
+    if (truncated) return refuse(`truncated file: ${truncated}`);
+    if (packets && !(packets.byStream.get(main.index)?.length)) return refuse(`empty file: its ${kind} stream has no ${kind === "video" ? "frames" : "samples"}`);
+
+    // ---- the passes
+    const startTime = Number(meta.format.start_time) || 0;
+    const videoDuration = video ? streamDuration(video, meta.format) : 0;
+    const videoPlan = kind === "video" && video
+      ? planFileVideoPass({
+        input: path, outDir: opts.dir, videoIndex: video.index, duration: videoDuration,
+        keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
+      })
+      : undefined;
+    const audioPlan = audio ? planFileAudioPass({ input: path, outDir: opts.dir, audioIndex: audio.index }) : undefined;
+    const passTime = timeLeft(limits.analysisTimeoutMs, opts.deadlineMs);
+    const passOpts: ToolOptions = { timeoutMs: Math.max(1, passTime.ms), signal, limits: limits.processLimits };
+    const runPass = async (args: string[] | undefined): Promise<{ stderr: string; failure?: FailureKind } | undefined> => {
+      if (!args) return undefined;
+      if (passTime.ms <= 0) return { stderr: "", failure: "timeout" };
+      try {
+        return { stderr: (await runTool("ffmpeg", args, passOpts)).stderr };
+      } catch (e) {
+        if (signal?.aborted) throw signal.reason;
+        log?.warn({ err: describe(e) }, "file pass failed");
+        return { stderr: "", failure: failureOf(e) };
+      }
+    };
+    const [v, a] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args)]);
+    const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
+    const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
+    const analysisError = describeFailures(a?.failure, v?.failure, passOpts.timeoutMs, passTime.cut) ?? "";
+    const notMeasured = new Set<FileField>();
+
+    // ---- container, video, audio, content
+    const containerMsg = containerInfo(meta.format, container, moov, size, videoDuration);
+    const videoInfo = kind === "video" && video ? describeVideo(video, meta, packets, vp, v?.failure !== undefined, startTime, notMeasured) : undefined;
+    const audioInfo = audio ? describeAudio(audio, meta, packets, ap, notMeasured) : undefined;
+    const content = create(MediaContentSchema, {});
+    if (kind === "video") {
+      const finished = vp && !v?.failure;
+      if (finished && vp.endTime !== undefined) {
+        const first = vp.firstFrameTime ?? 0;
+        // Half a millisecond: the times are the frames' own; a run that starts at the first frame starts exactly there.
+        content.leadingBlackMs = BigInt(leadingMs(vp.blacks, first, 0.0005));
+        content.trailingBlackMs = BigInt(trailingMs(vp.blacks, vp.endTime, 0.0005));
+        content.frozenFramesMs = BigInt(longestFreezeMs(vp.freezes, vp.blacks, FREEZE_MIN_S));
+      } else {
+        notMeasured.add(FILE_FIELD.leadingBlack).add(FILE_FIELD.trailingBlack).add(FILE_FIELD.frozenFrames);
+      }
+    }
+    if (ap && !a?.failure && ap.samples !== undefined && audio) {
+      const rate = Number(audio.sample_rate) || 0;
+      const audioStart = firstPacketTime(packets, audio.index, startTime);
+      // silencedetect ends a silence that lasts to the end where the decoded samples end; 5 ms absorbs the rounding of
+      // its printed times.
+      const audioEnd = rate > 0 ? audioStart + ap.samples / rate : Infinity;
+      content.leadingSilenceMs = BigInt(leadingMs(ap.silences, audioStart, 0.005));
+      content.trailingSilenceMs = BigInt(trailingMs(ap.silences, audioEnd, 0.005));
+    } else {
+      // No audio stream (a silent video), or the pass did not finish: there is no silence measurement to give.
+      notMeasured.add(FILE_FIELD.leadingSilence).add(FILE_FIELD.trailingSilence);
+    }
+
+    // ---- images
+    const images = await storeImages(kind, vp, ap, opts, passOpts);
+    if (kind === "video" && !images.poster) notMeasured.add(FILE_FIELD.poster);
+    if (kind === "video" && !images.filmStrip) notMeasured.add(FILE_FIELD.filmStrip);
+    if (kind === "video" && !images.firstFrame) notMeasured.add(FILE_FIELD.screenshot);
+    if (audio && !images.audioWave) notMeasured.add(FILE_FIELD.audioWave);
+
+    const programme = Number(meta.format.duration) > 0 ? Number(meta.format.duration) : kind === "video" ? videoDuration : audio ? streamDuration(audio, meta.format) : 0;
+    return {
+      facts: {
+        fileInfo: create(FileInfoSchema, { container: containerMsg, video: videoInfo, audio: audioInfo, content }),
+        durationMs: Math.round(programme * 1000),
+        mimeType: container.mimeType,
+        ...images,
+        notMeasured: [...notMeasured],
+        analysisError,
+      },
+    };
+  }
+
+  async function storeImages(kind: FileKind, vp: FileVideoPassResult | undefined, ap: FileAudioPassResult | undefined, opts: FileProbeOptions, passOpts: ToolOptions) {
+    const put = async (data: Buffer | undefined, mimeType: string, color = ""): Promise<Image | undefined> => {
+      if (!data) return undefined;
+      const id = await deps.artifacts.put(data, mimeType);
+      return create(ImageSchema, { id, bytes: BigInt(data.length), mimeType, color });
+    };
+    let { firstFrame, thumbnail, poster } = vp ?? {};
+    const posterColour = vp?.posterRgb ? dominantColour(vp.posterRgb) : "";
+    let firstColour = vp?.firstFrameRgb ? dominantColour(vp.firstFrameRgb) : "";
+    let posterC = posterColour;
+    if (kind === "video" && !firstFrame && poster) {
+      // No visible frame in the first seconds: the poster stands in for the screenshot (as for VAST media).
+      firstFrame = poster;
+      firstColour = posterColour;
+      const posterPath = join(opts.dir, "fallback-poster.jpg");
+      await writeFile(posterPath, poster);
+      thumbnail = await thumbnailFromImage(posterPath, join(opts.dir, "fallback-thumb.jpg"), passOpts).catch((e) => {
+        if (opts.signal?.aborted) throw e;
+        return undefined;
+      });
+    }
+    if (kind === "video" && !poster && firstFrame) {
+      poster = firstFrame;
+      posterC = firstColour;
+    }
+    const [posterImg, firstImg, thumbImg, stripImg, waveImg] = await Promise.all([
+      put(poster, "image/jpeg", posterC),
+      put(firstFrame, "image/jpeg", firstColour),
+      put(thumbnail, "image/jpeg", firstColour),
+      put(vp?.filmStrip, "image/jpeg"),
+      put(ap?.audioWave, "image/png"),
+    ]);
+    return { poster: posterImg, firstFrame: firstImg, thumbnail: thumbImg, filmStrip: stripImg, audioWave: waveImg };
+  }
+
+  return { probeFile };
+}
+
+/** Refusals ffprobe's description allows before anything is decoded. */
+function checkStreams(meta: ProbeResult, kind: FileKind, video: ProbeStream | undefined, audio: ProbeStream | undefined, noun: string): string | undefined {
+  if (meta.streams.length > MAX_STREAMS) return `the file has ${meta.streams.length} streams; at most ${MAX_STREAMS} are accepted`;
+  if (kind === "video" && !video) return audio ? `not ${noun}: it has audio only (scan it as audio)` : `not ${noun}: no video stream`;
+  // Cover art is an attached picture, not a video stream (pickVideoStream skips it).
+  if (kind === "audio" && video) return `not ${noun}: it has a video stream (scan it as video)`;
+  if (kind === "audio" && !audio) return `not ${noun}: no audio stream`;
+  for (const s of meta.streams) {
+    if (s.codec_type !== "video") continue;
+    const w = s.width ?? 0;
+    const h = s.height ?? 0;
+    if (w > MAX_SIDE || h > MAX_SIDE) return `video dimensions ${w}x${h} are over the limit of ${MAX_SIDE} pixels per side`;
+  }
+  if (kind === "video" && (!(video!.width! > 0) || !(video!.height! > 0))) {
+    // The decoder refused the size its first frame claims (ffprobe still describes the stream, without a size).
+    const claimed = refusedFrameSize(meta.log ?? "");
+    return claimed ? `video frame size ${claimed} is over the limit of ${MAX_PIXELS} pixels (8192x4320)` : "damaged file: its video stream states no picture size";
+  }
+  return undefined;
+}
+
+async function truncation(path: string, meta: ProbeResult, main: ProbeStream, packets: PacketStats | undefined): Promise<string | undefined> {
+  const said = packets ? demuxerTruncation(packets.demuxErrors) : undefined;
+  if (said) return said;
+  if (meta.format.format_name?.split(",")[0] === "wav" && (await wavDataShort(path))) return "its WAV data chunk is longer than the file";
+  const own = Number(main.duration);
+  const times = packets?.byStream.get(main.index)?.map(([t]) => t) ?? [];
+  const short = packetsEndEarly(times, own);
+  if (short !== undefined) return `its ${main.codec_type} ends at ${short.toFixed(1)} s of the ${own.toFixed(1)} s it declares`;
+  return undefined;
+}
+
+function firstPacketTime(packets: PacketStats | undefined, index: number, startTime: number): number {
+  const times = packets?.byStream.get(index)?.map(([t]) => t).filter((t) => Number.isFinite(t)) ?? [];
+  return times.length ? Math.max(0, Math.min(...times.slice(0, 64)) - startTime) : 0;
+}
+
+function describeVideo(
+  video: ProbeStream, meta: ProbeResult, packets: PacketStats | undefined, vp: FileVideoPassResult | undefined, failed: boolean,
+  startTime: number, notMeasured: Set<FileField>,
+): VideoInfo {
+  const base = videoStreamInfo(video, meta.format, packets);
+  if (!base.bitRateMeasured) notMeasured.add(FILE_FIELD.videoBitRate);
+  const info = base.info;
+  const transfer = colourTag(video.color_transfer);
+  info.frameRateFraction = frameRateFraction(video);
+  info.chromaSubsampling = chromaSubsampling(video.pix_fmt);
+  info.colorPrimaries = colourTag(video.color_primaries);
+  info.colorTransfer = transfer;
+  info.colorSpace = colourTag(video.color_space);
+  info.hdr = isHdrTransfer(transfer);
+  const pts = packets?.byStream.get(video.index)?.map(([t]) => t) ?? [];
+  info.frameRateMode = frameRateMode(pts, video.time_base);
+  if (!info.frameRateMode) notMeasured.add(FILE_FIELD.frameRateMode);
+  const keys = packets?.keyframes.get(video.index) ?? [];
+  const finite = pts.filter((t) => Number.isFinite(t));
+  const streamStart = finite.length ? Math.min(...finite.slice(0, 64)) : startTime;
+  const interval = keyframeIntervalMs(keys, streamStart, streamStart + streamDuration(video, meta.format));
+  if (interval === undefined) notMeasured.add(FILE_FIELD.keyframeInterval);
+  else info.keyframeIntervalMs = BigInt(interval);
+  // From the frames; the header only where the frames give idet nothing to classify. A pass that did not finish
+  // measured neither.
+  const scan = failed ? "" : judgeScanType(vp?.idet, headerScanType(video));
+  if (scan) info.scanType = scan;
+  else notMeasured.add(FILE_FIELD.scanType);
+  // cropdetect sees frames after ffmpeg's autorotation: its coordinates are in display orientation, as width/height.
+  const bars = judgeLetterboxing(vp?.cropFrames ?? [], info.width, info.height);
+  if (failed || bars.framesJudged === 0) {
+    notMeasured.add(FILE_FIELD.letterboxing).add(FILE_FIELD.pillarboxing).add(FILE_FIELD.bars);
+  } else {
+    info.letterboxing = bars.kind === "letterbox";
+    info.pillarboxing = bars.kind === "pillarbox";
+    info.bars = create(BlackBarsSchema, bars.bars);
+  }
+  return info;
+}
+
+function describeAudio(audio: ProbeStream, meta: ProbeResult, packets: PacketStats | undefined, ap: FileAudioPassResult | undefined, notMeasured: Set<FileField>): AudioInfo {
+  const base = audioStreamInfo(audio, meta.format, packets);
+  if (!base.bitRateMeasured) notMeasured.add(FILE_FIELD.audioBitRate);
+  const info = base.info;
+  info.bitDepth = audioBitDepth(audio);
+  if (ap?.loudness) info.loudness = create(LoudnessSchema, { lufs: ap.loudness.lufs, lra: ap.loudness.lra, truePeak: ap.loudness.truePeak });
+  else notMeasured.add(FILE_FIELD.loudness);
+  if (ap?.clipped !== undefined) info.clipping = BigInt(ap.clipped);
+  else notMeasured.add(FILE_FIELD.clipping);
+  return info;
+}
+
+async function readHead(path: string): Promise<{ head: Uint8Array; size: number }> {
+  const fh = await open(path, "r");
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await fh.read(buf, 0, SNIFF_BYTES, 0);
+    return { head: buf.subarray(0, bytesRead), size };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Why ffprobe described nothing, as a client-safe refusal. */
+function ffprobeRefusal(e: unknown, noun: string, time: { ms: number; cut: boolean }): string {
+  if (e instanceof ToolError) {
+    // Checked first: the demuxer's refusal of too many streams also reads "Cannot allocate memory".
+    if (refusedStreamCount(e.stderr)) return `the file has more than ${MAX_STREAMS} streams; at most ${MAX_STREAMS} are accepted`;
+    if (e.reason === "timeout") return time.cut ? `the file was not analysed: ${DEADLINE}` : `the file could not be analysed within ${Number((time.ms / 1000).toFixed(3))} s`;
+    const cut = demuxerTruncation(e.stderr);
+    if (cut) return `truncated file: ${cut}`;
+    const codec = refusedDecoder(e.stderr);
+    if (codec) return `unsupported codec: ${codec} is not one the scanner decodes`;
+    const size = refusedFrameSize(e.stderr);
+    if (size) return `video frame size ${size} is over the limit of ${MAX_PIXELS} pixels (8192x4320)`;
+    if (e.reason === "limit") return `the file could not be analysed within its ${e.limit === "cpu" ? "CPU time" : e.limit === "memory" ? "memory" : "output size"} limit`;
+  }
+  return `not ${noun}: format not recognised`;
+}
+
+/** For logs only. */
+function describe(e: unknown): string {
+  if (e instanceof ToolError) return `${e.message}: ${e.stderr.slice(-500)}`;
+  return e instanceof Error ? e.message : String(e);
+}

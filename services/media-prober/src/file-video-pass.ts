@@ -1,0 +1,182 @@
+import { join } from "node:path";
+import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
+import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
+import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
+import { parseIdet, type IdetCounts } from "./interlace.ts";
+import { parseCropdetect, type CropFrame } from "./letterbox.ts";
+import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
+import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes } from "./video-pass.ts";
+
+/*
+ * The video pass of an uploaded video file: every frame is decoded once, and one filter graph takes from that single
+ * decode everything the report needs from the pictures. (The VAST media pass, video-pass.ts, decodes only keyframes
+ * and two short stretches, because it needs no per-frame measurement; a raw file's black slates, freezes and scan type
+ * do need the frames, so decoding all of them is this pass's floor, and the filters add little to it:)
+ *
+ *  analysis: at most ANALYSIS_FPS frames a second, scaled to ANALYSIS_WIDTH px wide (fast bilinear), then a white
+ *    sentinel frame where the last frame ends (content.ts says why) →
+ *      blackdetect → black runs (leading/trailing black);
+ *      freezedetect → runs of unchanged picture (longest freeze);
+ *      showinfo of the first frame and the last TAIL_S seconds → where the stream starts and ends on this timeline.
+ *    Black and freezes do not need full resolution: 98 % of pixels under 10 % luma, or a frame-to-frame difference
+ *    under -50 dB, read the same on a 480 px picture; scaling first costs less than running both on 1080p.
+ *  interlace: windows of IDET_WINDOW consecutive frames every IDET_EVERY frames, at most IDET_MAX frames, centre
+ *    quarter of the picture at full resolution (combing is a line-level effect: no scaling) → idet (interlace.ts).
+ *  bars: cropdetect on at most CROP_FPS frames a second at full resolution → letterboxing/pillarboxing with bar sizes
+ *    (letterbox.ts, the VAST media rule).
+ *  images: the first frame under 98 % black within the first FIRST_FRAME_WINDOW_S (screenshot, thumbnail, colour),
+ *    the first frame at or after mid-duration (poster, colour), the film strip's keyframes (video-pass.ts's choice).
+ *
+ * Measured on a 30 s 1920x1080 30 fps H.264 file (2 decoder threads, two runs each on a heavily loaded 2-core
+ * machine, so CPU time, not wall time): a bare decode (`ffmpeg -i f -an -f null -`) 5.9-6.6 s of CPU, this pass
+ * 7.3-8.1 s — about 1.2x; scaling to 480 px is most of the difference.
+ */
+
+export const ANALYSIS_FPS = 60;
+export const ANALYSIS_WIDTH = 480;
+export const CROP_FPS = 5;
+export const IDET_WINDOW = 60;
+export const IDET_EVERY = 300;
+export const IDET_MAX = 600;
+export const TAIL_S = 1.5;
+/** Freezes shorter than this are not reported (freezedetect's `d`). */
+export const FREEZE_MIN_S = 0.5;
+
+/** blackdetect: a picture is black when 98 % of its pixels are under 10 % of the luma range; any run length counts. */
+const BLACKDETECT = "blackdetect=d=0:pic_th=0.98:pix_th=0.10";
+/**
+ * -50 dB rather than freezedetect's -60: a held frame in a lossy encode is refined by the encoder over its first
+ * copies, which -60 dB reads as motion (x264 at CRF 30: a 1.56 s hold measured 1.40 s at -60 dB, 1.56 s at -50 dB);
+ * on real footage (VAST-4.0-Short-Intro) both find the same title-card holds, -50 dB three more static moments of
+ * 0.5-0.8 s. Camera noise on a static shot is far above either.
+ */
+const FREEZEDETECT = `freezedetect=n=-50dB:d=${FREEZE_MIN_S}`;
+const CROPDETECT = "cropdetect=limit=24:round=2:reset=1:skip=0";
+const IDET = "idet=intl_thres=1.5";
+
+export interface FileVideoPassInput {
+  input: string;
+  outDir: string;
+  videoIndex: number;
+  /** Video duration, seconds (0 = unknown: no poster time, no tail window). */
+  duration: number;
+  /** Keyframe times on ffmpeg's timeline, from the packet scan; [] = unknown. */
+  keyframes: number[];
+  stripFrames?: number;
+}
+
+export interface FileVideoPassPlan {
+  args: string[];
+  outputs: { firstFrame: string; firstFrameRgb: string; thumbnail: string; poster: string; posterRgb: string; filmStrip: string };
+}
+
+export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
+  const o = {
+    firstFrame: join(p.outDir, "first.jpg"),
+    firstFrameRgb: join(p.outDir, "first.rgb"),
+    thumbnail: join(p.outDir, "thumb.jpg"),
+    poster: join(p.outDir, "poster.jpg"),
+    posterRgb: join(p.outDir, "poster.rgb"),
+    filmStrip: join(p.outDir, "strip.jpg"),
+  };
+  const n = p.stripFrames ?? 10;
+  const d = p.duration;
+  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
+  const spacing = (fps: number) => `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${(1 / fps - 0.0005).toFixed(4)})'`;
+  const tail = d > 0 ? `eq(n,0)+gte(t,${Math.max(0, d - TAIL_S).toFixed(3)})` : "eq(n,0)";
+  const strip = stripSelect(p.keyframes, d, n);
+  const mid = d > 0 ? (d / 2).toFixed(3) : "0";
+  const graph = [
+    `[0:${p.videoIndex}]split=6[an][il][bars][ff][fp][fs]`,
+    // The sentinel is white, so it ends a black run, and differs from the frame before it, so it ends a freeze.
+    `[an]${spacing(ANALYSIS_FPS)},scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=fast_bilinear,format=yuv420p,` +
+      `tpad=stop=1:stop_mode=add:color=white,split=3[ab][af][at]`,
+    `[ab]${BLACKDETECT}[black]`,
+    `[af]${FREEZEDETECT}[frozen]`,
+    `[at]select='${tail}',showinfo[tailed]`,
+    `[il]select='lt(mod(n,${IDET_EVERY}),${IDET_WINDOW})',trim=end_frame=${IDET_MAX},` +
+      `crop=w=trunc(iw/4)*2:h=trunc(ih/4)*2:x=trunc(iw/8)*2:y=trunc(ih/8)*2,${IDET}[idet]`,
+    `[bars]${spacing(CROP_FPS)},${CROPDETECT}[cropped]`,
+    `[ff]trim=end=${FIRST_FRAME_WINDOW_S},blackframe=amount=0:threshold=32,` +
+      `metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,trim=end_frame=1,` +
+      `scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
+    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
+    `[fcol]${rgb}[firstrgb]`,
+    `[fp]select='gte(t,${mid})',trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
+    `[pcol]${rgb}[posterrgb]`,
+    `[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
+  ];
+  const maps: string[] = [];
+  const image = (label: string, path: string, q: number) =>
+    maps.push("-map", `[${label}]`, "-frames:v", "1", "-q:v", String(q), "-f", "image2", "-update", "1", path);
+  const raw = (label: string, path: string) => maps.push("-map", `[${label}]`, "-frames:v", "1", "-f", "rawvideo", path);
+  image("first", o.firstFrame, 2);
+  image("thumb", o.thumbnail, 4);
+  raw("firstrgb", o.firstFrameRgb);
+  image("poster", o.poster, 2);
+  raw("posterrgb", o.posterRgb);
+  image("strip", o.filmStrip, 4);
+  for (const label of ["black", "frozen", "tailed", "idet", "cropped"]) maps.push("-map", `[${label}]`, "-f", "null", "-");
+  const args = [
+    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
+    ...FILE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
+    "-filter_complex", graph.join(";"),
+    ...maps,
+    "-y",
+  ];
+  return { args, outputs: o };
+}
+
+/** Frames decoded are matched to the packet scan's keyframe times within half a millisecond. */
+const MATCH_S = 0.0005;
+
+function stripSelect(keyframes: number[], d: number, n: number): { filter: string; tiles: number } {
+  const picked = pickStripKeyframes(keyframes, d, n);
+  if (picked.length > 0) {
+    const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${MATCH_S})`).join("+");
+    return { filter: `select='${terms}'`, tiles: picked.length };
+  }
+  const slot = (d > 0 ? d / n : 1).toFixed(6);
+  return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot}),floor(prev_selected_t/${slot}))'`, tiles: n };
+}
+
+export interface FileVideoPassResult {
+  firstFrame?: Buffer;
+  firstFrameRgb?: Buffer;
+  thumbnail?: Buffer;
+  poster?: Buffer;
+  posterRgb?: Buffer;
+  filmStrip?: Buffer;
+  /** Only from a pass that finished (verdicts over the whole video). */
+  cropFrames: CropFrame[];
+  blacks: Interval[];
+  freezes: Interval[];
+  idet?: IdetCounts;
+  /** Where the analysed stream starts and ends (the sentinel's time) on the filter timeline. */
+  firstFrameTime?: number;
+  endTime?: number;
+}
+
+export async function readFileVideoPass(plan: FileVideoPassPlan, stderr: string, finished: boolean): Promise<FileVideoPassResult> {
+  const o = plan.outputs;
+  const raster = isRaster(COLOUR_RASTER * COLOUR_RASTER * 3);
+  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip] = await Promise.all([
+    readComplete(o.firstFrame, isCompleteJpeg),
+    readComplete(o.firstFrameRgb, raster),
+    readComplete(o.thumbnail, isCompleteJpeg),
+    readComplete(o.poster, isCompleteJpeg),
+    readComplete(o.posterRgb, raster),
+    readComplete(o.filmStrip, isCompleteJpeg),
+  ]);
+  if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: [], blacks: [], freezes: [] };
+  const times = parseShowinfoTimes(stderr);
+  return {
+    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip,
+    cropFrames: parseCropdetect(stderr),
+    blacks: parseBlackdetect(stderr),
+    freezes: parseFreezedetect(stderr),
+    idet: parseIdet(stderr),
+    firstFrameTime: times[0],
+    endTime: times.length > 1 ? times[times.length - 1] : undefined,
+  };
+}

@@ -1,0 +1,172 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  leadingMs, longestFreezeMs, parseBlackdetect, parseFreezedetect, parseShowinfoTimes, parseSilencedetect, trailingMs,
+} from "../src/content.ts";
+import { parseClipping } from "../src/file-audio-pass.ts";
+import { judgeScanType, parseIdet } from "../src/interlace.ts";
+import { judgeLetterboxing } from "../src/letterbox.ts";
+import { audioBitDepth, chromaSubsampling, colourTag, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs } from "../src/stream-facts.ts";
+import { demuxerTruncation, endsEarly, packetsEndEarly, wavDataShort } from "../src/truncation.ts";
+
+// The pure parts of the raw file measurement: what is read from ffprobe's description, the packet times and the
+// filters' logs (log lines as ffmpeg 5.1 writes them).
+
+describe("stream facts", () => {
+  it("chroma subsampling from the pixel format", () => {
+    const cases: Array<[string, string]> = [
+      ["yuv420p", "4:2:0"], ["yuvj420p", "4:2:0"], ["yuv420p10le", "4:2:0"], ["nv12", "4:2:0"], ["p010le", "4:2:0"], ["yuva420p", "4:2:0"],
+      ["yuv422p10le", "4:2:2"], ["yuvj422p", "4:2:2"], ["uyvy422", "4:2:2"], ["v210", "4:2:2"], ["yuv444p12le", "4:4:4"],
+      ["yuv411p", "4:1:1"], ["yuv440p", "4:4:0"], ["rgb24", ""], ["gbrp10le", ""], ["gray", ""], ["", ""],
+    ];
+    for (const [pf, want] of cases) expect(chromaSubsampling(pf), pf).toBe(want);
+  });
+
+  it("colour tags: unspecified is empty; PQ and HLG are HDR, BT.709 and BT.2020's SDR transfers are not", () => {
+    expect([colourTag("unknown"), colourTag(undefined), colourTag("bt709")]).toEqual(["", "", "bt709"]);
+    expect([isHdrTransfer("smpte2084"), isHdrTransfer("arib-std-b67"), isHdrTransfer("bt709"), isHdrTransfer("bt2020-10")]).toEqual([true, true, false, false]);
+  });
+
+  it("frame rate mode: constant within 1 % or 1.5 ticks (Matroska's 1 ms stores 29.97 as 33/34 ms), else variable", () => {
+    const mkv = Array.from({ length: 60 }, (_, i) => Math.round((i * 1001) / 30) / 1000);
+    expect(frameRateMode(mkv, "1/1000")).toBe("constant");
+    const mp4 = Array.from({ length: 60 }, (_, i) => (i * 1001) / 30000);
+    expect(frameRateMode(mp4.reverse(), "1/30000")).toBe("constant"); // order does not matter (B-frames arrive out of order)
+    const vfr = Array.from({ length: 60 }, (_, i) => (i < 30 ? i / 30 : 1 + (i - 30) / 15));
+    expect(frameRateMode(vfr, "1/15360")).toBe("variable");
+    expect(frameRateMode([0, 0.04], "1/25")).toBe("");
+  });
+
+  it("keyframe interval: the longest gap, the last keyframe to the end included", () => {
+    expect(keyframeIntervalMs([0, 2, 4, 6], 0, 7)).toBe(2000);
+    expect(keyframeIntervalMs([0, 1, 4], 0, 5)).toBe(3000);
+    expect(keyframeIntervalMs([0, 2], 0, 10)).toBe(8000);
+    expect(keyframeIntervalMs([0], 0, 15.16)).toBe(15160);
+    expect(keyframeIntervalMs([], 0, 10)).toBeUndefined();
+  });
+
+  it("scan type the header states; audio bit depth as stored", () => {
+    expect([headerScanType({ index: 0, field_order: "tt" }), headerScanType({ index: 0, field_order: "progressive" }), headerScanType({ index: 0 })])
+      .toEqual(["interlaced", "progressive", ""]);
+    expect(audioBitDepth({ index: 0, codec_name: "pcm_s24le", bits_per_sample: 24 })).toBe(24);
+    expect(audioBitDepth({ index: 0, codec_name: "flac", bits_per_raw_sample: "16" })).toBe(16);
+    expect(audioBitDepth({ index: 0, codec_name: "aac", bits_per_sample: 0 })).toBe(0);
+  });
+});
+
+describe("content events", () => {
+  const log = [
+    "[blackdetect @ 0x1] black_start:0 black_end:1 black_duration:1",
+    "[freezedetect @ 0x2] lavfi.freezedetect.freeze_start: 0",
+    "[freezedetect @ 0x2] lavfi.freezedetect.freeze_duration: 1",
+    "[freezedetect @ 0x2] lavfi.freezedetect.freeze_end: 1",
+    "[freezedetect @ 0x2] lavfi.freezedetect.freeze_start: 1.6",
+    "[freezedetect @ 0x2] lavfi.freezedetect.freeze_duration: 1.2",
+    "[freezedetect @ 0x2] lavfi.freezedetect.freeze_end: 2.8",
+    "[blackdetect @ 0x1] black_start:3.1 black_end:3.6 black_duration:0.5",
+    "[Parsed_showinfo_9 @ 0x3] n:   0 pts:      0 pts_time:0       pos: 306 fmt:yuv420p",
+    "[Parsed_showinfo_9 @ 0x3] n:  38 pts:  46080 pts_time:3.6     pos: -1 fmt:yuv420p",
+    "[silencedetect @ 0x4] silence_start: 0",
+    "[silencedetect @ 0x4] silence_end: 0.998375 | silence_duration: 0.998375",
+    "[silencedetect @ 0x4] silence_start: 3.00087",
+    "[silencedetect @ 0x4] silence_end: 3.60267 | silence_duration: 0.601792",
+  ].join("\n");
+
+  it("parses the runs and the analysed stream's first frame and end (the sentinel)", () => {
+    expect(parseBlackdetect(log)).toEqual([{ start: 0, end: 1 }, { start: 3.1, end: 3.6 }]);
+    expect(parseFreezedetect(log)).toEqual([{ start: 0, end: 1 }, { start: 1.6, end: 2.8 }]);
+    expect(parseSilencedetect(log)).toEqual([{ start: 0, end: 0.998375 }, { start: 3.00087, end: 3.60267 }]);
+    expect(parseShowinfoTimes(log)).toEqual([0, 3.6]);
+    // A freeze the pass never saw end (no sentinel reached it) has no known length.
+    expect(parseFreezedetect("lavfi.freezedetect.freeze_start: 2")).toEqual([]);
+  });
+
+  it("leading and trailing runs only where they touch the ends", () => {
+    const blacks = parseBlackdetect(log);
+    expect(leadingMs(blacks, 0, 0.0005)).toBe(1000);
+    expect(trailingMs(blacks, 3.6, 0.0005)).toBe(500);
+    // A run that ends at the last frame's start (the last frame is not black) does not reach the sentinel.
+    expect(trailingMs([{ start: 3.1, end: 3.56 }], 3.6, 0.0005)).toBe(0);
+    expect(leadingMs([{ start: 0.5, end: 1 }], 0, 0.0005)).toBe(0);
+  });
+
+  it("the longest freeze leaves black out, and what is left must still last the detector's minimum", () => {
+    const blacks = parseBlackdetect(log);
+    expect(longestFreezeMs(parseFreezedetect(log), blacks, 0.5)).toBe(1200);
+    expect(longestFreezeMs([{ start: 0, end: 1.04 }], [{ start: 0, end: 1 }], 0.5)).toBe(0);
+    expect(longestFreezeMs([{ start: 0, end: 3 }], [{ start: 1, end: 1.5 }], 0.5)).toBe(1500);
+  });
+
+  it("clipped samples: the per-channel infinities astats counted, summed; its sample count", () => {
+    const astats = [
+      "[Parsed_astats_3 @ 0x5] Channel: 1", "[Parsed_astats_3 @ 0x5] Number of Infs: 68000",
+      "[Parsed_astats_3 @ 0x5] Channel: 2", "[Parsed_astats_3 @ 0x5] Number of Infs: 12",
+      "[Parsed_astats_3 @ 0x5] Overall", "[Parsed_astats_3 @ 0x5] Number of samples: 96000",
+    ].join("\n");
+    expect(parseClipping(astats)).toEqual({ clipped: 68012, samples: 96000 });
+    expect(parseClipping("nothing")).toEqual({});
+  });
+});
+
+describe("scan type and bars", () => {
+  it("idet's last multi-frame summary decides once 10 frames are classified; else the header", () => {
+    const log = [
+      "[Parsed_idet_13 @ 0x1] Multi frame detection: TFF:     0 BFF:     0 Progressive:     0 Undetermined:     0",
+      "[Parsed_idet_13 @ 0x2] Multi frame detection: TFF:    50 BFF:     0 Progressive:     2 Undetermined:     8",
+    ].join("\n");
+    expect(parseIdet(log)).toEqual({ tff: 50, bff: 0, progressive: 2, undetermined: 8 });
+    expect(judgeScanType(parseIdet(log), "progressive")).toBe("interlaced");
+    expect(judgeScanType({ tff: 0, bff: 0, progressive: 45, undetermined: 5 }, "interlaced")).toBe("progressive");
+    expect(judgeScanType({ tff: 3, bff: 0, progressive: 2, undetermined: 90 }, "progressive")).toBe("progressive");
+    expect(judgeScanType(undefined, "")).toBe("");
+  });
+
+  it("bar sizes are the median edges of the frames with bars", () => {
+    const frames = Array.from({ length: 10 }, (_, i) => ({ x1: 0, x2: 319, y1: i === 0 ? 28 : 30, y2: 209 }));
+    expect(judgeLetterboxing(frames, 320, 240)).toMatchObject({ letterboxing: true, kind: "letterbox", bars: { top: 30, bottom: 30, left: 0, right: 0 } });
+    const pillars = Array.from({ length: 10 }, () => ({ x1: 40, x2: 279, y1: 0, y2: 239 }));
+    expect(judgeLetterboxing(pillars, 320, 240)).toMatchObject({ kind: "pillarbox", bars: { top: 0, bottom: 0, left: 40, right: 40 } });
+    expect(judgeLetterboxing([{ x1: 0, x2: 319, y1: 0, y2: 239 }], 320, 240).bars).toEqual({ top: 0, bottom: 0, left: 0, right: 0 });
+  });
+});
+
+describe("truncation", () => {
+  let dir: string;
+  beforeAll(async () => void (dir = await mkdtemp(join(tmpdir(), "cva-trunc-"))));
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  const wav = (dataLen: number, actual: number) => {
+    const h = Buffer.alloc(44);
+    h.write("RIFF", 0, "latin1");
+    h.writeUInt32LE(Math.min(36 + dataLen, 0xffffffff), 4);
+    h.write("WAVEfmt ", 8, "latin1");
+    h.writeUInt32LE(16, 16);
+    h.write("data", 36, "latin1");
+    h.writeUInt32LE(dataLen, 40);
+    return Buffer.concat([h, Buffer.alloc(actual)]);
+  };
+
+  it("a WAV whose data chunk claims more than the file holds", async () => {
+    await writeFile(join(dir, "short.wav"), wav(1000, 500));
+    await writeFile(join(dir, "whole.wav"), wav(1000, 1000));
+    await writeFile(join(dir, "streamed.wav"), wav(0xffffffff, 10));
+    expect(await wavDataShort(join(dir, "short.wav"))).toBe(true);
+    expect(await wavDataShort(join(dir, "whole.wav"))).toBe(false);
+    expect(await wavDataShort(join(dir, "streamed.wav"))).toBe(false);
+  });
+
+  it("the demuxer's words, and packets that stop well before the declared duration", () => {
+    expect(demuxerTruncation("[mov,mp4,m4a,3gp,3g2,mj2 @ 0x1] stream 1, offset 0x31844: partial file")).toMatch(/past the end/);
+    expect(demuxerTruncation("[mov,mp4,m4a,3gp,3g2,mj2 @ 0x1] moov atom not found")).toMatch(/moov/);
+    expect(demuxerTruncation("[matroska,webm @ 0x1] File ended prematurely")).toMatch(/Matroska/);
+    expect(demuxerTruncation("")).toBeUndefined();
+    expect([endsEarly(1.98, 4.05), endsEarly(29.5, 30), endsEarly(9.6, 10), endsEarly(1, 0)]).toEqual([true, false, false, false]);
+    // An hour of AAC at 48 kHz (1024 samples a packet): 168 750 packet times, cut at 40 minutes of the 60 declared.
+    const hour = Array.from({ length: 168_750 }, (_, i) => (i * 1024) / 48000);
+    expect(packetsEndEarly(hour, 3600)).toBeUndefined();
+    expect(packetsEndEarly(hour.slice(0, 112_500), 3600)).toBeCloseTo(2400, 0);
+    expect(packetsEndEarly([NaN], 10)).toBeUndefined();
+  });
+});
