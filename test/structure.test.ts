@@ -123,6 +123,7 @@ const KNOWN_UP_ARROWS = new Set([
   "packages/platform/src/nats/permissions.ts → packages/platform/src/dispatch/results.ts",
   "packages/platform/src/nats/permissions.ts → packages/platform/src/dispatch/side-effect-guard.ts",
   "packages/platform/src/nats/permissions.ts → packages/platform/src/dispatch/subjects.ts",
+  "packages/platform/src/nats/permissions.ts → packages/platform/src/artifacts/uploads.ts",
   // The measure gatherer computes the painted size with fields/ (s18-gatherers: raw boxes in the artifact, sizes in
   // fields/).
   // Found by this test, not yet anyone's: loadCommonConfig() parses SERVER_LOCATION with dispatch/locations.ts. Move

@@ -1,5 +1,8 @@
 import { attr, kids, textOf, type XmlNode } from "../xml-tree.ts";
-import type { LintVersion } from "./types.ts";
+
+// Defined here, beside the context that carries it, so types.ts (which names the context) does not close a cycle.
+/** The VAST versions the rules know, and VMAP (1.0.1, documents say version="1.0"). */
+export type LintVersion = "2.0" | "3.0" | "4.0" | "4.1" | "4.2" | "4.3" | "vmap";
 
 // What a rule sees of one document: its version, its elements by name, and where each element is. Extension content
 // is left as it is: nothing below <Extension> or <CreativeExtension> is linted (any XML may live there), and a VMAP's

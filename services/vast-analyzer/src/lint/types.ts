@@ -1,11 +1,10 @@
 import type { XmlNode } from "../xml-tree.ts";
-import type { LintContext } from "./context.ts";
+import type { LintContext, LintVersion } from "./context.ts";
 
 /** error: the document breaks a requirement of its version; warning: it works in some players only, or is deprecated; info: advice. */
 export type Severity = "error" | "warning" | "info";
 
-/** The VAST versions the rules know, and VMAP (1.0.1, documents say version="1.0"). */
-export type LintVersion = "2.0" | "3.0" | "4.0" | "4.1" | "4.2" | "4.3" | "vmap";
+export type { LintVersion } from "./context.ts";
 
 /**
  * The areas rules belong to; each is one scan_results test `lint_<group>` in the VAST `xml` group, failing on any
