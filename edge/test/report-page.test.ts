@@ -40,6 +40,22 @@ describe("report page", () => {
     expect(html.indexOf("vast.inline.ad-system.required")).toBeLessThan(html.indexOf("vast.url.insecure"));
   });
 
+  it("VAST: tracker URLs with a fault, and only those", () => {
+    const html = renderReportPage(
+      stored("vast_v3", {
+        type: "inline", ads: [], creatives: [], errors: [], wrapper_chain: [],
+        trackers: [
+          { url: "https://t.example/ok", kind: "tracking", hop: 0, host: "t.example", resolves: true, tls_valid: true, non_production: "", insecure_on_https: false, macro_problems: [], network_checked: true, error: "" },
+          { url: "https://tls.example/fq", kind: "tracking", hop: 0, host: "tls.example", resolves: true, tls_valid: false, non_production: "", insecure_on_https: false, macro_problems: [], network_checked: true, error: "TLS handshake failed: certificate has expired" },
+        ],
+      }),
+      { publicBaseUrl: "https://edge.test" },
+    );
+    expect(html).toContain("Tracker URLs with a fault");
+    expect(html).toContain("certificate has expired");
+    expect(html).not.toContain("https://t.example/ok");
+  });
+
   it("v3 zip: titled as such, with its backup ad", () => {
     const html = renderReportPage(stored("zip_v3", { has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, dimensions: { text: "300x250" } }), { publicBaseUrl: "https://edge.test" });
     expect(html).toContain("HTML5 zip report");

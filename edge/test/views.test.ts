@@ -134,7 +134,7 @@ describe("views", () => {
     check(vastV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
       ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "not_measured", "pixels", "scan_results", "screenshot", "ssl", "type",
-        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros", "lint"].sort(),
+        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros", "lint", "trackers"].sort(),
     );
     expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
     expect(doc.xml).toEqual({ content_type: "application/xml", data_base64: Buffer.from("<VAST/>").toString("base64"), file_size: 7, http_code: 200, load_time: 80 });
@@ -181,6 +181,23 @@ describe("views", () => {
       rule: "vast.inline.ad-serving-id.required", severity: "error", group: "conditional_requirements", hop: 1, line: 4,
       path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.4 <AdServingId>; vast_4.1.xsd, vast_4.2.xsd",
       message: "<InLine> has no <AdServingId>: VAST 4.1 requires it; add the ad server's id of this serving (it ties impressions to the auction)",
+    }]);
+  });
+
+  it("vast v3: tracker checks, field by field", () => {
+    const r = create(VastReportSchema, {
+      trackers: [{
+        url: "https://staging.ads.example/err?c=[ERRORCODE]", kind: "error", hop: 0, host: "staging.ads.example", resolves: false, tlsValid: false,
+        nonProduction: "a staging or test host", insecureOnHttps: false, macroProblems: ["%%CB%% is not filled by players"], networkChecked: true,
+        error: "could not resolve host staging.ads.example (ENOTFOUND)",
+      }],
+    });
+    const doc = JSON.parse(renderVastV3(r));
+    check(vastV3Schema, doc);
+    expect(doc.trackers).toEqual([{
+      url: "https://staging.ads.example/err?c=[ERRORCODE]", kind: "error", hop: 0, host: "staging.ads.example", resolves: false, tls_valid: false,
+      non_production: "a staging or test host", insecure_on_https: false, macro_problems: ["%%CB%% is not filled by players"], network_checked: true,
+      error: "could not resolve host staging.ads.example (ENOTFOUND)",
     }]);
   });
 

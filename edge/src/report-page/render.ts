@@ -104,6 +104,22 @@ function vastLintTable(report: J): string {
   return `<section><h2>VAST lint</h2><table><thead><tr><th>Severity</th><th>Hop</th><th>Line</th><th>Element</th><th>Finding</th><th>Rule and specification</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
 }
 
+/** VAST: the tracker URLs with a fault (host, TLS, test host, mixed content, macros), checked without their request. */
+function vastTrackerTable(report: J): string {
+  const trackers: J[] = Array.isArray(report.trackers) ? report.trackers : [];
+  const rows = trackers.flatMap((t) => {
+    const problems = [
+      typeof t?.error === "string" && t.error !== "" && !t.error.startsWith("not checked") ? t.error : "",
+      t?.non_production ? `host is ${t.non_production}` : "",
+      t?.insecure_on_https ? "http: on an https ad" : "",
+      ...(Array.isArray(t?.macro_problems) ? t.macro_problems : []),
+    ].filter(Boolean);
+    return problems.length === 0 ? [] : [`<tr><td>${esc(t?.hop)}</td><td>${esc(t?.kind)}</td><td>${esc(t?.url)}</td><td>${esc(problems.join("; "))}</td></tr>`];
+  });
+  if (rows.length === 0) return "";
+  return `<section><h2>Tracker URLs with a fault</h2><table><thead><tr><th>Hop</th><th>Kind</th><th>URL</th><th>Fault</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
+}
+
 function kv(rows: Array<[string, unknown]>): string {
   return `<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${esc(v)}</td></tr>`).join("")}</tbody></table>`;
 }
@@ -197,7 +213,7 @@ ${verdict}
 ${list("Problems found", Array.isArray(report.errors) ? report.errors.map(String) : [])}
 ${Array.isArray(report.not_measured) && report.not_measured.length ? `<p class="sub">Not measured (values left out, objects empty): ${esc(report.not_measured.join(", "))}</p>` : ""}
 <section><h2>Tests</h2>${testsTable}</section>
-${kind === "vast_v3" ? vastCreativesTable(report) + vastChainTable(report) + vastLintTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
+${kind === "vast_v3" ? vastCreativesTable(report) + vastChainTable(report) + vastLintTable(report) + vastTrackerTable(report) : `<section><h2>Network</h2>${networkTable}</section>`}
 ${consoleErrors.length ? `<section><h2>Console errors</h2><ul>${consoleErrors.slice(0, 100).map((e) => `<li><code>${esc(e)}</code></li>`).join("")}</ul></section>` : ""}
 ${insecure.length ? `<section><h2>Insecure URLs</h2><ul>${insecure.slice(0, 100).map((u) => `<li><code>${esc(u)}</code></li>`).join("")}</ul></section>` : ""}
 </main></body></html>`;

@@ -99,6 +99,23 @@ const chainHopSchema = obj(
   { optional: ["load_time"], description: "one document of the wrapper chain" },
 );
 
+const trackerSchema = obj(
+  {
+    url: str("as written in the document (macros unfilled)"),
+    kind: str("tracking, click-tracking, click-through, error or verification"),
+    hop: int("index into wrapper_chain of the document it is in"),
+    host: str(),
+    resolves: bool("the host resolved to an address the outbound policy allows and accepted a TCP connection; meaningful only when network_checked"),
+    tls_valid: bool("https only: the TLS handshake succeeded (chain, name, dates); false for http and when it failed; meaningful only when network_checked"),
+    non_production: str("why the host is not a production host (localhost, loopback/private/reserved address or name, staging name), from the name alone; empty otherwise"),
+    insecure_on_https: bool("the URL is http: while the VAST URL is https (mixed content)"),
+    macro_problems: arr(str(), "macros players do not fill or do not see: ad-server macros, non-IAB bracket macros, percent-encoded macros, stray brackets"),
+    network_checked: bool("whether the host and TLS were checked over the network (no HTTP request is ever sent)"),
+    error: str("what failed (DNS, refused address, connection, TLS handshake) or why the host was not checked; empty otherwise"),
+  },
+  { description: "one tracking, click, error or verification URL, checked without sending its request" },
+);
+
 const lintFindingSchema = obj(
   {
     rule: str("stable rule id, e.g. vast.inline.ad-system.required (the catalogue: services/vast-analyzer/LINT-RULES.md)"),
@@ -171,6 +188,7 @@ export const vastV3Schema = obj(
     ads: arr(adSchema, "every <Ad> of the scanned document (pods by sequence, then stand-alone ads), each resolved to what it plays"),
     schema_checks: arr(schemaCheckSchema, "each document of the chain validated against the IAB XSD of its version; empty when the operator gave no schemas (VAST_XSD_DIR)"),
     unexpanded_macros: arr(str(), "URLs carrying a macro no player fills (%%…%%, ${…}, {{…}}, bracket macros outside the IAB list)"),
+    trackers: arr(trackerSchema, "every tracking, click, error and verification URL of the chain's documents, checked without side effects (impressions are fired, media probed)"),
     lint: arr(lintFindingSchema, "what the VAST linter found in each document of the chain, in hop and rule order (at most 500 per document, 20 per rule)"),
     xml: obj(
       { content_type: str(), data_base64: str(), file_size: int(), http_code: int("0 when no answer came"), load_time: int(`milliseconds${NOT_MEASURED.replace("media file", "report")}`) },
@@ -291,6 +309,10 @@ export function vastV3View(r: VastReport) {
     })),
     schema_checks: r.schemaChecks.map((c) => ({ hop: c.hop, schema: c.schema, findings: c.findings.map((f) => ({ line: f.line, message: f.message })), error: c.error })),
     unexpanded_macros: [...r.unexpandedMacros],
+    trackers: r.trackers.map((t) => ({
+      url: t.url, kind: t.kind, hop: t.hop, host: t.host, resolves: t.resolves, tls_valid: t.tlsValid, non_production: t.nonProduction,
+      insecure_on_https: t.insecureOnHttps, macro_problems: [...t.macroProblems], network_checked: t.networkChecked, error: t.error,
+    })),
     lint: r.lint.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message, path: f.path, line: f.line, spec: f.spec, group: f.group, hop: f.hop })),
     xml: {
       content_type: r.xml?.contentType ?? "",

@@ -31,6 +31,7 @@ import { createSchemaValidator, type SchemaValidator } from "./xsd.ts";
 import { fireImpressions } from "./pixels.ts";
 import { insecureUrls } from "./ssl.ts";
 import { lintChain } from "./lint-chain.ts";
+import { checkTrackers, DEFAULT_TRACKER_CHECKS, type TrackerCheckOptions } from "./trackers.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 
 export interface VastAnalyzerDeps {
@@ -49,6 +50,11 @@ export interface VastAnalyzerDeps {
    * runs (server.ts: the KV guard of @cva/platform). Without it every analysis fires (one-off analyses, tests).
    */
   sideEffects?: SideEffectGuard;
+  /**
+   * Tracker URL checks (trackers.ts). Their network part (DNS, TCP, TLS handshake, no HTTP request) is off unless
+   * `network: true`: a process enables it; library callers and tests that must not touch the internet leave it off.
+   */
+  trackerChecks?: Partial<TrackerCheckOptions>;
 }
 
 export interface VastAnalyzer {
@@ -70,6 +76,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
   const limits = resolveLimits(deps.limits);
   const rewriteUrl = deps.rewriteUrl ?? ((u: string) => u);
   const schemas = deps.schemas ?? createSchemaValidator(undefined);
+  const trackerOptions: TrackerCheckOptions = { ...DEFAULT_TRACKER_CHECKS, ...deps.trackerChecks };
   const cpu = machineCpu();
   const ram = machineRam();
 
@@ -95,6 +102,9 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     // offers them all; a wrapper of the pod is followed through its own chain (pod.ts).
     const ads = await resolvePod(chain, ctx, limits.maxAds);
     const playing = ads.filter((a) => a.error === "");
+    // Tracker URLs are checked beside the impressions and media probes (their connections send no request).
+    const trackersDone = checkTrackers(chain.steps, vastUrl, { policy: deps.policy, budget, rewriteUrl, options: trackerOptions, signal });
+    trackersDone.catch(() => {}); // awaited below; an abort must not surface as an unhandled rejection meanwhile
 
     // Impressions: each analysed ad's, merged along its chain (wrappers first, as a player collects them), and fired
     // only for ads that reached an inline ad — a player that ends in no ad fires Error URLs, not impressions.
@@ -160,6 +170,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     });
     const unexpandedMacros = findUnexpandedMacros(chain.steps.flatMap((s) => (s.doc ? [s.doc] : [])));
     const lint = lintChain(chain.steps, log);
+    const trackers = await trackersDone;
+    errors.push(...trackers.errors);
 
     // ad_system: the inline ad's (the server that delivered the creative), else the nearest wrapper's.
     let adSystem = chain.inline?.ad?.adSystem ?? "";
@@ -206,6 +218,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       schemaChecks,
       unexpandedMacros,
       lint: lint.findings,
+      trackers: trackers.trackers,
       wrapperChain: chain.steps.map((step, hop) =>
         create(VastChainHopSchema, {
           url: step.url,

@@ -439,6 +439,19 @@ const rules: Rule[] = [
     reason: "An ad-server macro that reaches the player is requested as written: the pixel or click is lost, mis-attributed or refused.",
   },
 
+  {
+    kind: "fixed",
+    test: "tracker_urls",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "no tracker URL with a fault",
+    source: `${SOURCES.noFigure}; mixed content: W3C Mixed Content (players on https pages block http requests); reserved names: RFC 2606, RFC 6761; private addresses: RFC 1918`,
+    reason:
+      "A tracker whose host does not resolve, refuses the connection, fails TLS, lives on a test or staging host, is http on an https ad or carries a macro no player fills is a beacon that never counts: the delivery, quartiles or clicks it should report are lost. Hosts are checked without sending the request, so no tracker fires.",
+  },
+
   // ---- VAST lint: the rule groups of the linter, each failing on any error finding of its rules ----
   ...LINT_GROUPS.map(([group, what]): Rule => ({
     kind: "fixed",

@@ -26,6 +26,7 @@ import { universal_ad_id as xml_universal_ad_id } from "./vast/xml/universal_ad_
 import { unexpanded_macros as xml_unexpanded_macros } from "./vast/xml/unexpanded_macros.ts";
 import { vpaid as xml_vpaid } from "./vast/xml/vpaid.ts";
 import { xml_schema as xml_xml_schema } from "./vast/xml/xml_schema.ts";
+import { tracker_urls as xml_tracker_urls } from "./vast/xml/tracker_urls.ts";
 import { lint_required_elements as xml_lint_required_elements } from "./vast/xml/lint_required_elements.ts";
 import { lint_value_formats as xml_lint_value_formats } from "./vast/xml/lint_value_formats.ts";
 import { lint_conditional_requirements as xml_lint_conditional_requirements } from "./vast/xml/lint_conditional_requirements.ts";
@@ -120,6 +121,7 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_unexpanded_macros,
     xml_vpaid,
     xml_xml_schema,
+    xml_tracker_urls,
     xml_lint_required_elements,
     xml_lint_value_formats,
     xml_lint_conditional_requirements,

@@ -4,6 +4,7 @@ import { SPEC } from "../spec.ts";
 import { ALL } from "../versions.ts";
 import { hostOf, isHttpUrl, withoutMacros } from "../values.ts";
 import { urlElements } from "../urls.ts";
+import { nonProductionHost } from "../hosts.ts";
 import type { LintRule } from "../types.ts";
 
 // URLs as written: well-formed, absolute http(s), no script schemes, no hosts that only exist in a test lab.
@@ -22,17 +23,6 @@ const HAS_SCHEME = /^\s*[A-Za-z][A-Za-z0-9+.-]*:/;
 const STREAMING_SCHEME = /^\s*(rtmpe?|rtmps|rtsp|rtmpt):\/\//i;
 /** VAST 4.3 allows an interactive creative inline as a data: URI (IAB sample Interactive_Creative_File_Data_URI). */
 const isDataCreative = (name: string, url: string) => name.toLowerCase() === "interactivecreativefile" && /^\s*data:text\/html[;,]/i.test(url);
-
-/** Hosts that exist only in test set-ups: reserved names (RFC 2606/6761), loopback and private addresses, staging names. */
-export function nonProductionHost(host: string): string | undefined {
-  const h = host.replace(/^\[|\]$/g, "");
-  if (h === "localhost" || h.endsWith(".localhost")) return "localhost";
-  if (/\.(test|invalid|local|example|internal|lan)$/.test(h) || /^example\.(com|net|org)$/.test(h) || h.endsWith(".example.com")) return "a reserved test domain";
-  if (/^127\.|^0\.0\.0\.0$|^::1$/.test(h)) return "a loopback address";
-  if (/^10\.|^192\.168\.|^172\.(1[6-9]|2\d|3[01])\.|^169\.254\.|^f[cd][0-9a-f]{2}:/i.test(h)) return "a private network address";
-  if (h.split(".").some((label) => /^(staging|stage|stg|preprod|qa|uat|dev|sandbox)(\d+)?$/.test(label) || /-(staging|stage|stg|qa|uat|dev|sandbox)$/.test(label))) return "a staging or test host";
-  return undefined;
-}
 
 export const urlRules: LintRule[] = [
   rule({
