@@ -20,6 +20,8 @@ const limits = {
 };
 // The IAB XSDs, if the operator provides them (not shipped: no licence grant); see src/xsd.ts.
 const xsdDir = envString("VAST_XSD_DIR", "") || undefined;
+// Tracker hosts checked over the network (resolve, connect, TLS handshake; never an HTTP request): on by default.
+const trackerNetworkChecks = envString("VAST_CHECK_TRACKERS", "1") !== "0";
 const policy = outboundPolicyFromEnv();
 
 await runScannerMain({
@@ -27,6 +29,6 @@ await runScannerMain({
   portEnv: "VAST_ANALYZER_PORT",
   defaultPort: 9105,
   defaultMetricsPort: 9205,
-  describe: { slots, limits, media_probe_timeout_ms: mediaProbeTimeoutMs, xsd_dir: xsdDir ?? null, policy: policy.describe() },
-  start: (base) => startVastAnalyzerProcess({ ...base, policy, slots, limits, mediaProbeTimeoutMs, xsdDir }),
+  describe: { slots, limits, media_probe_timeout_ms: mediaProbeTimeoutMs, xsd_dir: xsdDir ?? null, tracker_network_checks: trackerNetworkChecks, policy: policy.describe() },
+  start: (base) => startVastAnalyzerProcess({ ...base, policy, slots, limits, mediaProbeTimeoutMs, xsdDir, trackerNetworkChecks }),
 });

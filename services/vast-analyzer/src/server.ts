@@ -22,6 +22,11 @@ export interface VastAnalyzerProcessOptions extends ScannerProcessBase {
   probe?: ProbeFn;
   /** Replaces the KV guard that fires a job's impression pixels once (tests). */
   sideEffects?: SideEffectGuard;
+  /**
+   * Check each tracking, click, error and verification URL's host over the network (DNS, TCP, TLS; no HTTP request):
+   * VAST_CHECK_TRACKERS, on unless set to 0.
+   */
+  trackerNetworkChecks?: boolean;
   /** Test seam: maps every outbound URL before it is requested. */
   rewriteUrl?: (url: string) => string;
 }
@@ -43,6 +48,7 @@ export async function startVastAnalyzerProcess(opts: VastAnalyzerProcessOptions)
     limits: opts.limits,
     location: opts.location,
     rewriteUrl: opts.rewriteUrl,
+    trackerChecks: { network: opts.trackerNetworkChecks ?? false },
     schemas: createSchemaValidator(opts.xsdDir),
     // A job delivered again while its first delivery still runs must not fire the impression pixels twice.
     sideEffects: opts.sideEffects ?? (await createSideEffectGuard(nc)),
