@@ -6,7 +6,7 @@ import {
 } from "@cva/platform";
 import { buildEdge } from "./app.ts";
 import { loadEdgeConfig } from "./config.ts";
-import { startGrpcServer } from "./grpc/service.ts";
+import { startGrpcServer } from "./grpc/server.ts";
 import { createReadiness } from "./routes/ops.ts";
 import { knownSpecId } from "./validation/spec-ids.ts";
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Device, health, scan } from "@cva/contracts";
 import pino from "pino";
 import { buildEdge } from "../src/app.ts";
-import { startGrpcServer, type GrpcServer } from "../src/grpc/service.ts";
+import { startGrpcServer, type GrpcServer } from "../src/grpc/server.ts";
 import { FakeAuth, FakeDispatcher, FakeReportStore, testConfig } from "./fakes.ts";
 
 // A plain grpc-js client (what an internal caller would use), no Connect on the client side.

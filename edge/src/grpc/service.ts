@@ -1,8 +1,5 @@
-import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { Device, health, scan, type Targeting } from "@cva/contracts";
 import { ApiError, asApiError, payloadError, toConnectError } from "../errors.ts";
 import type { EdgeDeps, EdgeLimits } from "../ports.ts";
@@ -15,6 +12,7 @@ import {
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
+import { callerKey } from "./key-gate.ts";
 
 // The public scan service over gRPC/Connect/gRPC-web: the same use-case, validation rules and messages as the JSON
 // API; only the framing differs (raw bytes instead of base64, the key in x-apikey metadata, errors as codes).
@@ -47,6 +45,34 @@ function workspaceNumber(v: bigint): number {
   return checkWorkspaceId(Number(v), "workspace_id");
 }
 
+/** Room for a request's small fields (name, targeting with a 2 KB page_url, ids) beside its payload. */
+const FIELDS_BYTES = 64 * 1024;
+/** GetReport, ListWorkspaceReports and the health check carry an id, a page token, a service name. */
+const SMALL_REQUEST_BYTES = 4 * 1024;
+/** A Connect JSON caller sends bytes fields as base64: 4 characters per 3 bytes. */
+const base64Bytes = (n: number) => Math.ceil(n / 3) * 4;
+
+/**
+ * The largest message each method reads, from the documented limits: an ad tag ≤ 1 MB, a zip ≤ 10 MB (as base64 over
+ * Connect JSON, never more than the JSON API's 15 MB body), a VAST URL ≤ 8 KB.
+ */
+export function readLimitsOf(limits: EdgeLimits): Record<keyof ServiceImpl<typeof scan.ScanService>, number> {
+  const tag = base64Bytes(limits.maxTagBytes) + FIELDS_BYTES;
+  const zip = Math.min(limits.maxBodyBytes, base64Bytes(limits.maxZipBytes) + FIELDS_BYTES);
+  return {
+    scanTagV3: tag,
+    scanTagV2: tag,
+    scanZip: zip,
+    scanZipV3: zip,
+    scanVast: base64Bytes(limits.maxVastUrlBytes) + FIELDS_BYTES,
+    getReport: SMALL_REQUEST_BYTES,
+    listWorkspaceReports: SMALL_REQUEST_BYTES,
+  };
+}
+
+/** The adapter's ceiling: the largest per-method limit. */
+export const largestReadLimit = (limits: EdgeLimits) => Math.max(...Object.values(readLimitsOf(limits)));
+
 export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void {
   const { useCase, limits, isKnownSpecId } = deps;
 
@@ -55,7 +81,8 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
   // escaped the use case — is logged here and answered with the generic processing_error; the error stays the cause.
   async function handle<T>(ctx: HandlerContext, fn: (p: Principal) => Promise<T>): Promise<T> {
     try {
-      const principal = await useCase.authenticate(ctx.requestHeader.get("x-apikey") ?? undefined);
+      // The key gate (server.ts) authenticated the caller before the body was read; routes mounted without it check here.
+      const principal = ctx.values.get(callerKey) ?? (await useCase.authenticate(ctx.requestHeader.get("x-apikey") ?? undefined));
       return await fn(principal);
     } catch (err) {
       if (!(err instanceof ApiError)) deps.logger.error({ err, procedure: ctx.method.name }, "unhandled error");
@@ -74,7 +101,7 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
     name: checkName(req.name, "name", limits),
   });
 
-  router.service(scan.ScanService, {
+  const impl: ServiceImpl<typeof scan.ScanService> = {
     scanTagV3: (req, ctx) =>
       handle(ctx, async (p) => {
         const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits) }, ctx);
@@ -119,7 +146,13 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
           nextPageToken: page.next_page_token,
         });
       }),
-  });
+  };
+  // Each method reads at most what its request can be (readLimits): a GetReport cannot make the edge hold megabytes.
+  const readLimits = readLimitsOf(limits);
+  for (const method of scan.ScanService.methods) {
+    const fn = impl[method.localName as keyof typeof impl];
+    router.rpc(method as never, fn as never, { readMaxBytes: readLimits[method.localName as keyof typeof impl] });
+  }
 
   // grpc.health.v1 Check (Watch is left unimplemented: probes use Check).
   const Status = health.HealthCheckResponse_ServingStatus;
@@ -131,38 +164,5 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       const ok = deps.ready ? await deps.ready().catch(() => false) : true;
       return create(health.HealthCheckResponseSchema, { status: ok ? Status.SERVING : Status.NOT_SERVING });
     },
-  });
+  }, { readMaxBytes: SMALL_REQUEST_BYTES });
 }
-
-export interface GrpcServer {
-  port: number;
-  close(): Promise<void>;
-}
-
-/** HTTP/2 cleartext listener serving gRPC, gRPC-web and Connect (Fastify keeps HTTP/1.1 on its own port). */
-export async function startGrpcServer(deps: GrpcDeps & { port: number; host?: string }): Promise<GrpcServer> {
-  const handler = connectNodeAdapter({
-    routes: (router) => registerScanService(router, deps),
-    // A zip travels as raw bytes: allow the JSON API's limit plus framing.
-    readMaxBytes: deps.limits.maxBodyBytes,
-  });
-  const server = http2.createServer(handler);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(deps.port, deps.host ?? "0.0.0.0", () => resolve());
-  });
-  const sessions = new Set<http2.Http2Session>();
-  server.on("session", (s) => {
-    sessions.add(s);
-    s.once("close", () => sessions.delete(s));
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sessions) s.close();
-      }),
-  };
-}
-
