@@ -149,6 +149,23 @@ describe("public gRPC port, hostile clients", () => {
     }
   });
 
+  it("ScanTagV2 refuses a page_url on a private host, as the JSON API does", async () => {
+    const client = new grpc.Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+    try {
+      const md = new grpc.Metadata();
+      md.set("x-apikey", "key-a");
+      const req = create(scan.ScanTagV2RequestSchema, { data: new TextEncoder().encode("<b>x</b>"), targeting: { pageUrl: "http://127.0.0.1:9203/" } });
+      const err = await new Promise<grpc.ServiceError>((resolve) => {
+        client.makeUnaryRequest(`${S}ScanTagV2`, (m: typeof req) => Buffer.from(toBinary(scan.ScanTagV2RequestSchema, m)), (b: Buffer) => b, req, md,
+          (e) => resolve(e!));
+      });
+      expect(err.code).toBe(grpc.status.INVALID_ARGUMENT);
+      expect(decodeURIComponent(err.details)).toBe("targeting.page_url: host 127.0.0.1 is not a public address");
+    } finally {
+      client.close();
+    }
+  });
+
   it("no refused or cut call is left open: the server closes at once", async () => {
     for (const s of sessions) s.destroy();
     await within(server.close(), BOUND_MS, "closing the server");

@@ -115,7 +115,7 @@ describe("scans end to end", () => {
     expect(rep.meta.creative_type).toBe("ad_tag");
     expect(rep.console.errors.join(" ")).toContain("boom");
     // The pixel's cookie is cross-site here (creative origin vs the fixture host) and has no SameSite=None, so a real
-    // browser refuses it; the v2 test below sets it first-party through page_url.
+    // browser refuses it; the v2 test below sets one first-party at its page_url.
     expect(rep.cookies.map((c: { name: string }) => c.name)).toContain("js_cookie");
     expect(rep.local_storage).toEqual(expect.arrayContaining([expect.objectContaining({ key: "k", value: "v" })]));
     const pixel = rep.network.responses.find((x: { url: string }) => x.url.endsWith("/pixel.gif"));
@@ -146,8 +146,10 @@ describe("scans end to end", () => {
   });
 
   it("scans a v2 ad tag with targeting observed by the creative's server", async () => {
-    const tag = `<div style="width:320px;height:50px;background:#222"><img src="${origin}/pixel.gif" width="1" height="1"></div><script>fetch("${origin}/lang?" + navigator.language)</script>`;
-    const pageUrl = `${origin}/article?id=1`;
+    const tag = `<div style="width:320px;height:50px;background:#222"><img src="${origin}/pixel.gif" width="1" height="1"></div><script>fetch("${origin}/lang?" + navigator.language); document.cookie = "pub=" + encodeURIComponent(location.href) + "; path=/";</script>`;
+    // A publisher page served by interception only: a page_url host must be public (a private one is refused, see
+    // services/tag-scanner/test/hostile.test.ts), and .example names resolve nowhere.
+    const pageUrl = "http://publisher.example/article?id=1";
     const r = await postJson(`${stack.baseUrl}/v2/scanTag`, { data: b64(tag), targeting: { device: "mobile", language: "nl-NL", country: "usa", page_url: pageUrl } }, key);
     expect(r.status, r.text).toBe(200);
     expect(r.json.meta.device).toMatch(/mobile/i);
@@ -159,11 +161,11 @@ describe("scans end to end", () => {
     expect(hit?.url).toBe("/lang?nl-NL");
     expect(hit?.headers["accept-language"]).toMatch(/^nl-NL/);
     expect(hit?.headers["user-agent"]).toMatch(/Mobile/);
-    // The tag runs inside a host page whose URL is page_url: same-origin requests carry it as referrer, and the
-    // pixel's HttpOnly cookie is first-party there.
-    expect(hit?.headers.referer).toBe(pageUrl);
-    const uid = r.json.cookies.find((c: { name: string }) => c.name === "uid");
-    expect(uid).toMatchObject({ httpOnly: true, value: "42", domain: "127.0.0.1" });
+    // The tag runs inside a host page whose URL is page_url: cross-origin requests carry its origin as referrer, and
+    // a cookie the tag sets is first-party to page_url's host, with location.href = page_url.
+    expect(hit?.headers.referer).toBe("http://publisher.example/");
+    const pub = r.json.cookies.find((c: { name: string }) => c.name === "pub");
+    expect(pub).toMatchObject({ value: encodeURIComponent(pageUrl), domain: "publisher.example" });
   });
 
   it("scans for targeting.country nld on the default stack (every worker serves usa and nld)", async () => {

@@ -6,8 +6,8 @@ import type { EdgeDeps, EdgeLimits } from "../ports.ts";
 import type { ScanUseCase } from "../scan/use-case.ts";
 import type { Principal, ScanRequest } from "../scan/types.ts";
 import {
-  checkCountry, checkHttpUrl, checkLanguage, checkName, checkSpecId, checkTagBytes, checkVastUrl, checkWorkspaceId,
-  checkZipBytes, MAX_PAGE_URL_LENGTH, type TargetingInput,
+  checkCountry, checkLanguage, checkPageUrl, checkName, checkSpecId, checkTagBytes, checkVastUrl, checkWorkspaceId,
+  checkZipBytes, type TargetingInput,
 } from "../validation/fields.ts";
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
@@ -35,7 +35,7 @@ function targetingFrom(t: Targeting | undefined, allowCountryAndPage: boolean): 
   if (t.language !== "") out.language = checkLanguage(t.language, "targeting.language");
   if (allowCountryAndPage) {
     if (t.country !== "") out.country = checkCountry(t.country, "targeting.country");
-    if (t.pageUrl !== "") out.pageUrl = checkHttpUrl(t.pageUrl, "targeting.page_url", MAX_PAGE_URL_LENGTH);
+    if (t.pageUrl !== "") out.pageUrl = checkPageUrl(t.pageUrl, "targeting.page_url");
   }
   return out;
 }

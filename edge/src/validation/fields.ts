@@ -1,3 +1,5 @@
+import { isIP } from "node:net";
+import { createOutboundPolicy } from "@cva/platform";
 import { payloadError } from "../errors.ts";
 import type { EdgeLimits } from "../ports.ts";
 import type { SpecIdCheck } from "./spec-ids.ts";
@@ -58,6 +60,23 @@ export function checkHttpUrl(value: string, field: string, maxLength: number): s
   if (url.protocol !== "http:" && url.protocol !== "https:") throw payloadError(`${field}: must be an http or https URL`);
   if (url.hostname === "") throw payloadError(`${field}: URL has no host`);
   if (url.username !== "" || url.password !== "") throw payloadError(`${field}: URL must not carry credentials`);
+  return value;
+}
+
+/** Public unicast only: the allowlist that lets scanners fetch private fixtures never applies to a host page. */
+const PUBLIC_ONLY = createOutboundPolicy([]);
+
+/**
+ * `targeting.page_url`: an http(s) URL whose host is not a private, loopback, link-local or other non-public address
+ * literal, nor `localhost`. The tag's host page is served at this URL's origin, so the creative runs same-origin with
+ * whatever answers there; on an internal host it could read internal services. Names are checked again where they
+ * resolve, in the tag scanner (services/tag-scanner/src/page-origin.ts).
+ */
+export function checkPageUrl(value: string, field: string): string {
+  checkHttpUrl(value, field, MAX_PAGE_URL_LENGTH);
+  const host = new URL(value).hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const local = isIP(host) !== 0 ? !PUBLIC_ONLY.check(host).allowed : host === "localhost" || host.endsWith(".localhost");
+  if (local) throw payloadError(`${field}: host ${host} is not a public address`);
   return value;
 }
 

@@ -5,7 +5,7 @@ import { decodeBase64Strict } from "./base64.ts";
 import {
   checkCountry,
   checkDevice,
-  checkHttpUrl,
+  checkPageUrl,
   checkLanguage,
   checkName,
   checkSpecId,
@@ -13,7 +13,6 @@ import {
   checkVastUrl,
   checkWorkspaceId,
   checkZipBytes,
-  MAX_PAGE_URL_LENGTH,
   type TargetingInput,
 } from "./fields.ts";
 import type { SpecIdCheck } from "./spec-ids.ts";
@@ -87,7 +86,7 @@ function parseTargeting(body: Json, allowed: readonly (keyof TargetingInput)[]):
   }
   if (allowed.includes("pageUrl")) {
     const pageUrl = optionalString(o, "page_url", "targeting.page_url");
-    if (pageUrl !== undefined) out.pageUrl = checkHttpUrl(pageUrl, "targeting.page_url", MAX_PAGE_URL_LENGTH);
+    if (pageUrl !== undefined) out.pageUrl = checkPageUrl(pageUrl, "targeting.page_url");
   }
   return out;
 }

@@ -50,7 +50,7 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
             device,
             language,
             country: { type: "string", enum: [...COUNTRIES], description: "worker location; default: the edge's SERVER_LOCATION" },
-            page_url: { type: "string", format: "uri", maxLength: MAX_PAGE_URL_LENGTH, description: "http(s) URL of the host page" },
+            page_url: { type: "string", format: "uri", maxLength: MAX_PAGE_URL_LENGTH, description: "http(s) URL of the publisher page the tag is placed in (the host page is served at this URL, location.href and the referrer are it). Its host must be a public address: a private, loopback or link-local address, localhost, or a name resolving to one is a payload_error \"targeting.page_url: host … is not a public address\"." },
           },
         },
       },

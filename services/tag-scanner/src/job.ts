@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { ErrorType, ScanErrorSchema, type ScanJob } from "@cva/contracts";
 import type { JobOutcome } from "@cva/platform";
+import { PageUrlRefusedError } from "./page-origin.ts";
 import type { TagScanner } from "./scanner.ts";
 
 /**
@@ -11,5 +12,11 @@ export async function runJob(scanner: TagScanner, job: ScanJob, ctx: { signal?: 
   if (job.input.case !== "tag") {
     return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PAYLOAD, message: "the job carries no ad tag" }) };
   }
-  return { case: "tag", value: await scanner.scan(job, ctx.signal) };
+  try {
+    return { case: "tag", value: await scanner.scan(job, ctx.signal) };
+  } catch (err) {
+    // A page_url on a non-public host is the client's error (page-origin.ts).
+    if (err instanceof PageUrlRefusedError) return { case: "error", value: create(ScanErrorSchema, { type: ErrorType.PAYLOAD, message: err.message }) };
+    throw err;
+  }
 }

@@ -15,7 +15,8 @@ import { renderPhase } from "./phases/render.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
 import { createImageWork, type ImageWork } from "./image-work.ts";
-import { buildSyntheticSite } from "./synthetic-origin.ts";
+import { createPageOriginGuard } from "./page-origin.ts";
+import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
 import { createWarmPages, type PageLease } from "./warm-pages.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
@@ -54,6 +55,8 @@ export interface TagScannerDeps {
   startProxy?: (policy: OutboundPolicy, listenOn?: () => Promise<Server>) => Promise<EgressProxy>;
   /** The screenshot's decode, colour, border and thumbnail (default: a worker thread of its own). */
   imageWork?: ImageWork;
+  /** Addresses a page_url host may have (page-origin.ts; default public unicast only, whatever the allowlist says). */
+  pageHostPolicy?: OutboundPolicy;
 }
 
 export interface TagScanner {
@@ -73,10 +76,13 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
   const startProxy = deps.startProxy ?? ((policy: OutboundPolicy, listenOn?: () => Promise<Server>) => startEgressProxy({ policy, listenOn }));
 
+  // Proxies connect under the outbound policy, with each running scan's page_url host held to public addresses.
+  const pageOrigins = createPageOriginGuard(deps.policy, deps.pageHostPolicy);
+
   // The next scan's page is prepared while the slot is idle, on the lease that held it; the default profile is
   // desktop/en-US (most scans), a job with other targeting re-emulates its prepared page (a few CDP calls).
   const prepare = (l: PageLease) => preparePage({
-    browser: l.browser, tabProfiles: l.tabProfiles, policy: deps.policy, profile: deviceProfile(DEFAULT_JOB, l.chromeMajor),
+    browser: l.browser, tabProfiles: l.tabProfiles, policy: pageOrigins.policy, profile: deviceProfile(DEFAULT_JOB, l.chromeMajor),
     startProxy: (policy) => startProxy(policy, l.proxyListener),
   });
   const warm = createWarmPages({ perBrowser: deps.pool.slotsPerBrowser ?? 1, prepare });
@@ -88,6 +94,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
 
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
     const log = deps.logger?.child?.({ job_id: job.jobId }) ?? deps.logger;
+    // Throws PageUrlRefusedError (the client's error) for a page_url on a non-public host.
+    const releasePageHost = await pageOrigins.admit(hostPageUrl(job));
     try {
       return await attempt(job, signal, log, false);
     } catch (err) {
@@ -97,6 +105,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       if (!(err instanceof BrowserLostError) || left < MIN_RETRY_MS || signal?.aborted) throw err;
       log?.warn({ err: String(err), ms_left: Number.isFinite(left) ? left : undefined }, "the browser under this scan was lost; scanning again on a browser of its own");
       return attempt(job, signal, log, true);
+    } finally {
+      releasePageHost();
     }
   }
 

@@ -111,6 +111,23 @@ function withContainer(site: Omit<SyntheticSite, "isContainerFile" | "inApp">, t
   return { ...site, isContainerFile, inApp, respond: (url) => (isContainerFile(url) ? MRAID_RESPONSE : site.respond(url)) };
 }
 
+/**
+ * The URL an ad tag's host page is served at when it is not the synthetic origin: `targeting.page_url`, if it is a
+ * usable http(s) URL (an unusable one falls back to the synthetic origin). Bundles are always served at the synthetic
+ * origin. page-origin.ts checks this URL's host before the scan runs.
+ */
+export function hostPageUrl(job: ScanJob): string | undefined {
+  if (job.input.case !== "tag" || job.input.value.creative.case === "bundle") return undefined;
+  const pageUrl = job.targeting?.pageUrl?.trim();
+  if (!pageUrl) return undefined;
+  try {
+    const u = new URL(pageUrl);
+    return u.protocol === "https:" || u.protocol === "http:" ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function buildSyntheticSite(job: ScanJob): SyntheticSite {
   return withContainer(buildCreativeSite(job), creativeTexts(job));
 }
@@ -171,16 +188,7 @@ function buildCreativeSite(job: ScanJob): Omit<SyntheticSite, "isContainerFile" 
     };
   }
   const tag = creative?.case === "html" ? creative.value : "";
-  let entryUrl = `${SYNTHETIC_ORIGIN}/`;
-  const pageUrl = job.targeting?.pageUrl?.trim();
-  if (pageUrl) {
-    try {
-      const u = new URL(pageUrl);
-      if (u.protocol === "https:" || u.protocol === "http:") entryUrl = u.href;
-    } catch {
-      /* an unusable page_url falls back to the synthetic origin */
-    }
-  }
+  const entryUrl = hostPageUrl(job) ?? `${SYNTHETIC_ORIGIN}/`;
   const page = enc.encode(hostPageHtml(tag));
   return {
     entryUrl,

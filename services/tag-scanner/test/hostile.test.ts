@@ -2,10 +2,17 @@
 // service keeps working for the next scan. Plus the public ad-tag corpus: every tag scans without error.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+<<<<<<< HEAD
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { describeWithCorpus, until } from "@cva/platform/testing/index.ts";
+=======
+import { fileURLToPath } from "node:url";
+import { ErrorType } from "@cva/contracts";
+import { createMemoryArtifactSink, createOutboundPolicy, type HostResolver } from "@cva/platform";
+>>>>>>> 02745e9 (page_url: the host page is never served on a private or allowlisted-internal origin (issue 20, hole 3))
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { runJob as scanJob } from "../src/job.ts";
 import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
@@ -27,6 +34,8 @@ beforeAll(async () => {
   fixture = await startFixtureServer({
     "/leak": send("image/gif", PIXEL_GIF),
     "/ok.gif": send("image/gif", PIXEL_GIF),
+    // An internal service on an allowlisted private address (the proof used the tag scanner's own /metrics).
+    "/metrics": send("text/plain", "cva_internal_secret 42\n"),
     "/payload.bin": (_req, res) => {
       res.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": `attachment; filename="${DOWNLOAD_NAME}"` });
       res.end(Buffer.alloc(4096, 7));
@@ -149,6 +158,56 @@ setTimeout(() => { location.href = "file:///etc/passwd"; }, 700);
   }, 90_000);
 });
 
+<<<<<<< HEAD
+=======
+// Issue 20, hole 3: the host page is served at page_url's origin by interception, so a page_url on an allowlisted private
+// host made the creative same-origin with whatever listens there.
+describe("targeting.page_url on a private host", () => {
+  const readsMetrics = `<script>fetch("/metrics").then((r) => r.text()).then((t) => console.error("read " + t), (e) => console.error("failed " + e));</script>${box}`;
+
+  it("is refused when the host is a private address: the creative never runs at that origin", async () => {
+    const outcome = await scanJob(scanner, tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `${fixture.origin}/` }));
+    expect(outcome.case).toBe("error");
+    expect(outcome.value).toMatchObject({ type: ErrorType.PAYLOAD, message: "targeting.page_url: host 127.0.0.1 is not a public address" });
+    expect(fixture.seen.some((s) => s.url === "/metrics")).toBe(false);
+  }, 90_000);
+
+  it("is refused when the name resolves to a private address", async () => {
+    const port = new URL(fixture.origin).port;
+    const named = createTagScanner({
+      pool, artifacts, location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
+      timeouts: { renderMs: RENDER_MS, holdMs: 1_000 },
+    });
+    const outcome = await scanJob(named, tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `http://intranet.example:${port}/` }));
+    expect(outcome.value).toMatchObject({ type: ErrorType.PAYLOAD, message: "targeting.page_url: host intranet.example resolves to a non-public address" });
+    expect(fixture.seen.some((s) => s.url === "/metrics")).toBe(false);
+  }, 90_000);
+
+  it("a name that rebinds to a private address after the check reaches nothing at that origin", async () => {
+    const port = new URL(fixture.origin).port;
+    // Public when the scan checks it, loopback (allowlisted) for every connection after.
+    let lookups = 0;
+    const rebinding: HostResolver = async () => (++lookups === 1 ? ["93.184.216.34"] : ["127.0.0.1"]);
+    const rebound = createTagScanner({
+      pool, artifacts, location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: rebinding }),
+      timeouts: { renderMs: RENDER_MS, holdMs: 1_000 },
+    });
+    const r = await rebound.scan(tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `http://rebind.example:${port}/` }));
+    // The creative ran at page_url and tried; the egress proxy refused the connection and nothing internal came back.
+    expect(lookups).toBeGreaterThan(1);
+    const metrics = r.network!.responses.find((x) => x.url.endsWith("/metrics"));
+    expect(metrics?.failure).toContain("refused by the outbound policy: rebind.example resolves to a non-public address");
+    expect(r.console!.errors.some((e) => e.startsWith("read refused by the outbound policy"))).toBe(true);
+    expect(JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? Number(v) : v))).not.toContain("cva_internal_secret");
+    expect(fixture.seen.some((s) => s.url === "/metrics")).toBe(false);
+    await stillWorks();
+  }, 90_000);
+});
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const corpus = path.resolve(repoRoot, "../shared/corpus/adtags");
+
+>>>>>>> 02745e9 (page_url: the host page is never served on a private or allowlisted-internal origin (issue 20, hole 3))
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = path.join(dir, n);

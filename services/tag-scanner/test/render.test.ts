@@ -36,6 +36,9 @@ beforeAll(async () => {
   scanner = createTagScanner({
     pool, artifacts, location: "nld",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
+    // The page_url test serves its publisher page from a loopback fixture: loopback counts as a publisher's address
+    // here (in production a page_url host must be public, test/hostile.test.ts).
+    pageHostPolicy: createOutboundPolicy(["127.0.0.0/8"]),
     timeouts: { renderMs: 12_000, holdMs: 1_200, stepMs: 4_000, landingMs: 6_000 },
   });
   fixture = await startFixtureServer({
