@@ -30,3 +30,4 @@ export * from "./artifacts/store.ts";
 export * from "./artifacts/writer.ts";
 export * from "./artifacts/uploads.ts";
 export * from "./outbound/index.ts";
+export * from "./process/index.ts";

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { childEnv, dropPrivilegesArgs, lookupUnprivilegedUser, type UnprivilegedUser } from "@cva/platform";
 
 export interface ToolRun {
   stdout: string;
@@ -66,6 +67,21 @@ export function prlimitAvailable(): boolean {
   return existsSync(PRLIMIT);
 }
 
+let toolUserCache: { user: UnprivilegedUser | undefined } | undefined;
+
+/**
+ * Who ffmpeg and ffprobe run as. As root (`npm start` on a dev machine or CI) a decoder exploit would own the machine,
+ * so they drop to MEDIA_PROBER_FFMPEG_USER (default `nobody`, the same setpriv mechanism as the tag scanner's
+ * Chromium); as any other user (the image) they run as that user. The prober gives each probe's directory to this user
+ * (prober.ts), so the decoder can read the download and write its images there and nothing else of ours.
+ */
+export function toolUser(env: NodeJS.ProcessEnv = process.env): UnprivilegedUser | undefined {
+  toolUserCache ??= {
+    user: process.getuid?.() === 0 ? lookupUnprivilegedUser(env.MEDIA_PROBER_FFMPEG_USER || "nobody", "MEDIA_PROBER_FFMPEG_USER") : undefined,
+  };
+  return toolUserCache.user;
+}
+
 /** CPU seconds for a process with this wall-clock time-out (see DEFAULT_RESOURCE_LIMITS). */
 export function cpuSecondsFor(timeoutMs: number, threads: number): number {
   return Math.max(1, Math.ceil(timeoutMs / 1000) * Math.max(1, threads) + 1);
@@ -89,7 +105,9 @@ const ENOMEM = /Cannot allocate memory|out of memory|ENOMEM/i;
 /**
  * Runs ffmpeg/ffprobe without a shell (arguments are never parsed by a shell) under `prlimit`, in a process group of
  * its own: on time-out or abort the whole group is killed with SIGKILL (anything the tool started goes with it). An
- * abort rejects with the signal's reason (the caller cancelled; no result is wanted).
+ * abort rejects with the signal's reason (the caller cancelled; no result is wanted). The tool gets a minimal
+ * environment (childEnv: PATH and the locale) and, when this process is root, runs as toolUser() with no groups, no
+ * capabilities and no_new_privs.
  */
 export function runTool(tool: string, args: string[], opts: ToolOptions): Promise<ToolRun> {
   return new Promise((resolve, reject) => {
@@ -103,11 +121,15 @@ export function runTool(tool: string, args: string[], opts: ToolOptions): Promis
       ...opts.limits,
     };
     const maxBuffer = opts.maxBuffer ?? 32 * 1024 * 1024;
-    // prlimit sets the limits on itself and execs the tool: same pid, same process group.
-    const child = spawn(PRLIMIT, [...prlimitArgs(limits), "--", tool, ...args], {
+    // setpriv drops to the tool user and execs prlimit, which sets the limits on itself and execs the tool: one pid,
+    // one process group throughout.
+    const user = toolUser();
+    const argv = [...(user ? dropPrivilegesArgs(user, { noNewPrivs: true }) : []), PRLIMIT, ...prlimitArgs(limits), "--", tool, ...args];
+    const child = spawn(argv[0]!, argv.slice(1), {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
+      env: childEnv(),
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
@@ -156,8 +178,8 @@ export function runTool(tool: string, args: string[], opts: ToolOptions): Promis
         return reject(new ToolError(`${tool} exceeded its CPU time limit of ${limits.cpuSeconds} s`, tool, "limit", stderr, "cpu"));
       }
       if (signal === "SIGXFSZ") return reject(new ToolError(`${tool} exceeded its file size limit`, tool, "limit", stderr, "file_size"));
-      // prlimit itself exits 1 with its own message when it cannot exec the tool (127 from a shell would be clearer).
-      if (code === 1 && /^prlimit: /m.test(stderr)) return reject(new ToolError(`${tool} could not be started`, tool, "spawn", stderr));
+      // prlimit (or setpriv) exits 1 with its own message when it cannot exec the next program.
+      if ((code === 1 || code === 127) && /^(prlimit|setpriv): /m.test(stderr)) return reject(new ToolError(`${tool} could not be started`, tool, "spawn", stderr));
       if (ENOMEM.test(stderr.slice(-4000))) {
         return reject(new ToolError(`${tool} ran out of its address space limit`, tool, "limit", stderr, "memory"));
       }

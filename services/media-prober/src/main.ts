@@ -1,5 +1,5 @@
 import { envInt, envString, outboundPolicyFromEnv, runScannerMain } from "@cva/platform";
-import { DEFAULT_RESOURCE_LIMITS } from "./exec.ts";
+import { DEFAULT_RESOURCE_LIMITS, toolUser } from "./exec.ts";
 import { fileSettingsFromEnv } from "./file-workers.ts";
 import { DEFAULT_LIMITS } from "./prober.ts";
 import { startMediaProberProcess } from "./server.ts";
@@ -21,12 +21,14 @@ const limits = {
 };
 const workDir = envString("MEDIA_PROBER_WORK_DIR", "") || undefined;
 const policy = outboundPolicyFromEnv();
+// As root the decoders drop to MEDIA_PROBER_FFMPEG_USER: a user that does not exist stops the process here, not a probe.
+const ffmpegUser = toolUser()?.name ?? "(this process's user)";
 
 await runScannerMain({
   name: "media-prober",
   portEnv: "MEDIA_PROBER_PORT",
   defaultPort: 9106,
   defaultMetricsPort: 9206,
-  describe: { slots, limits, policy: policy.describe() },
+  describe: { slots, limits, policy: policy.describe(), ffmpeg_user: ffmpegUser },
   start: (base) => startMediaProberProcess({ ...base, policy, slots, limits, workDir, files: fileSettingsFromEnv() }),
 });

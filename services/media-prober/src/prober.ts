@@ -1,4 +1,4 @@
-import { mkdtemp, open, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdtemp, open, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { create } from "@bufbuild/protobuf";
@@ -17,7 +17,7 @@ import { dominantColour } from "./colour.ts";
 import { containerFacts } from "./container-info.ts";
 import { MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
 import { downloadMedia } from "./download.ts";
-import { ToolError, type ResourceLimits } from "./exec.ts";
+import { toolUser, ToolError, type ResourceLimits } from "./exec.ts";
 import { ffprobe, packetStats, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
@@ -98,6 +98,10 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     // One private directory per probe: the download and every ffmpeg output live there and go away together.
     // Absolute, so that ffmpeg can never read the path as "protocol:...".
     const dir = await mkdtemp(join(resolve(deps.workDir ?? tmpdir()), "cva-media-"));
+    // The decoders run as toolUser() when this process is root: the directory is theirs (0700) for their images; the
+    // download in it stays ours.
+    const user = toolUser();
+    if (user) await chown(dir, user.uid, user.gid);
     const phaseMs: PhaseMs = {};
     try {
       const result = await probeIn(dir, input, signal, log, phaseMs, opts.deadlineMs);
@@ -150,6 +154,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const head = await readHead(file);
     const sniff = sniffMedia(head, dl.fileSize);
     if (!sniff.media) return fail(`not a media file: ${sniff.reason}`);
+    // Readable by the decoders whatever this process's umask made of it; still ours, so they cannot change it.
+    if (toolUser()) await chmod(file, 0o644);
 
     const probeTime = timeLeft(limits.ffmpegTimeoutMs, deadlineMs);
     if (probeTime.ms <= 0) return fail(`media not analysed: ${DEADLINE_REACHED}`);

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -44,6 +44,8 @@ async function hugeFrameWebm(path: string): Promise<number> {
 beforeAll(async () => {
   mediaDir = await mkdtemp(join(tmpdir(), "cva-media-hostile-"));
   workDir = await mkdtemp(join(tmpdir(), "cva-media-hostile-work-"));
+  // As root the decoders run as an unprivileged user, who must be able to reach the probes' directories in here.
+  await chmod(workDir, 0o711);
   expect(await hugeFrameWebm(join(mediaDir, "huge-frame.webm"))).toBeGreaterThanOrEqual(10);
   // NUT: a container ffmpeg writes and reads, but no VAST media file comes in; it is off the format whitelist.
   await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=160x90:r=10:d=1", "-c:v", "mpeg4", "-f", "nut", join(mediaDir, "clip.nut"));
@@ -117,6 +119,49 @@ describe("ffmpeg arguments and OS limits", () => {
     expect(err).toBeInstanceOf(ToolError);
     expect((err as ToolError).reason).toBe("limit");
     expect((err as ToolError).limit).toBe("memory");
+  });
+});
+
+// Issue 20, hole 4: ffmpeg and ffprobe inherited NATS_USER/NATS_PASSWORD/NATS_URL and the service-secret digest, and
+// ran as root under `npm start`. They get a minimal environment, and as root they drop to an unprivileged user.
+describe("what a decoder process is given", () => {
+  const SECRETS = { NATS_USER: "media-prober", NATS_PASSWORD: `cva-test-secret-${process.pid}`, NATS_URL: "nats://127.0.0.1:4222", CVA_SERVICE_SECRET_SHA256: "ab".repeat(32) };
+  const saved: Record<string, string | undefined> = {};
+  beforeAll(() => {
+    for (const [k, v] of Object.entries(SECRETS)) {
+      saved[k] = process.env[k];
+      process.env[k] = v;
+    }
+  });
+  afterAll(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+
+  it("no variable of the prober's environment but PATH and the locale", async () => {
+    // `env` run the way ffmpeg is run: what it prints is exactly the environment a decoder gets.
+    const { stdout } = await runTool("env", [], { timeoutMs: 10_000 });
+    const names = stdout.split("\n").filter((l) => l.includes("=")).map((l) => l.slice(0, l.indexOf("=")));
+    expect(names.filter((n) => !["PATH", "LANG", "LC_ALL"].includes(n))).toEqual([]);
+    for (const v of Object.values(SECRETS)) expect(stdout).not.toContain(v);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("as root, an unprivileged user with no capabilities", async () => {
+    const { stdout } = await runTool("sh", ["-c", "id -u; id -g; id -G; grep -E '^Cap(Eff|Prm|Bnd):|^NoNewPrivs:' /proc/self/status"], { timeoutMs: 10_000 });
+    const [uid, gid, groups, ...status] = stdout.trim().split("\n");
+    expect(uid).not.toBe("0");
+    expect(gid).not.toBe("0");
+    expect(groups!.split(" ")).not.toContain("0");
+    for (const line of status) {
+      if (line.startsWith("Cap")) expect(line).toMatch(/:\s+0+$/);
+      else expect(line).toMatch(/NoNewPrivs:\s+1/);
+    }
+  });
+
+  it("a probe still reads its download and writes its images as that user", async () => {
+    await expectHealthy(prober());
   });
 });
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
@@ -20,6 +20,8 @@ let prober: MediaProber;
 beforeAll(async () => {
   mediaDir = await mkdtemp(join(tmpdir(), "cva-media-fixtures-"));
   workDir = await mkdtemp(join(tmpdir(), "cva-media-work-"));
+  // As root the decoders run as an unprivileged user, who must be able to reach the probes' directories in here.
+  await chmod(workDir, 0o711);
   await makeMedia(mediaDir);
   server = await startFixtureServer(mediaDir, corpusPath("media"));
   prober = createMediaProber({ policy, artifacts, workDir, limits: { downloadTimeoutMs: 20_000 } });
@@ -181,7 +183,13 @@ describe("media prober: generated media", () => {
     const { planVideoPass } = await import("../src/video-pass.ts");
     const outDir = await mkdtemp(join(mediaDir, "gop2-"));
     const plan = planVideoPass({ input: file, outDir, videoIndex: 0, duration: 9, keyframes: [0, 2, 4, 6, 8] });
-    const { runTool } = await import("../src/exec.ts");
+    const { runTool, toolUser } = await import("../src/exec.ts");
+    // As root ffmpeg runs as the tool user: it reads the file here and writes into its own directory, as in a probe.
+    const user = toolUser();
+    if (user) {
+      await chmod(mediaDir, 0o711);
+      await chown(outDir, user.uid, user.gid);
+    }
     const { stderr } = await runTool("ffmpeg", plan.args.map((a) => (a === "info" ? "verbose" : a)), { timeoutMs: 30_000 });
     const decoded = [...stderr.matchAll(/Input stream #(\d):\d+ \(video\): \d+ packets read \(\d+ bytes\); (\d+) frames decoded/g)]
       .map((m) => [Number(m[1]), Number(m[2])]);

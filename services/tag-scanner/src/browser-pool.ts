@@ -3,6 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { childEnv } from "@cva/platform";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { installNewTabProfiles, type NewTabProfiles } from "./new-tab-profile.ts";
 import type { Server } from "node:net";
@@ -84,6 +85,9 @@ export const CHROMIUM_ARGS = [
   // context still gets its own renderer, so scans never share a process.
   "--disable-site-isolation-trials",
   "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions",
+  // The network service (a utility process that parses every response the creative gets) in its own sandbox, under a
+  // seccomp filter, as renderers are; off by default on Linux in Chromium 156 (`--service-sandbox-type=none`).
+  "--enable-features=NetworkServiceSandbox",
   "--disable-breakpad",
   "--disable-extensions",
   "--password-store=basic",
@@ -140,8 +144,9 @@ export async function launchChromium(
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-      // The wrapper joins the namespace's helper (sandbox.ts).
-      env: netns ? { ...process.env, [NETNS_PID_ENV]: String(netns.pid) } : process.env,
+      // Nothing of this process's environment (its NATS credentials, the service-secret digest): PATH, the locale
+      // and the namespace helper's pid, which the wrapper joins (sandbox.ts); the wrapper sets HOME to the profile.
+      env: childEnv(netns ? { [NETNS_PID_ENV]: String(netns.pid) } : {}),
     });
     return { browser, netns };
   } catch (err) {

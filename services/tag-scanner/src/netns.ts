@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Server } from "node:net";
+import { childEnv } from "@cva/platform";
 
 /**
  * A network namespace per browser whose only way out is the scan's egress proxy.
@@ -42,7 +43,7 @@ export async function createBrowserNetns(opts: { timeoutMs?: number } = {}): Pro
   // `ip` brings the namespace's loopback up: without it nothing, not even 127.0.0.1, is reachable in there.
   const helper: ChildProcess = spawn("unshare", [...nsArgs, "--", "sh", "-c", 'ip link set lo up && exec "$0" -e "$1"', process.execPath, HELPER], {
     stdio: ["ignore", "ignore", "pipe", "ipc"],
-    env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin" },
+    env: childEnv(),
   });
   let stderr = "";
   helper.stderr?.on("data", (d: Buffer) => {

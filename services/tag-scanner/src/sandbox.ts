@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { dropPrivilegesArgs, lookupUnprivilegedUser } from "@cva/platform";
 
 /**
  * How Chromium is started so that its own sandbox is on while it runs untrusted JavaScript, inside a network
@@ -30,10 +30,6 @@ export interface SandboxPlan {
 
 export const NETNS_PID_ENV = "CVA_NETNS_PID";
 
-function idOf(user: string, flag: "-u" | "-g"): number {
-  return Number(execFileSync("id", [flag, user]).toString().trim());
-}
-
 export function sandboxPlan(chromium: string, env: NodeJS.ProcessEnv = process.env): SandboxPlan {
   const sandbox = env.TAG_SCANNER_NO_SANDBOX !== "1";
   const netns = env.TAG_SCANNER_NO_NETNS !== "1";
@@ -50,14 +46,12 @@ export function sandboxPlan(chromium: string, env: NodeJS.ProcessEnv = process.e
     notes.push("network namespace off (TAG_SCANNER_NO_NETNS=1)");
   }
   if (root && sandbox) {
-    const user = env.TAG_SCANNER_CHROMIUM_USER || "nobody";
-    const uid = idOf(user, "-u");
-    const gid = idOf(user, "-g");
-    if (!Number.isInteger(uid) || uid === 0) throw new Error(`TAG_SCANNER_CHROMIUM_USER ${user} must be an unprivileged user`);
-    owner = { uid, gid };
-    // setpriv keeps the CDP pipe's file descriptors.
-    parts.push(`setpriv --reuid=${uid} --regid=${gid} --clear-groups --inh-caps=-all --bounding-set=-all`);
-    notes.push(`sandboxed as ${user} (uid ${uid}, namespace sandbox)`);
+    const user = lookupUnprivilegedUser(env.TAG_SCANNER_CHROMIUM_USER || "nobody", "TAG_SCANNER_CHROMIUM_USER");
+    owner = { uid: user.uid, gid: user.gid };
+    // setpriv keeps the CDP pipe's file descriptors. No no_new_privs here: Chromium's setuid-sandbox fallback needs
+    // it off (Chromium sets it itself for its seccomp filters).
+    parts.push(dropPrivilegesArgs(user).join(" "));
+    notes.push(`sandboxed as ${user.name} (uid ${user.uid}, namespace sandbox)`);
   } else if (!root && netns) {
     // Inside the helper's user namespace this user is root, which Chromium's sandbox refuses: map it back.
     const uid = process.getuid?.() ?? 1000;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { childEnv } from "../process/child-env.ts";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { natsAnswers } from "./connect.ts";
@@ -20,7 +21,7 @@ export interface SpawnNatsOptions {
   // An `authorization { ... }` block (nats-config.ts): users and their permissions. Without it anyone connecting
   // may do anything — only for tests that exercise a single component.
   authorization?: string;
-  // Added to nats-server's environment: `$VAR` references in the config resolve from it.
+  // nats-server's environment beside PATH and the locale: `$VAR` references in the config resolve from it.
   env?: Record<string, string>;
   // A node of a cluster (cluster.ts): its unique name, its route port and every node's route URL.
   cluster?: { name: string; serverName: string; routePort: number; routes: string[] };
@@ -52,7 +53,9 @@ export async function spawnNatsServer(opts: SpawnNatsOptions): Promise<NatsServe
   );
   // writeFileSync keeps the mode of an existing file.
   chmodSync(conf, 0o600);
-  const proc = spawn("nats-server", ["-c", conf], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...opts.env } });
+  // Only what the config references (opts.env): not the caller's environment, which under `npm start` holds every
+  // service's credentials.
+  const proc = spawn("nats-server", ["-c", conf], { stdio: ["ignore", "pipe", "pipe"], env: childEnv(opts.env) });
   const forward = (b: Buffer) => opts.log?.(b.toString());
   proc.stdout?.on("data", forward);
   proc.stderr?.on("data", forward);
