@@ -1,10 +1,12 @@
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable, Writable } from "node:stream";
 import { childEnv } from "@cva/platform";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { BoundedPipeTransport } from "./cdp-transport.ts";
 import { installNewTabProfiles, type NewTabProfiles } from "./new-tab-profile.ts";
 import type { Server } from "node:net";
 import { createBrowserNetns, type BrowserNetns } from "./netns.ts";
@@ -117,39 +119,71 @@ function killGroup(proc: ChildProcess): void {
   }
 }
 
+/** Puppeteer's defaults the scanner does not want (see CHROMIUM_ARGS' callers). */
+const IGNORED_DEFAULT_ARGS = [
+  // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
+  "--disable-popup-blocking",
+  // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
+  "--enable-automation",
+];
+
+/** Chromium's command line: puppeteer's defaults (with the features merged) less IGNORED_DEFAULT_ARGS, CDP over a pipe. */
+export function chromiumCommandLine(userDataDir: string, args: string[]): string[] {
+  return [
+    ...puppeteer.defaultArgs({ headless: true, userDataDir, args: [...args] }).filter((a) => !IGNORED_DEFAULT_ARGS.includes(a)),
+    "--remote-debugging-pipe",
+  ];
+}
+
+/** How long a started Chromium has to answer on its pipe. */
+const START_TIMEOUT_MS = 30_000;
+
 /**
- * Chromium as the tag scanner runs it: its sandbox plan, a network namespace of its own, CDP over a pipe, the
- * scanner's flags. The pool and the bench's floor browser both start it here, so the floor differs from a scan only
- * by what the scan measures.
+ * Chromium as the tag scanner runs it: its sandbox plan, a network namespace of its own, CDP over a pipe (no DevTools
+ * port on the machine) read through BoundedPipeTransport, the scanner's flags, a minimal environment. The pool and the
+ * bench's floor browser both start it here, so the floor differs from a scan only by what the scan measures.
+ * Started here rather than by puppeteer.launch so that the pipe is ours: puppeteer's own pipe transport parses every
+ * message whole (cdp-transport.ts).
  */
 export async function launchChromium(
   sandbox: SandboxPlan, userDataDir: string, extraArgs: string[] = [],
-): Promise<{ browser: Browser; netns: BrowserNetns | undefined }> {
+): Promise<{ browser: Browser; netns: BrowserNetns | undefined; transport: BoundedPipeTransport }> {
   sandbox.prepareProfile(userDataDir);
   const netns = sandbox.netns ? await createBrowserNetns() : undefined;
+  let proc: ChildProcess | undefined;
   try {
-    const browser = await puppeteer.launch({
-      userDataDir,
-      // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
-      defaultViewport: null,
-      // CDP over a pipe: no DevTools port on the machine for anything else to connect to.
-      pipe: true,
-      executablePath: sandbox.executablePath,
-      headless: true,
-      args: [...CHROMIUM_ARGS, ...sandbox.args, ...extraArgs],
-      // Keep Chromium's popup blocker: window.open storms without a user gesture are refused by the browser itself.
-      // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
-      ignoreDefaultArgs: ["--disable-popup-blocking", "--enable-automation"],
-      protocolTimeout: 20_000,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
+    proc = spawn(sandbox.executablePath, chromiumCommandLine(userDataDir, [...CHROMIUM_ARGS, ...sandbox.args, ...extraArgs]), {
+      // A process-group leader: killGroup takes every process the browser started.
+      detached: true,
+      // fd 3: commands to Chromium, fd 4: its answers and events (--remote-debugging-pipe).
+      stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"],
       // Nothing of this process's environment (its NATS credentials, the service-secret digest): PATH, the locale
       // and the namespace helper's pid, which the wrapper joins (sandbox.ts); the wrapper sets HOME to the profile.
       env: childEnv(netns ? { [NETNS_PID_ENV]: String(netns.pid) } : {}),
     });
-    return { browser, netns };
+    const child = proc;
+    let stderr = "";
+    child.stderr!.on("data", (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2_000);
+    });
+    const transport = new BoundedPipeTransport(child.stdio[3] as Writable, child.stdio[4] as Readable);
+    const failed = new Promise<never>((_, reject) => {
+      const why = (what: string) => reject(new Error(`chromium ${what}: ${stderr.trim().slice(-500) || "no output"}`));
+      child.once("error", (e) => why(`could not be started (${e.message})`));
+      child.once("exit", (code, sig) => why(`exited at start (${sig ?? code})`));
+      setTimeout(() => why(`did not answer within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS).unref();
+    });
+    failed.catch(() => {});
+    const browser = await Promise.race([
+      // Puppeteer would give every new tab (the landing page's too) an 800x600 viewport: each scan sets its own.
+      puppeteer.connect({ transport, defaultViewport: null, protocolTimeout: 20_000 }),
+      failed,
+    ]);
+    // connect() knows no process; the pool and the tests use browser.process() as after puppeteer.launch().
+    Object.defineProperty(browser, "process", { value: () => child });
+    return { browser, netns, transport };
   } catch (err) {
+    if (proc) killGroup(proc);
     netns?.close();
     throw err;
   }
@@ -179,7 +213,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     if (slot.browser?.connected) return slot.browser;
     slot.starting ??= (async () => {
       const userDataDir = profileDir();
-      const { browser, netns } = await launchChromium(sandbox, userDataDir, [
+      const { browser, netns, transport } = await launchChromium(sandbox, userDataDir, [
         `--js-flags=--max-old-space-size=${opts.maxHeapMb ?? 512}`, ...(opts.extraArgs ?? []),
       ]);
       const version = await browser.version(); // "Chrome/156.0.8078.79" or "HeadlessChrome/…"
@@ -194,7 +228,8 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
         // Chromium's last processes may still be writing into the profile: retry, and never throw from here.
         void rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => {});
         if (slot.browser === browser) slot.browser = undefined;
-        opts.logger?.warn({}, "chromium disconnected; it will be relaunched on next use");
+        // What the CDP pipe kept out of this process over the browser's life (cdp-transport.ts).
+        opts.logger?.warn({ cdp: transport.stats }, "chromium disconnected; it will be relaunched on next use");
       });
       slot.browser = browser;
       return browser;

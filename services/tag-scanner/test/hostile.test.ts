@@ -2,17 +2,14 @@
 // service keeps working for the next scan. Plus the public ad-tag corpus: every tag scans without error.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-<<<<<<< HEAD
-import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
-import { describeWithCorpus, until } from "@cva/platform/testing/index.ts";
-=======
-import { fileURLToPath } from "node:url";
+import type { Readable } from "node:stream";
 import { ErrorType } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy, type HostResolver } from "@cva/platform";
->>>>>>> 02745e9 (page_url: the host page is never served on a private or allowlisted-internal origin (issue 20, hole 3))
+import { describeWithCorpus, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page, Protocol } from "puppeteer-core";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
-import { runJob as scanJob } from "../src/job.ts";
+import { runJob } from "../src/job.ts";
 import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
@@ -158,15 +155,13 @@ setTimeout(() => { location.href = "file:///etc/passwd"; }, 700);
   }, 90_000);
 });
 
-<<<<<<< HEAD
-=======
 // Issue 20, hole 3: the host page is served at page_url's origin by interception, so a page_url on an allowlisted private
 // host made the creative same-origin with whatever listens there.
 describe("targeting.page_url on a private host", () => {
   const readsMetrics = `<script>fetch("/metrics").then((r) => r.text()).then((t) => console.error("read " + t), (e) => console.error("failed " + e));</script>${box}`;
 
   it("is refused when the host is a private address: the creative never runs at that origin", async () => {
-    const outcome = await scanJob(scanner, tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `${fixture.origin}/` }));
+    const outcome = await runJob(scanner, tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `${fixture.origin}/` }));
     expect(outcome.case).toBe("error");
     expect(outcome.value).toMatchObject({ type: ErrorType.PAYLOAD, message: "targeting.page_url: host 127.0.0.1 is not a public address" });
     expect(fixture.seen.some((s) => s.url === "/metrics")).toBe(false);
@@ -178,7 +173,7 @@ describe("targeting.page_url on a private host", () => {
       pool, artifacts, location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
       timeouts: { renderMs: RENDER_MS, holdMs: 1_000 },
     });
-    const outcome = await scanJob(named, tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `http://intranet.example:${port}/` }));
+    const outcome = await runJob(named, tagJob(readsMetrics, { apiVersion: "v2", pageUrl: `http://intranet.example:${port}/` }));
     expect(outcome.value).toMatchObject({ type: ErrorType.PAYLOAD, message: "targeting.page_url: host intranet.example resolves to a non-public address" });
     expect(fixture.seen.some((s) => s.url === "/metrics")).toBe(false);
   }, 90_000);
@@ -204,10 +199,113 @@ describe("targeting.page_url on a private host", () => {
   }, 90_000);
 });
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const corpus = path.resolve(repoRoot, "../shared/corpus/adtags");
+// Issue 20, hole 8: every CDP message of a browser crosses one pipe into this process and was parsed whole before any
+// cap applied, so a creative logging multi-MB strings in a loop made the scanner read and JSON.parse hundreds of MB on
+// the event loop every scan of that browser shares.
+describe("console floods", () => {
+  /**
+   * A page in the scanner's browser (a slot of its own; the scanner's scans run in the other) with a CDP session
+   * listening to the console as the scan's does, and a reader of the browser's CDP pipe beside the scanner's own: how
+   * many console messages Chromium wrote, and the largest. The page stays open until the evidence is in.
+   */
+  async function floodedPage(fn: (page: Page, consoleTexts: string[], pipe: { messages: number; largest: number }) => Promise<void>) {
+    const lease = await pool.acquire();
+    const stream = lease.browser.process()!.stdio[4] as Readable;
+    const pipe = { messages: 0, largest: 0 };
+    let bytes = 0;
+    let head = "";
+    const onData = (chunk: Buffer) => {
+      for (let start = 0; ;) {
+        const end = chunk.indexOf(0, start);
+        const piece = chunk.subarray(start, end === -1 ? chunk.length : end);
+        if (head.length < 40) head += piece.toString("latin1", 0, 40 - head.length);
+        bytes += piece.length;
+        if (end === -1) return;
+        if (head.startsWith('{"method":"Runtime.consoleAPICalled"')) {
+          pipe.messages++;
+          pipe.largest = Math.max(pipe.largest, bytes);
+        }
+        bytes = 0;
+        head = "";
+        start = end + 1;
+      }
+    };
+    stream.on("data", onData);
+    const ctx = await lease.browser.createBrowserContext();
+    try {
+      const page = await ctx.newPage();
+      await page.goto("data:text/html,<p>flood</p>");
+      const session = await page.createCDPSession();
+      const texts: string[] = [];
+      session.on("Runtime.consoleAPICalled", (e: Protocol.Runtime.ConsoleAPICalledEvent) => texts.push(String(e.args[0]?.value)));
+      await session.send("Runtime.enable");
+      await fn(page, texts, pipe);
+    } finally {
+      stream.off("data", onData);
+      await ctx.close().catch(() => {});
+      lease.release();
+    }
+  }
 
->>>>>>> 02745e9 (page_url: the host page is never served on a private or allowlisted-internal origin (issue 20, hole 3))
+  /** Runs `fn` with JSON.parse watched: the longest text parsed, and how many console events. */
+  async function parsing(fn: () => Promise<void>): Promise<{ longest: number; consoleEvents: number }> {
+    const parse = JSON.parse;
+    let longest = 0;
+    let consoleEvents = 0;
+    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      if (typeof text === "string") {
+        longest = Math.max(longest, text.length);
+        if (text.startsWith('{"method":"Runtime.consoleAPICalled"')) consoleEvents++;
+      }
+      return parse(text, reviver);
+    }) as typeof JSON.parse;
+    try {
+      await fn();
+      // Every message read from the pipe reaches JSON.parse within a few macrotasks (one message per macrotask).
+      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+      return { longest, consoleEvents };
+    } finally {
+      JSON.parse = parse;
+    }
+  }
+
+  it("multi-MB console messages are cut before they are parsed, the session still hears of each, and a scan beside them is whole", async () => {
+    await floodedPage(async (page, texts, pipe) => {
+      let beside: Awaited<ReturnType<TagScanner["scan"]>> | undefined;
+      const parsed = await parsing(async () => {
+        await page.evaluate(`(() => { const big = "x".repeat(8 << 20); for (let i = 0; i < 4; i++) console.error("BIG" + i + big); })()`);
+        beside = await scanner.scan(tagJob(`${box}<script>console.error("beside")</script>`));
+        // Chromium wrote all of them: 4 calls, seen by two sessions (puppeteer's page session and ours).
+        await expect.poll(() => pipe.messages, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(8);
+        await expect.poll(() => texts.length, { timeout: 10_000, interval: 100 }).toBe(4);
+      });
+      expect(pipe.largest).toBeGreaterThan(8 << 20);
+      expect(parsed.longest).toBeLessThan(64 * 1024);
+      for (const [i, t] of texts.entries()) expect(t).toMatch(new RegExp(`^BIG${i}x{200,}… \\[8\\.0 MB not read\\]$`));
+      expect(beside!.console!.errors).toEqual(["beside"]);
+      expect(beside!.dimensions).toMatchObject({ width: 300, height: 250 });
+    });
+    await stillWorks();
+  }, 240_000);
+
+  it("console events past a per-scan budget are dropped unparsed; errors after a loop of logs still arrive", async () => {
+    await floodedPage(async (page, texts, pipe) => {
+      const parsed = await parsing(async () => {
+        await page.evaluate(`(() => { for (let i = 0; i < 20000; i++) console.log("line " + i); for (let i = 0; i < 5; i++) console.error("after " + i); })()`);
+        await expect.poll(() => pipe.messages, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(2 * 20_005);
+        await expect.poll(() => texts.filter((t) => t.startsWith("after")).length, { timeout: 10_000, interval: 100 }).toBe(5);
+      });
+      // 500 logs and 5 errors per session, of 40 010 written.
+      expect(parsed.consoleEvents).toBeLessThanOrEqual(2 * (500 + 5));
+      expect(texts.filter((t) => t.startsWith("line "))).toHaveLength(500);
+    });
+    // And a scan's report keeps its errors beside such a loop.
+    const r = await scanner.scan(tagJob(`<script>for (let i = 0; i < 3; i++) console.error("error " + i); for (let i = 0; i < 20000; i++) console.log("line " + i);</script>${box}`));
+    expect(r.console!.errors).toEqual(["error 0", "error 1", "error 2"]);
+    await stillWorks();
+  }, 240_000);
+});
+
 function htmlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = path.join(dir, n);

@@ -1,0 +1,313 @@
+import type { Readable, Writable } from "node:stream";
+import type { ConnectionTransport } from "puppeteer-core";
+
+/**
+ * The CDP pipe between Chromium and this process, bounded before anything is parsed.
+ *
+ * Every message of a browser — every scan's events in it — crosses one pipe and is turned into a string and
+ * JSON.parse'd on this process's event loop. Puppeteer's own pipe transport does that for every message whole, so a
+ * creative logging multi-MB strings in a loop (measured: 4 × 1 MB console.error) clogged the pipe for every scan of
+ * that browser: their render watches timed out waiting behind the creative's messages. Here each message is looked at
+ * as bytes first — its method is at the very start (`{"method":"Runtime.consoleAPICalled",…`), the session id at the
+ * very end (`…,"sessionId":"…"}`) — and:
+ *  - a console message, uncaught exception, log entry or dialog over eventTextMaxBytes is never assembled: only its
+ *    first and last bytes are kept, and the session gets a small event in its place that carries the start of the
+ *    text and says how large it was (the report still lists it, cut as every console entry is);
+ *  - console events beyond consoleBudget per session and kind (errors, warnings, the rest, exceptions, log entries)
+ *    are dropped unparsed: a scan reports at most 200 errors and 200 warnings, so a loop of them is noise;
+ *  - any other event over otherEventMaxBytes is dropped; a response over responseMaxBytes becomes an error
+ *    response to its command (the caller fails at once instead of waiting for its time-out).
+ * Bytes are only scanned for the separator (memchr speed); what is dropped is never copied or decoded.
+ */
+export interface PipeLimits {
+  /** A console message, exception, log entry or dialog larger than this is replaced by a stand-in. */
+  eventTextMaxBytes: number;
+  /** Console events delivered per session and kind (errors, warnings, other console calls, exceptions, log entries). */
+  consoleBudget: number;
+  /** Any other event larger than this is dropped. */
+  otherEventMaxBytes: number;
+  /** A response larger than this becomes an error response to its command. */
+  responseMaxBytes: number;
+}
+
+/**
+ * 256 KB: an ordinary console message is a few hundred bytes, a stack-heavy one a few KB; the report keeps 1 000
+ * characters of each. 500 per kind: 2.5 times the 200 errors and 200 warnings a report keeps. 32 MB for other events:
+ * the largest the scan needs are screencast frames (~100 KB). 256 MB for responses: the answers to the scan's own
+ * commands (a screenshot is ≤ 8 M pixels), half of V8's longest string.
+ */
+export const DEFAULT_PIPE_LIMITS: PipeLimits = {
+  eventTextMaxBytes: 256 * 1024,
+  consoleBudget: 500,
+  otherEventMaxBytes: 32 * 1024 * 1024,
+  responseMaxBytes: 256 * 1024 * 1024,
+};
+
+const HEAD_BYTES = 2048;
+const TAIL_BYTES = 256;
+
+/** Events whose size a creative controls and that the scan can do with the start of. */
+const TEXT_EVENTS = new Set(["Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded", "Page.javascriptDialogOpening"]);
+/** Events counted against the console budget. */
+const BUDGETED = new Set(["Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded"]);
+
+export interface TransportStats {
+  /** Text events replaced by a small one because of their size. */
+  cut: number;
+  /** Console events over the per-session budget, and oversized other events, dropped unparsed. */
+  dropped: number;
+  /** Responses too large to read, answered with an error. */
+  refused: number;
+}
+
+interface Head {
+  method?: string;
+  id?: number;
+}
+
+function headOf(bytes: Buffer): Head {
+  const text = bytes.toString("latin1", 0, Math.min(bytes.length, 200));
+  const m = /^\{"method":"([A-Za-z.]{1,100})"/.exec(text);
+  if (m) return { method: m[1] };
+  const id = /^\{"id":(\d{1,15})[,}]/.exec(text);
+  return id ? { id: Number(id[1]) } : {};
+}
+
+
+const sessionIdOf = (tail: string) => /"sessionId":"([0-9A-Za-z]{1,64})"\}$/.exec(tail)?.[1];
+
+/** The first JSON string value after `key` in a cut-off prefix, decoded; an escape cut in half is dropped. */
+function stringAfter(head: string, key: string, max = 300): string | undefined {
+  const at = head.indexOf(`"${key}":"`);
+  if (at < 0) return undefined;
+  let raw = head.slice(at + key.length + 4);
+  const end = /(?<!\\)(?:\\\\)*"/.exec(raw);
+  if (end) raw = raw.slice(0, end.index + end[0].length - 1);
+  raw = raw.replace(/\\(u[0-9a-fA-F]{0,3})?$/, "");
+  for (let cut = raw.length; cut > 0 && raw.length - cut < 8; cut--) {
+    try {
+      return (JSON.parse(`"${raw.slice(0, cut)}"`) as string).slice(0, max);
+    } catch {
+      /* a partial escape or surrogate at the cut: try a shorter prefix */
+    }
+  }
+  return "";
+}
+
+const size = (n: number) => (n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MB` : `${Math.round(n / 1024)} KB`);
+
+/** A small event that stands in for a text event too large to read. */
+function standIn(method: string, head: string, tail: string, bytes: number): string | undefined {
+  const sessionId = sessionIdOf(tail);
+  const session = sessionId ? { sessionId } : {};
+  const note = `[${size(bytes)} not read]`;
+  const text = (t: string | undefined) => (t ? `${t}… ${note}` : note);
+  switch (method) {
+    case "Runtime.consoleAPICalled": {
+      const type = /"params":\{"type":"([a-zA-Z]{1,20})"/.exec(head)?.[1] ?? "log";
+      const args = head.slice(head.indexOf('"args":['));
+      const value = stringAfter(args, "value") ?? stringAfter(args, "description");
+      return JSON.stringify({
+        method, params: { type, args: [{ type: "string", value: text(value) }], executionContextId: 0, timestamp: 0 }, ...session,
+      });
+    }
+    case "Runtime.exceptionThrown":
+      return JSON.stringify({
+        method,
+        params: { timestamp: 0, exceptionDetails: { exceptionId: 0, text: `Uncaught (an exception message ${note})`, lineNumber: 0, columnNumber: 0 } },
+        ...session,
+      });
+    case "Log.entryAdded": {
+      const source = /"source":"([a-z-]{1,30})"/.exec(head)?.[1] ?? "other";
+      const level = /"level":"([a-z]{1,20})"/.exec(head)?.[1] ?? "verbose";
+      return JSON.stringify({ method, params: { entry: { source, level, text: text(stringAfter(head, "text")), timestamp: 0 } }, ...session });
+    }
+    case "Page.javascriptDialogOpening": {
+      // The page waits for its dialog to be answered: the stand-in must reach the scan, which dismisses it.
+      const type = /"type":"(alert|confirm|prompt|beforeunload)"/.exec(tail)?.[1] ?? "alert";
+      const frameId = stringAfter(head, "frameId") ?? "";
+      return JSON.stringify({
+        method, params: { url: "", frameId, message: text(stringAfter(head, "message")), type, hasBrowserHandler: false, defaultPrompt: "" }, ...session,
+      });
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The console budget's kind of an event, from its start. */
+function budgetKind(method: string, head: string): string {
+  if (method !== "Runtime.consoleAPICalled") return method;
+  const type = /"params":\{"type":"([a-zA-Z]{1,20})"/.exec(head)?.[1];
+  return type === "error" || type === "assert" ? "error" : type === "warning" ? "warning" : "other";
+}
+
+/** The first `n` bytes of a message held in pieces, copying no more than that. */
+function firstBytes(parts: Buffer[], n: number): Buffer {
+  const out: Buffer[] = [];
+  let have = 0;
+  for (const p of parts) {
+    if (have >= n) break;
+    out.push(p.subarray(0, n - have));
+    have += Math.min(p.length, n - have);
+  }
+  return Buffer.concat(out, have);
+}
+
+/** The last `n` bytes of a message held in pieces. */
+function lastBytes(parts: Buffer[], n: number): Buffer {
+  const out: Buffer[] = [];
+  let have = 0;
+  for (let i = parts.length - 1; i >= 0 && have < n; i--) {
+    const p = parts[i]!;
+    out.unshift(p.subarray(Math.max(0, p.length - (n - have))));
+    have += Math.min(p.length, n - have);
+  }
+  return Buffer.concat(out, have);
+}
+
+export class BoundedPipeTransport implements ConnectionTransport {
+  onmessage?: (message: string) => void;
+  onclose?: () => void;
+  readonly stats: TransportStats = { cut: 0, dropped: 0, refused: 0 };
+  private parts: Buffer[] = [];
+  private bytes = 0;
+  /** Set once the current message passed its cap: only its head and tail are kept from then on. */
+  private over: { head: Buffer; tail: Buffer; info: Head } | undefined;
+  private cap = Infinity;
+  private info: Head | undefined;
+  /** Console events delivered, per session and kind. */
+  private budgets = new Map<string, Map<string, number>>();
+  private closed = false;
+
+  private readonly limits: PipeLimits;
+
+  constructor(private readonly pipeWrite: Writable, pipeRead: Readable, limits: Partial<PipeLimits> = {}) {
+    this.limits = { ...DEFAULT_PIPE_LIMITS, ...limits };
+    pipeRead.on("data", (chunk: Buffer) => this.read(chunk));
+    pipeRead.once("close", () => {
+      this.closed = true;
+      this.onclose?.();
+    });
+    // Chromium gone mid-write: its 'close' follows, which ends the connection.
+    pipeRead.on("error", () => {});
+    pipeWrite.on("error", () => {});
+  }
+
+  send(message: string): void {
+    if (this.closed) return;
+    this.pipeWrite.write(message);
+    this.pipeWrite.write("\0");
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const end = chunk.indexOf(0, start);
+      const piece = end === -1 ? chunk.subarray(start) : chunk.subarray(start, end);
+      if (piece.length > 0) this.append(piece);
+      if (end === -1) return;
+      this.finish();
+      start = end + 1;
+    }
+  }
+
+  private append(piece: Buffer): void {
+    this.bytes += piece.length;
+    if (this.over) {
+      const t = Buffer.concat([this.over.tail, piece]);
+      this.over.tail = t.subarray(Math.max(0, t.length - TAIL_BYTES));
+      return;
+    }
+    this.parts.push(piece);
+    if (this.info === undefined && this.bytes >= 200) {
+      this.info = headOf(firstBytes(this.parts, 200));
+      this.cap = this.capFor(this.info);
+    }
+    if (this.bytes > Math.min(this.cap, this.limits.responseMaxBytes)) {
+      const head = firstBytes(this.parts, HEAD_BYTES);
+      this.over = { head, tail: lastBytes(this.parts, TAIL_BYTES), info: this.info ?? headOf(head) };
+      this.parts = [];
+    }
+  }
+
+  private finish(): void {
+    const bytes = this.bytes;
+    const over = this.over;
+    const parts = this.parts;
+    this.parts = [];
+    this.bytes = 0;
+    this.over = undefined;
+    this.cap = Infinity;
+    this.info = undefined;
+    if (over) return this.deliverOver(over, bytes);
+    if (bytes === 0) return;
+    const message = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
+    const info = headOf(message);
+    if (info.method && BUDGETED.has(info.method)) {
+      const head = message.toString("latin1", 0, Math.min(message.length, 200));
+      const sessionId = sessionIdOf(message.toString("latin1", Math.max(0, message.length - TAIL_BYTES))) ?? "";
+      if (!this.withinBudget(sessionId, budgetKind(info.method, head))) {
+        this.stats.dropped++;
+        return;
+      }
+    } else if (info.method === "Target.detachedFromTarget") {
+      const gone = /"params":\{"sessionId":"([0-9A-Za-z]{1,64})"/.exec(message.toString("latin1", 0, 200))?.[1];
+      if (gone) this.budgets.delete(gone);
+    }
+    this.deliver(message.toString("utf8"));
+  }
+
+  private deliverOver(over: NonNullable<BoundedPipeTransport["over"]>, bytes: number): void {
+    const head = over.head.toString("utf8");
+    const tail = over.tail.toString("latin1");
+    const { method, id } = over.info;
+    if (id !== undefined) {
+      const sessionId = sessionIdOf(tail);
+      this.stats.refused++;
+      this.deliver(JSON.stringify({ id, error: { code: -32000, message: `response of ${size(bytes)} not read (over ${size(this.limits.responseMaxBytes)})` }, ...(sessionId ? { sessionId } : {}) }));
+      return;
+    }
+    const stand = method ? standIn(method, head, tail, bytes) : undefined;
+    if (!stand) {
+      this.stats.dropped++;
+      return;
+    }
+    if (method && BUDGETED.has(method) && !this.withinBudget(sessionIdOf(tail) ?? "", budgetKind(method, head))) {
+      this.stats.dropped++;
+      return;
+    }
+    this.stats.cut++;
+    this.deliver(stand);
+  }
+
+  private withinBudget(sessionId: string, kind: string): boolean {
+    let perSession = this.budgets.get(sessionId);
+    if (!perSession) {
+      // Sessions end with Target.detachedFromTarget; this bound holds if one is missed.
+      if (this.budgets.size >= 10_000) this.budgets.delete(this.budgets.keys().next().value!);
+      perSession = new Map();
+      this.budgets.set(sessionId, perSession);
+    }
+    const n = (perSession.get(kind) ?? 0) + 1;
+    perSession.set(kind, n);
+    return n <= this.limits.consoleBudget;
+  }
+
+  private capFor(h: Head): number {
+    if (h.id !== undefined) return this.limits.responseMaxBytes;
+    if (h.method && TEXT_EVENTS.has(h.method)) return this.limits.eventTextMaxBytes;
+    return this.limits.otherEventMaxBytes;
+  }
+
+  private deliver(message: string): void {
+    // As puppeteer's own pipe transport: one message per macrotask, so a burst does not starve the event loop.
+    setImmediate(() => {
+      if (!this.closed) this.onmessage?.(message);
+    });
+  }
+}

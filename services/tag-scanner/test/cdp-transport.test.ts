@@ -1,0 +1,126 @@
+// The CDP pipe reader (issue 20, hole 8) on bytes as Chromium writes them: what reaches puppeteer, and what never
+// becomes a string at all.
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { BoundedPipeTransport, type PipeLimits } from "../src/cdp-transport.ts";
+
+const SESSION = "0123456789ABCDEF0123456789ABCDEF";
+
+/** A transport fed by hand; `messages()` waits for what was delivered (delivery is one message per macrotask). */
+function pipe(limits: Partial<PipeLimits> = {}) {
+  const read = new PassThrough();
+  const write = new PassThrough();
+  const t = new BoundedPipeTransport(write, read, limits);
+  const got: string[] = [];
+  t.onmessage = (m) => got.push(m);
+  return {
+    t,
+    /** Writes `messages`, each followed by the separator, in chunks of `chunk` bytes (boundaries anywhere). */
+    feed(messages: Array<string | Buffer>, chunk = 7_777) {
+      const all = Buffer.concat(messages.flatMap((m) => [Buffer.isBuffer(m) ? m : Buffer.from(m), Buffer.from([0])]));
+      for (let i = 0; i < all.length; i += chunk) read.write(all.subarray(i, i + chunk));
+    },
+    async messages(n: number): Promise<string[]> {
+      for (let i = 0; i < 200 && got.length < n; i++) await new Promise((r) => setImmediate(r));
+      return got;
+    },
+  };
+}
+
+const consoleEvent = (type: string, text: string, session = SESSION) =>
+  JSON.stringify({
+    method: "Runtime.consoleAPICalled",
+    params: { type, args: [{ type: "string", value: text }], executionContextId: 3, timestamp: 1, stackTrace: { callFrames: [] } },
+    sessionId: session,
+  });
+
+describe("BoundedPipeTransport", () => {
+  it("passes ordinary messages through unchanged, whatever the chunk boundaries", async () => {
+    const msgs = [
+      JSON.stringify({ id: 1, result: { product: "Chrome/156" } }),
+      consoleEvent("error", "boom ✓ \u00e9\ud83d\ude00"),
+      JSON.stringify({ method: "Page.loadEventFired", params: { timestamp: 2 }, sessionId: SESSION }),
+    ];
+    for (const chunk of [1, 3, 64, 100_000]) {
+      const p = pipe();
+      p.feed(msgs, chunk);
+      expect(await p.messages(3)).toEqual(msgs);
+    }
+  });
+
+  it("a console message over the limit becomes a small stand-in with the start of its text, never a long string", async () => {
+    const p = pipe();
+    const big = consoleEvent("error", `BIG "quoted" ${"x".repeat(5 * 1024 * 1024)}`);
+    p.feed([big, consoleEvent("error", "after")], 65_536);
+    const [stand, after] = await p.messages(2);
+    expect(stand!.length).toBeLessThan(2_000);
+    const e = JSON.parse(stand!);
+    expect(e).toMatchObject({ method: "Runtime.consoleAPICalled", sessionId: SESSION, params: { type: "error" } });
+    expect(e.params.args[0].value).toMatch(/^BIG "quoted" x{200,}… \[5\.0 MB not read\]$/);
+    expect(JSON.parse(after!).params.args[0].value).toBe("after");
+    expect(p.t.stats).toMatchObject({ cut: 1, dropped: 0 });
+  });
+
+  it("an uncaught exception, a log entry and a dialog over the limit get their stand-ins; the dialog keeps its type", async () => {
+    const p = pipe({ eventTextMaxBytes: 1024 });
+    const huge = "y".repeat(100_000);
+    p.feed([
+      JSON.stringify({ method: "Runtime.exceptionThrown", params: { timestamp: 1, exceptionDetails: { exceptionId: 1, text: "Uncaught", lineNumber: 0, columnNumber: 0, exception: { type: "object", description: `Error: ${huge}` } } }, sessionId: SESSION }),
+      JSON.stringify({ method: "Log.entryAdded", params: { entry: { source: "network", level: "error", text: `Failed ${huge}`, timestamp: 1 } }, sessionId: SESSION }),
+      JSON.stringify({ method: "Page.javascriptDialogOpening", params: { url: "https://creative.cva.invalid/", frameId: "F1", message: huge, type: "confirm", hasBrowserHandler: false, defaultPrompt: "" }, sessionId: SESSION }),
+    ]);
+    const [exception, log, dialog] = (await p.messages(3)).map((m) => JSON.parse(m));
+    expect(exception.params.exceptionDetails.text).toMatch(/^Uncaught \(an exception message \[98 KB not read\]\)$/);
+    expect(log.params.entry).toMatchObject({ source: "network", level: "error" });
+    expect(log.params.entry.text).toMatch(/^Failed y+… \[98 KB not read\]$/);
+    expect(dialog).toMatchObject({ sessionId: SESSION, params: { type: "confirm", frameId: "F1" } });
+    expect(dialog.params.message).toMatch(/^y+… \[98 KB not read\]$/);
+  });
+
+  it("console events past the budget of their session and kind are dropped; other kinds and sessions keep theirs", async () => {
+    const p = pipe({ consoleBudget: 10 });
+    const other = "FEDCBA9876543210FEDCBA9876543210";
+    p.feed([
+      ...Array.from({ length: 30 }, (_, i) => consoleEvent("log", `log ${i}`)),
+      ...Array.from({ length: 3 }, (_, i) => consoleEvent("error", `error ${i}`)),
+      ...Array.from({ length: 12 }, (_, i) => consoleEvent("log", `other session ${i}`, other)),
+      JSON.stringify({ method: "Target.detachedFromTarget", params: { sessionId: SESSION, targetId: "T" } }),
+      consoleEvent("log", "a new session of the same id starts afresh"),
+    ]);
+    const got = await p.messages(10 + 3 + 10 + 2);
+    const texts = got.filter((m) => m.includes("consoleAPICalled")).map((m) => JSON.parse(m).params.args[0].value as string);
+    expect(texts.filter((t) => t.startsWith("log "))).toHaveLength(10);
+    expect(texts.filter((t) => t.startsWith("error "))).toEqual(["error 0", "error 1", "error 2"]);
+    expect(texts.filter((t) => t.startsWith("other session"))).toHaveLength(10);
+    expect(texts).toContain("a new session of the same id starts afresh");
+    expect(p.t.stats.dropped).toBe(20 + 2);
+  });
+
+  it("an oversized response answers its command with an error; an oversized other event is dropped", async () => {
+    const p = pipe({ responseMaxBytes: 4096, otherEventMaxBytes: 4096 });
+    p.feed([
+      JSON.stringify({ id: 42, result: { data: "z".repeat(50_000) }, sessionId: SESSION }),
+      JSON.stringify({ method: "Network.requestWillBeSent", params: { request: { url: `https://a.example/${"q".repeat(50_000)}` } }, sessionId: SESSION }),
+      JSON.stringify({ id: 43, result: {} }),
+    ]);
+    const got = (await p.messages(2)).map((m) => JSON.parse(m));
+    expect(got).toEqual([
+      { id: 42, error: { code: -32000, message: "response of 49 KB not read (over 4 KB)" }, sessionId: SESSION },
+      { id: 43, result: {} },
+    ]);
+    expect(p.t.stats).toMatchObject({ refused: 1, dropped: 1 });
+  });
+
+  it("writes commands with the separator and reports the pipe's end", async () => {
+    const read = new PassThrough();
+    const write = new PassThrough();
+    const t = new BoundedPipeTransport(write, read);
+    const written: Buffer[] = [];
+    write.on("data", (d: Buffer) => written.push(d));
+    t.send('{"id":1,"method":"Browser.getVersion"}');
+    const closed = new Promise<void>((resolve) => (t.onclose = resolve));
+    read.destroy();
+    await closed;
+    expect(Buffer.concat(written).toString()).toBe('{"id":1,"method":"Browser.getVersion"}\0');
+  });
+});
