@@ -145,11 +145,10 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
     },
   };
   paths["/openapi.json"] = { get: { operationId: "openapi", summary: "This document", responses: { "200": text("OpenAPI 3.1", "application/json", { type: "object" }) } } };
-  paths["/docs"] = { get: { operationId: "docs", summary: "HTML rendering of this document", responses: { "200": text("HTML", "text/html") } } };
+  paths["/docs"] = { get: { operationId: "docs", summary: "This document in Swagger UI, with try it out", responses: { "200": text("HTML", "text/html") } } };
 
   return {
     openapi: "3.1.0",
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: {
       title: "Creative Validation API",
       version: opts.version ?? "1.0.0",

@@ -1,64 +1,270 @@
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { reportstore } from "@cva/contracts";
+import { docsCsp, reportPageCsp } from "../src/report-page/assets.ts";
+import { byKey, bytes, ms, num, withUnit } from "../src/report-page/format.ts";
 import { renderReportPage } from "../src/report-page/render.ts";
+import { vendorOf } from "../src/report-page/sections/network.ts";
+import { groupLabel } from "../src/report-page/sections/tests.ts";
 
+const BASE = "https://edge.test";
 const stored = (reportKind: string, report: unknown) =>
   create(reportstore.StoredReportSchema, { jobId: "j1", reportKind, json: Buffer.from(JSON.stringify(report)) });
+/** Numbers and their units are joined by a no-break space; the expectations below write it as a space. */
+const sp = (s: string) => s.replace(/\u00a0/g, " ");
+const page = (kind: string, report: unknown) => sp(renderReportPage(stored(kind, report), { publicBaseUrl: BASE }));
+const HOSTILE = `<script>alert(1)</script>"'\`<img src=x onerror=alert(2)>`;
+const HOSTILE_ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&#96;&lt;img src=x onerror=alert(2)&gt;";
 
-describe("report page", () => {
-  it("VAST: the wrapper chain with why it stopped and the IAB schema's findings by line", () => {
-    const html = renderReportPage(
-      stored("vast_v3", {
-        type: "wrapper", ads: [], creatives: [], errors: [],
-        wrapper_chain: [
-          { url: "https://a.example/w.xml", http_code: 200, type: "wrapper", vast_version: "4.1", error: "" },
-          { url: "https://dead.example/v.xml", http_code: 0, type: "unavailable", vast_version: "", error: "wrapper target 1 https://dead.example/v.xml could not be fetched: DNS lookup of dead.example failed: no such host (ENOTFOUND)" },
-        ],
-        schema_checks: [{ hop: 0, schema: "vast_4.1.xsd", findings: [{ line: 7, message: "Element 'Sponsor': This element is not expected." }], error: "" }],
-      }),
-      { publicBaseUrl: "https://edge.test" },
-    );
+/** The page has no markup that runs or styles anything: no script, no handler, no inline style, no foreign embed. */
+function inert(html: string): void {
+  // Every "<" of a report string is escaped, so any tag left is ours.
+  expect(html).not.toMatch(/<(script|style|iframe|object|embed|image|form)\b/i);
+  expect(html).not.toMatch(/<[a-z][^>]*\s(on[a-z]+|style)=/i);
+  expect(html).not.toMatch(/(href|src)="(?!https?:|#|assets\/)/i);
+}
+
+describe("report page: numbers as people read them", () => {
+  it("units and precision, a number never parted from its unit", () => {
+    expect(withUnit(5.1, "%")).toBe("5.1\u00a0%");
+    expect(sp(num(1.1764705882352942))).toBe("1.18");
+    expect(sp(num(5.098868299962691))).toBe("5.1");
+    expect(sp(num(123.456))).toBe("123");
+    expect(sp(num(1234567))).toBe("1,234,567");
+    expect(sp(num(0.01234))).toBe("0.012");
+    expect(sp(withUnit(1.1764705882352942, "%"))).toBe("1.2 %");
+    expect(sp(withUnit(1500, "ms"))).toBe("1.5 s");
+    expect(sp(withUnit(250, "ms"))).toBe("250 ms");
+    expect(sp(withUnit(48000, "Hz"))).toBe("48 kHz");
+    expect(sp(withUnit(-23.14, "LUFS"))).toBe("-23.1 LUFS");
+    expect(sp(withUnit(2100, "bytes"))).toBe("2.1 KB");
+    expect(sp(withUnit(301, "px"))).toBe("301 px");
+    expect(sp(withUnit(1900, "kbps"))).toBe("1,900 kbps");
+    expect(sp(bytes(43))).toBe("43 B");
+    expect(sp(bytes(5_000_000))).toBe("5 MB");
+    expect(sp(ms(35))).toBe("35 ms");
+  });
+
+  it("report fields by name", () => {
+    expect(sp(byKey("memory_usage", 1048576))).toBe("1.05 MB");
+    expect(sp(byKey("bit_rate", 128000))).toBe("128 kbps");
+    expect(sp(byKey("frame_rate", 29.97))).toBe("30 fps");
+    expect(sp(byKey("lra", 4.24))).toBe("4.2 LU");
+    expect(sp(byKey("expires", -1))).toBe("session");
+    expect(sp(byKey("timestamp", 1763726400))).toBe("2025-11-21 12:00:00 UTC");
+    expect(sp(byKey("secure", true))).toBe("yes");
+    expect(sp(byKey("httpOnly", false))).toBe("no");
+    expect(sp(byKey("leading_silence_ms", 1000))).toBe("1 s");
+    expect(sp(byKey("clipped_samples", 68000))).toBe("68,000");
+  });
+
+  it("test results: yes/no for flags, ranges with units, not measured when there is no value", () => {
+    const html = page("tag_v3", {
+      scan_results: {
+        passed: 1, failed: 1,
+        tests: {
+          cpu_usage: { name: "CPU Usage", data_type: "float", unit: "%", expected: 30, expected_text: "", operator: "<", actual: 1.1764705882352942, result: "passed", message: "" },
+          ssl: { name: "SSL", data_type: "bool", unit: "", expected: 1, expected_text: "", operator: "==", actual: 0, result: "failed", message: "SSL: no, but expected all requests use https" },
+          loudness: { name: "Loudness", data_type: "float", unit: "LUFS", expected: "-26#-22", expected_text: "", operator: "><", result: "error", message: "" },
+        },
+      },
+    });
+    expect(html).toContain(`<td class="num">1.2 %</td>`);
+    expect(html).toContain(`<td class="num">no</td><td>yes</td>`);
+    expect(html).toContain("between -26 LUFS and -22 LUFS");
+    expect(html).toContain(`<td class="num">not measured</td>`);
+    expect(html).not.toContain("1.17647");
+    // Failed first in the table and in the verdict, with the reason without the repeated name.
+    expect(html.indexOf("r-failed\">failed")).toBeLessThan(html.indexOf("r-passed\">passed</span></td>"));
+    expect(html).toContain("<strong>SSL</strong><p>no, but expected all requests use https</p>");
+    expect(html).toContain(`<h2 id="h-verdict">Failed</h2>`);
+  });
+
+  it("VAST groups read as places", () => {
+    expect(groupLabel("xml")).toBe("VAST document");
+    expect(groupLabel("creative_0_mediafile_1")).toBe("Creative 1, media file 2");
+    expect(groupLabel("creative_2_nonlinear_0")).toBe("Creative 3, overlay 1");
+  });
+});
+
+describe("report page: what it shows", () => {
+  it("network: a waterfall on start times when the report has them, durations alone otherwise; vendors by domain", () => {
+    const responses = [
+      { url: "https://creative.cva.invalid/index.html", timing: 20, bytes: 900, status: 200, resource_type: "document", started: 0 },
+      { url: "https://ad.doubleclick.net/x.js", timing: 100, bytes: 2000, status: 200, resource_type: "script", started: 50 },
+      { url: "http://tracker.example.co.uk/p.gif", timing: 10, bytes: 43, status: 0, resource_type: "image", is_pixel: true, started: 160, failure: "refused" },
+    ];
+    const timed = page("tag_v3", { network: { load_size: { initial_load: 2943, host_initiated_subload: 0, total: 2943 }, responses } });
+    // span = 170 ms × 1.02: the second bar starts at 50/173.4 → x 288 and is 100/173.4 → 577 wide.
+    expect(timed).toContain(`<rect class="req" x="288" y="1" width="577" height="8"/>`);
+    expect(timed).toContain(`<rect class="req own" x="0"`);
+    expect(timed).toContain(`<rect class="req insecure" x="923"`);
+    expect(timed).toContain("<th scope=\"col\" class=\"num\">Start</th>");
+    expect(timed).toContain("<td>the creative</td>");
+    expect(timed).toContain("<td>doubleclick.net</td>");
+    expect(timed).toContain("tracker.example.co.uk");
+    expect(timed).toContain(`<span class="flag bad">failed</span> refused`);
+    expect(timed).toContain("<td>2.94 KB</td>");
+    const untimed = page("tag_v3", { network: { responses: responses.map(({ started: _s, ...r }) => r) } });
+    expect(untimed).not.toContain(">Start</th>");
+    expect(untimed).toContain("but not when it started");
+    expect(vendorOf("a.b.doubleclick.net")).toBe("doubleclick.net");
+    expect(vendorOf("x.co.uk")).toBe("x.co.uk");
+    expect(vendorOf("93.184.216.34")).toBe("93.184.216.34");
+  });
+
+  it("animation: first paint and end of motion on a timeline, the guideline's limit, and the -1 cases in words", () => {
+    const tests = { animation_duration: { name: "Animation Duration", data_type: "int", unit: "ms", expected: 15000, operator: "<=", actual: 1500, result: "passed", message: "" } };
+    const html = page("tag_v3", { time_to_visual_start: 250, animation_duration: 1500, scan_results: { passed: 1, failed: 0, tests } });
+    expect(html).toContain("250 ms after the tag started loading");
+    expect(html).toContain("1.75 s after the tag started loading");
+    expect(html).toContain("motion must end within 15 s of first paint");
+    // The axis spans the limit (250 + 15 000 ms, +5 %): first paint at x 16 of 1000, motion until x 109.
+    expect(html).toContain(`<rect class="motion" x="16" y="4" width="93" height="16"/>`);
+    expect(page("tag_v3", { time_to_visual_start: -1, animation_duration: -1 })).toContain("nothing was painted");
+    expect(page("tag_v3", { time_to_visual_start: 100, animation_duration: -1 })).toContain("still moving when the scan ended");
+  });
+
+  it("zip: backup image, files, images with what re-encoding would save", () => {
+    const html = page("zip_v3", {
+      has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, dimensions: { text: "300x250", width: 300, height: 250 },
+      file_structure: [{ name: "index.html", bytes: 1200, type: "html" }],
+      images: [{ name: "a.png", bytes: 5000, reencoded_bytes: 3000, width: 300, height: 250, error: "" }],
+    });
+    expect(html).toContain("HTML5 zip report");
+    expect(html).toContain("<code>backup.jpg</code>");
+    expect(html).toContain("<td class=\"num\">40 %</td>");
+    expect(html).toContain("1.2 KB");
+  });
+
+  it("VAST: the wrapper chain with why it stopped and the IAB schema's findings by line; lint findings, most severe first", () => {
+    const html = page("vast_v3", {
+      type: "wrapper", ads: [], creatives: [], errors: [],
+      wrapper_chain: [
+        { url: "https://a.example/w.xml", http_code: 200, load_time: 80, type: "wrapper", vast_version: "4.1", error: "" },
+        { url: "https://dead.example/v.xml", http_code: 0, type: "unavailable", vast_version: "", error: "wrapper target 1 https://dead.example/v.xml could not be fetched: DNS lookup of dead.example failed: no such host (ENOTFOUND)" },
+      ],
+      schema_checks: [{ hop: 0, schema: "vast_4.1.xsd", findings: [{ line: 7, message: "Element 'Sponsor': This element is not expected." }], error: "" }],
+      lint: [
+        { rule: "vast.tracking.https", severity: "warning", message: "Tracking URL over http", path: "/VAST/Ad/InLine", line: 12, spec: "VAST 4.1 §3.14" },
+        { rule: "vast.duration.format", severity: "error", message: `Duration ${HOSTILE} is not HH:MM:SS`, path: "/VAST/Ad/InLine/Creatives", line: 20, spec: "VAST 4.1 §3.9.1" },
+      ],
+    });
     expect(html).toContain("Wrapper chain");
     expect(html).toContain("DNS lookup of dead.example failed");
     expect(html).toContain("line 7: Element &#39;Sponsor&#39;");
+    expect(html).toContain("<td class=\"num\">no answer</td>");
+    expect(html.indexOf("vast.duration.format")).toBeLessThan(html.indexOf("vast.tracking.https"));
+    expect(html).toContain("line 12, /VAST/Ad/InLine");
+    expect(html).toContain(HOSTILE_ESCAPED);
+    inert(html);
   });
 
   it("VAST: every lint finding with where it is and its specification section, errors first", () => {
-    const html = renderReportPage(
-      stored("vast_v3", {
-        type: "inline", ads: [], creatives: [], errors: [], wrapper_chain: [{ url: "https://a.example/i.xml", http_code: 200, type: "inline", vast_version: "4.2", error: "", lint_rules: 240 }],
-        lint: [
-          { rule: "vast.url.insecure", severity: "info", group: "urls", hop: 0, line: 12, path: "/VAST/Ad[1]/InLine/Impression[1]", spec: "VAST 4.2 §2.3.2", message: "<Impression> is http" },
-          { rule: "vast.inline.ad-system.required", severity: "error", group: "required_elements", hop: 0, line: 4, path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.1 <AdSystem>", message: "<InLine> has no <AdSystem>" },
-        ],
-      }),
-      { publicBaseUrl: "https://edge.test" },
-    );
+    const html = page("vast_v3", {
+      type: "inline", ads: [], creatives: [], errors: [], wrapper_chain: [{ url: "https://a.example/i.xml", http_code: 200, type: "inline", vast_version: "4.2", error: "", lint_rules: 240 }],
+      lint: [
+        { rule: "vast.url.insecure", severity: "info", group: "urls", hop: 0, line: 12, path: "/VAST/Ad[1]/InLine/Impression[1]", spec: "VAST 4.2 §2.3.2", message: "<Impression> is http" },
+        { rule: "vast.inline.ad-system.required", severity: "error", group: "required_elements", hop: 0, line: 4, path: "/VAST/Ad[1]/InLine", spec: "VAST 4.2 §3.4.1 <AdSystem>", message: "<InLine> has no <AdSystem>" },
+      ],
+    });
     expect(html).toContain("VAST lint");
     expect(html).toContain("VAST 4.2 §3.4.1 &lt;AdSystem&gt;");
+    expect(html).toContain("document 1, line 4, /VAST/Ad[1]/InLine");
     expect(html.indexOf("vast.inline.ad-system.required")).toBeLessThan(html.indexOf("vast.url.insecure"));
+    expect(html).toMatch(/<td class="num">240<\/td>/);
   });
 
   it("VAST: tracker URLs with a fault, and only those", () => {
-    const html = renderReportPage(
-      stored("vast_v3", {
-        type: "inline", ads: [], creatives: [], errors: [], wrapper_chain: [],
-        trackers: [
-          { url: "https://t.example/ok", kind: "tracking", hop: 0, host: "t.example", resolves: true, tls_valid: true, non_production: "", insecure_on_https: false, macro_problems: [], network_checked: true, error: "" },
-          { url: "https://tls.example/fq", kind: "tracking", hop: 0, host: "tls.example", resolves: true, tls_valid: false, non_production: "", insecure_on_https: false, macro_problems: [], network_checked: true, error: "TLS handshake failed: certificate has expired" },
-        ],
-      }),
-      { publicBaseUrl: "https://edge.test" },
-    );
+    const html = page("vast_v3", {
+      type: "inline", ads: [], creatives: [], errors: [], wrapper_chain: [],
+      trackers: [
+        { url: "https://t.example/ok", kind: "tracking", hop: 0, host: "t.example", resolves: true, tls_valid: true, non_production: "", insecure_on_https: false, macro_problems: [], network_checked: true, error: "" },
+        { url: "https://tls.example/fq", kind: "tracking", hop: 0, host: "tls.example", resolves: true, tls_valid: false, non_production: "", insecure_on_https: false, macro_problems: [], network_checked: true, error: "TLS handshake failed: certificate has expired" },
+      ],
+    });
     expect(html).toContain("Tracker URLs with a fault");
     expect(html).toContain("certificate has expired");
     expect(html).not.toContain("https://t.example/ok");
   });
 
-  it("v3 zip: titled as such, with its backup ad", () => {
-    const html = renderReportPage(stored("zip_v3", { has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, dimensions: { text: "300x250" } }), { publicBaseUrl: "https://edge.test" });
-    expect(html).toContain("HTML5 zip report");
-    expect(html).toContain("backup.jpg");
+  it("a report kind it has never seen: its media file card, every unknown field in 'Other fields', all escaped", () => {
+    const img = (id: string) => ({ bytes: 10, mime_type: "image/jpeg", url: `${BASE}/artifacts/${id}` });
+    const html = page("video_v3", {
+      name: HOSTILE,
+      file_info: {
+        container: { format: "mov,mp4" },
+        video: { codec: "h264", duration: 30, frame_rate: 29.97, interlaced: false, hdr: { transfer: "smpte2084" } },
+        audio: { codec: "aac", loudness: { lufs: -10.04, lra: 2 }, clipped_samples: 68000 },
+        content: { black_segments: [{ start: 0, duration: 1 }], leading_silence: 1 },
+      },
+      duration_ms: 30000,
+      analysis_error: "the video pass timed out",
+      poster: img("p"), film_strip: img("f"), audio_wave: { bytes: 0, mime_type: "", url: "" },
+      measurement: { confidence: "low", reasons: [`the machine was busy ${HOSTILE}`] },
+      leading_silence_ms: 1000,
+      held_frames: [{ start: 12.5, duration: 1.56, note: HOSTILE }],
+      evil_link: "javascript:alert(1)",
+      elsewhere: { url: "https://evil.example/x.png", mime_type: "image/png", bytes: 1 },
+      scan_results: { passed: 0, failed: 0, tests: {} },
+    });
+    expect(html).toContain(`<h2 id="h-verdict">No guideline tests</h2>`);
+    expect(html).toContain("<title>Video report — ");
+    expect(html).toContain(`<img class="poster" src="${BASE}/artifacts/p"`);
+    expect(html).toContain(`<img class="strip" src="${BASE}/artifacts/f"`);
+    expect(html).toContain("-10 LUFS integrated, range 2 LU");
+    expect(html).toContain("<span>30 s</span>");
+    expect(html).toContain("Measurement confidence: low");
+    expect(html).toContain("<caption>Content</caption>");
+    expect(html).toContain("<th scope=\"row\">Duration</th><td>30 s</td>");
+    expect(html).toContain(`<p class="problem">the video pass timed out</p>`);
+    expect(html).toContain("Other fields");
+    expect(html).toContain("<th scope=\"row\">Leading silence ms</th><td>1 s</td>");
+    expect(html).toContain("<th scope=\"col\">Note</th>");
+    expect(html).toContain("<td>12.5</td><td>1.56 s</td>");
+    // An image that is not ours is never embedded; a javascript: URL is text.
+    expect(html).not.toContain("https://evil.example/x.png\"");
+    expect(html).toContain("<td>javascript:alert(1)</td>");
+    expect(html).not.toContain(`href="javascript:`);
+    expect(html.split(HOSTILE_ESCAPED).length - 1).toBe(4);
+    inert(html);
+  });
+
+  it("an image report (scanImage): its picture, and every field by its name and unit", () => {
+    const html = page("image_v3", {
+      name: "banner.png", format: "png", mime_type: "image/png", file_size: 48213, width: 300, height: 250, has_alpha: false,
+      animated: true, frame_count: 12, animation_duration_ms: 2400, potential_saving_bytes: 9100, iab_size: "300x250",
+      metadata: { exif: { Software: HOSTILE }, gps: { present: true, latitude: 52.37, longitude: 4.89 } },
+      screenshot: { highres: { bytes: 10, color: "#112233", mime_type: "image/png", url: `${BASE}/artifacts/s` }, thumbnail: { bytes: 0, color: "", mime_type: "", url: "" } },
+      scan_results: { passed: 1, failed: 0, tests: { iab_size: { name: "IAB Size", data_type: "bool", unit: "", expected: 1, actual: 1, operator: "==", result: "passed", message: "IAB Size: yes" } } },
+    });
+    expect(html).toContain("<title>Image report — banner.png</title>");
+    expect(html).toContain(`<img class="shot" src="${BASE}/artifacts/s"`);
+    expect(html).toContain("<th scope=\"row\">File size</th><td>48.2 KB</td>");
+    expect(html).toContain("<th scope=\"row\">Width</th><td>300 px</td>");
+    expect(html).toContain("<th scope=\"row\">Animation duration ms</th><td>2.4 s</td>");
+    expect(html).toContain("<th scope=\"row\">Potential saving bytes</th><td>9.1 KB</td>");
+    expect(html).toContain("<th scope=\"row\">Has alpha</th><td><span class=\"flag\">no</span></td>");
+    expect(html).toContain("<th scope=\"row\">Present</th><td><span class=\"flag\">yes</span></td>");
+    expect(html).toContain(HOSTILE_ESCAPED);
+    expect(html).toContain(`<h2 id="h-verdict">Passed</h2>`);
+    inert(html);
+  });
+
+  it("a report that is not JSON, or not an object, still renders a page", () => {
+    const broken = renderReportPage(create(reportstore.StoredReportSchema, { jobId: "j9", reportKind: "tag_v3", json: Buffer.from("{nope") }), { publicBaseUrl: BASE });
+    expect(broken).toContain("j9");
+    expect(page("vast_v3", [1, 2, 3])).toContain("VAST report");
+  });
+});
+
+describe("report page and /docs: content security policies", () => {
+  it("the report page allows our stylesheet and our images, nothing else; /docs our scripts and the API", () => {
+    expect(reportPageCsp("https://edge.test/")).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self' https://edge.test; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+    expect(docsCsp("https://edge.test")).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' https://edge.test; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
   });
 });

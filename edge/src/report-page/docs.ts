@@ -1,74 +1,83 @@
-import { esc, PAGE_STYLE } from "./html.ts";
+import { createHash } from "node:crypto";
+import { esc } from "./html.ts";
+import { SWAGGER_UI_VERSION } from "./swagger-ui.ts";
 
-// /docs: a self-contained, server-rendered view of /openapi.json (no CDN, no scripts): every path with its
-// parameters, request body and responses, and every component schema as a nested property table.
+// /docs: the OpenAPI document (/openapi.json) in Swagger UI (swagger-ui-dist, Apache-2.0), every file from our own
+// origin: the bundle and its stylesheet from node_modules, and the few lines that start it below — no inline script,
+// no CDN, no web fonts (the stylesheet uses the system's). "Try it out" calls the API at the document's server URL
+// with the key given under "Authorize" (X-ApiKey), kept in the page's memory only.
 
-type J = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- an OpenAPI document
+/**
+ * Starts Swagger UI on the document next to this page. Served as a file (CSP script-src 'self'). Deep links are off:
+ * they put a link inside each operation's toggle button (a control nested in a control, which screen readers cannot
+ * use); the servers list gets the accessible name Swagger UI leaves out.
+ */
+export const DOCS_INIT_JS = `"use strict";
+window.ui = SwaggerUIBundle({
+  url: "openapi.json",
+  dom_id: "#swagger-ui",
+  deepLinking: false,
+  // The public validator badge would send the document to a third party.
+  validatorUrl: null,
+  displayRequestDuration: true,
+  defaultModelsExpandDepth: 0,
+  docExpansion: "list",
+  persistAuthorization: false,
+  // Plain white-on-dark code samples: the highlighter's palette has colours below 4.5:1 on its background.
+  syntaxHighlight: { activated: false },
+  presets: [SwaggerUIBundle.presets.apis],
+  layout: "BaseLayout"
+});
+new MutationObserver(function () {
+  var servers = document.getElementById("servers");
+  if (servers && !servers.hasAttribute("aria-label")) servers.setAttribute("aria-label", "Server");
+}).observe(document.getElementById("swagger-ui"), { childList: true, subtree: true });
+`;
 
-function typeOf(s: J): string {
-  if (!s) return "";
-  if (s.$ref) return String(s.$ref).replace("#/components/schemas/", "");
-  if (s.oneOf) return (s.oneOf as J[]).map(typeOf).join(" | ");
-  // An always-present object that may be empty (views/schema.ts orEmpty): "object (or {})".
-  if (s.anyOf) return `${typeOf((s.anyOf as J[])[0]!)} (or {})`;
-  const t = Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? "");
-  if (t === "array") return `array of ${typeOf(s.items)}`;
-  if (t === "object" && s.additionalProperties && typeof s.additionalProperties === "object" && !s.properties) {
-    return `map of ${typeOf(s.additionalProperties)}`;
-  }
-  return s.enum ? `${t} (${(s.enum as unknown[]).join(", ")})` : t;
+export const DOCS_INIT_NAME = `docs-${digest(DOCS_INIT_JS)}.js`;
+
+/**
+ * Our corrections to Swagger UI's stylesheet, for axe-core's serious findings: grey-on-white and white-on-green text
+ * below 4.5:1, links told apart by colour alone, and code samples in scrolling boxes a keyboard cannot reach (they wrap instead).
+ */
+export const DOCS_CSS = `
+.swagger-ui .info .title small,.swagger-ui .info .title small pre{background:#3b5d00}
+.swagger-ui .info .title small.version-stamp{background:#3b5d00}
+.swagger-ui .info .title small .version{color:#fff}
+.swagger-ui .info a,.swagger-ui .info .url,.swagger-ui .info .base-url{color:#1f4fa0}
+.swagger-ui .opblock .opblock-summary-method{color:#fff;text-shadow:none}
+.swagger-ui .opblock.opblock-post .opblock-summary-method{background:#1a7a4c}
+.swagger-ui .opblock.opblock-get .opblock-summary-method{background:#1f5fbf}
+.swagger-ui .opblock.opblock-put .opblock-summary-method{background:#8a4f00}
+.swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#b3261e}
+.swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#0f6e5e}
+.swagger-ui .btn.authorize{border-color:#1a7a4c;color:#1a7a4c}
+.swagger-ui .btn.authorize svg{fill:#1a7a4c}
+.swagger-ui .btn.execute{background-color:#1f5fbf;border-color:#1f5fbf}
+.swagger-ui .try-out__btn.cancel{color:#b3261e;border-color:#b3261e}
+.swagger-ui .parameter__in,.swagger-ui .parameter__extension{color:#595959}
+.swagger-ui .download-contents{background:#4f5566}
+.swagger-ui .message a,.swagger-ui .markdown a,.swagger-ui .renderedMarkdown a{text-decoration:underline}
+.swagger-ui .microlight,.swagger-ui .highlight-code>pre,.swagger-ui pre.example{overflow:visible!important;white-space:pre-wrap!important;overflow-wrap:anywhere;max-height:none!important}
+`;
+
+export const DOCS_CSS_NAME = `docs-${digest(DOCS_CSS)}.css`;
+
+function digest(s: string): string {
+  return createHash("sha256").update(s).digest("hex").slice(0, 12);
 }
 
-function schemaRows(s: J, prefix: string, out: string[], depth = 0): void {
-  if (!s || depth > 8) return;
-  if (s.anyOf) return schemaRows((s.anyOf as J[])[0]!, prefix, out, depth);
-  const target = s.type === "array" ? s.items : s.type === "object" && !s.properties && typeof s.additionalProperties === "object" ? s.additionalProperties : s;
-  const req = new Set<string>(target?.required ?? []);
-  for (const [name, p] of Object.entries((target?.properties ?? {}) as J)) {
-    const path = prefix ? `${prefix}.${name}` : name;
-    const prop = p as J;
-    out.push(
-      `<tr><td><code>${esc(path)}</code></td><td>${esc(typeOf(prop))}</td><td>${req.has(name) ? "yes" : ""}</td><td>${esc(prop.description ?? "")}${prop.maxLength ? esc(` (max length ${prop.maxLength})`) : ""}</td></tr>`,
-    );
-    schemaRows(prop, path + (prop.type === "array" ? "[]" : prop.additionalProperties && !prop.properties ? ".*" : ""), out, depth + 1);
-  }
-}
-
-function schemaTable(s: J): string {
-  const rows: string[] = [];
-  schemaRows(s, "", rows);
-  if (!rows.length) return `<p>${esc(typeOf(s))}</p>`;
-  return `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Description</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
-}
-
-export function renderDocsPage(doc: J): string {
-  const sections: string[] = [];
-  for (const [path, item] of Object.entries((doc.paths ?? {}) as J)) {
-    for (const [method, op] of Object.entries(item as J)) {
-      const o = op as J;
-      const params = (o.parameters ?? []) as J[];
-      const body = o.requestBody?.content?.["application/json"]?.schema;
-      sections.push(`<section id="${esc(o.operationId ?? "")}"><h2><code>${esc(method.toUpperCase())} ${esc(path)}</code></h2>
-<p>${esc(o.summary ?? "")}</p>${o.description ? `<p class="sub">${esc(o.description)}</p>` : ""}
-${o.security ? "<p>Requires the <code>X-ApiKey</code> header.</p>" : ""}
-${params.length ? `<h3>Parameters</h3><table><thead><tr><th>Name</th><th>In</th><th>Type</th><th>Description</th></tr></thead><tbody>${params.map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${esc(typeOf(p.schema))}</td><td>${esc(p.description ?? "")}</td></tr>`).join("")}</tbody></table>` : ""}
-${body ? `<h3>Request body</h3><p class="sub">${esc(body.description ?? "")}</p>${schemaTable(body)}` : ""}
-<h3>Responses</h3><table><thead><tr><th>Status</th><th>Description</th><th>Body</th></tr></thead><tbody>${Object.entries((o.responses ?? {}) as J)
-        .map(([code, r]) => {
-          const content = Object.entries(((r as J).content ?? {}) as J)[0];
-          return `<tr><td>${esc(code)}</td><td>${esc((r as J).description ?? "")}</td><td>${content ? `${esc(content[0])} ${esc(typeOf((content[1] as J).schema))}` : ""}</td></tr>`;
-        })
-        .join("")}</tbody></table></section>`);
-    }
-  }
-  const schemas = Object.entries((doc.components?.schemas ?? {}) as J)
-    .map(([name, s]) => `<section id="schema-${esc(name)}"><h2>${esc(name)}</h2><p class="sub">${esc((s as J).description ?? "")}</p>${schemaTable(s as J)}</section>`)
-    .join("\n");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(doc.info?.title)} — API reference</title><style>${PAGE_STYLE}</style></head><body><main>
-<h1>${esc(doc.info?.title)} <span class="sub">${esc(doc.info?.version)}</span></h1>
-<p>${esc(doc.info?.description)}</p><p>Machine-readable: <a href="openapi.json">openapi.json</a> (OpenAPI ${esc(doc.openapi)}).</p>
-<h2>Endpoints</h2>${sections.join("\n")}
-<h2>Schemas</h2>${schemas}
-</main></body></html>`;
+/** The page shell; everything it shows comes from openapi.json. Asset paths are relative to /docs. */
+export function renderDocsPage(doc: { info?: { title?: unknown } }): string {
+  const v = SWAGGER_UI_VERSION;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(doc.info?.title ?? "API")} — API reference</title>
+<link rel="stylesheet" href="docs/assets/swagger-ui-${esc(v)}/swagger-ui.css">
+<link rel="stylesheet" href="docs/assets/${DOCS_CSS_NAME}">
+</head><body>
+<main id="swagger-ui" aria-label="API reference"><noscript><p>The API reference needs JavaScript. The OpenAPI document itself is at <a href="openapi.json">openapi.json</a>.</p></noscript></main>
+<script src="docs/assets/swagger-ui-${esc(v)}/swagger-ui-bundle.js"></script>
+<script src="docs/assets/${DOCS_INIT_NAME}"></script>
+</body></html>`;
 }

@@ -3,8 +3,8 @@ import { SCANNER_KINDS } from "../constants.ts";
 import type { EdgeContext } from "../context.ts";
 import { buildOpenApi } from "../openapi.ts";
 import type { EdgeDeps, Readiness } from "../ports.ts";
+import { DOCS_ASSETS, docsCsp, sendAsset } from "../report-page/assets.ts";
 import { renderDocsPage } from "../report-page/docs.ts";
-
 
 /** Readiness from the dispatcher's live worker set plus caller-supplied probes of auth and report-store. */
 export function createReadiness(
@@ -47,12 +47,16 @@ export function registerOpsRoutes(app: FastifyInstance, ctx: EdgeContext): void 
 
   app.get("/openapi.json", async (_req, reply) => reply.header("content-type", "application/json; charset=utf-8").send(openapiJson));
 
+  const docsPolicy = docsCsp(config.publicBaseUrl);
   app.get("/docs", async (_req, reply) =>
     reply
       .header("content-type", "text/html; charset=utf-8")
-      .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'")
+      .header("content-security-policy", docsPolicy)
+      .header("x-content-type-options", "nosniff")
+      .header("referrer-policy", "no-referrer")
       .send(docsHtml),
   );
+  for (const asset of DOCS_ASSETS) app.get(asset.path, async (req, reply) => sendAsset(req, reply, asset));
 
   // No /metrics here: this is the public port, and metrics (routes, outcomes, process internals) are for operators.
   // main.ts serves the same registry on METRICS_PORT, bound to BIND_HOST (loopback by default).

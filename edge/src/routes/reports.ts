@@ -3,6 +3,7 @@ import { requireApiKey } from "../auth-hook.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 import type { EdgeContext } from "../context.ts";
 import { notFound, payloadError } from "../errors.ts";
+import { REPORT_ASSETS, reportPageCsp, sendAsset } from "../report-page/assets.ts";
 import { renderReportPage } from "../report-page/render.ts";
 
 const JOB_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -46,15 +47,16 @@ export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): vo
   );
 
   // Capability URLs: the token / id is the authorization; no API key.
+  const reportCsp = reportPageCsp(ctx.deps.config.publicBaseUrl);
+  for (const asset of REPORT_ASSETS) app.get(asset.path, async (req, reply) => sendAsset(req, reply, asset));
   app.get<{ Params: { token: string } }>("/r/:token", async (req, reply) => {
     const { token } = req.params;
     const stored = PAGE_TOKEN.test(token) ? await ctx.useCase.getReportByPageToken(token) : undefined;
     if (!stored) throw notFound("no such report page");
     const html = renderReportPage(stored, { publicBaseUrl: ctx.deps.config.publicBaseUrl });
-    const imgOrigin = safeOrigin(ctx.deps.config.publicBaseUrl);
     return reply
       .header("content-type", "text/html; charset=utf-8")
-      .header("content-security-policy", `default-src 'none'; img-src 'self' ${imgOrigin}; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`)
+      .header("content-security-policy", reportCsp)
       .header("x-content-type-options", "nosniff")
       .header("referrer-policy", "no-referrer")
       .header("cache-control", "private, max-age=300")
@@ -74,12 +76,4 @@ export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): vo
       .header("x-content-type-options", "nosniff")
       .send(body);
   });
-}
-
-function safeOrigin(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
 }
