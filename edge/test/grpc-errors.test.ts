@@ -7,7 +7,7 @@ import { scan } from "@cva/contracts";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authError } from "../src/errors.ts";
-import { startGrpcServer, type GrpcServer } from "../src/grpc/service.ts";
+import { startGrpcServer, type GrpcServer } from "../src/grpc/server.ts";
 import { DEFAULT_LIMITS } from "../src/ports.ts";
 import type { ScanUseCase } from "../src/scan/use-case.ts";
 

@@ -7,7 +7,7 @@ import { TestOutcome, scan, type ScanResults, type TagReport, type VastReport, t
 import { evaluateTag, evaluateVast, evaluateZip } from "@cva/spec-sets";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildEdge } from "../src/app.ts";
-import { startGrpcServer, type GrpcServer } from "../src/grpc/service.ts";
+import { startGrpcServer, type GrpcServer } from "../src/grpc/server.ts";
 import { appPerTest, FakeAuth, FakeDispatcher, FakeReportStore, fullTagReport, fullVastReport, fullZipReport, TAG, testConfig, VAST, ZIP } from "./fakes.ts";
 import pino from "pino";
 
