@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, type EdgeDeps } from "./ports.ts";
 import { registerOpsRoutes } from "./routes/ops.ts";
 import { registerReportRoutes } from "./routes/reports.ts";
 import { registerScanRoutes } from "./routes/scan.ts";
-import { createScanUseCase } from "./scan/use-case.ts";
+import { createEdgeUseCases } from "./use-cases.ts";
 import { knownSpecId } from "./validation/spec-ids.ts";
 
 export function sendApiError(reply: FastifyReply, err: ApiError): FastifyReply {
@@ -44,7 +44,7 @@ export async function buildEdgeApp(deps: EdgeDeps): Promise<FastifyInstance> {
   return (await buildEdge(deps)).app;
 }
 
-/** The app plus the pieces the gRPC listener shares with it (one use-case instance, one spec-id check). */
+/** The app plus the pieces the gRPC listener shares with it (one set of use-cases, one spec-id check). */
 export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance; ctx: EdgeContext }> {
   const limits = { ...DEFAULT_LIMITS, ...deps.config.limits };
   deps = { ...deps, config: { ...deps.config, limits } };
@@ -62,7 +62,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance;
   });
   const ctx: EdgeContext = {
     deps,
-    useCase: createScanUseCase(deps),
+    useCases: createEdgeUseCases(deps),
     metrics: createEdgeMetrics(deps.metricsRegistry),
     isKnownSpecId,
   };
@@ -70,7 +70,8 @@ export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance;
   app.decorateRequest("principal", undefined);
 
   // Every JSON body goes through one parser, whatever the Content-Type says: a body that is not JSON is a
-  // payload_error (with the documented shape), never Fastify's 415.
+  // payload_error (with the documented shape), never Fastify's 415. The scan endpoints have their own, which reads
+  // the body as it streams in and keeps only what validation needs (routes/scan.ts, validation/scan-body-reader.ts).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "buffer" }, (_req: FastifyRequest, body: Buffer | string, done) => {
     const text = typeof body === "string" ? body : body.toString("utf8");

@@ -10,6 +10,6 @@ export function requireApiKey(ctx: EdgeContext) {
   return async (req: FastifyRequest): Promise<void> => {
     const raw = req.headers["x-apikey"];
     const key = Array.isArray(raw) ? raw[0] : raw;
-    req.principal = await ctx.useCase.authenticate(key);
+    req.principal = await ctx.useCases.authenticate(key);
   };
 }

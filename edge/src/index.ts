@@ -1,6 +1,6 @@
 export { buildEdge, buildEdgeApp } from "./app.ts";
 export type { EdgeContext } from "./context.ts";
-export { createScanUseCase, type ScanUseCase } from "./scan/use-case.ts";
+export { createEdgeUseCases, type EdgeUseCases } from "./use-cases.ts";
 export type { Principal, ReportKind, ScanOutcome, ScanRequest } from "./scan/types.ts";
 export { registerScanService } from "./grpc/service.ts";
 export { startGrpcServer } from "./grpc/server.ts";

@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const grpc = await startGrpcServer({
     port: config.grpcPort,
     host: config.host,
-    useCase: ctx.useCase,
+    useCases: ctx.useCases,
     limits: ctx.deps.config.limits,
     isKnownSpecId: knownSpecId,
     logger,

@@ -46,8 +46,9 @@ export interface EdgeConfig {
   /** Retry-After seconds sent with processing_error. */
   retryAfterSeconds?: number;
   /**
-   * Most scans one customer may have reserved and unfinished at once (CUSTOMER_MAX_IN_FLIGHT); 0 or unset: half the
-   * live worker slots of the scan's kind and location, at least 4.
+   * Most scans one customer may have reserved and unfinished at once on each lane — the workers of one scan kind
+   * (CUSTOMER_MAX_IN_FLIGHT, scan/in-flight-caps.ts); 0 or unset: half the live worker slots of the lane's kind in
+   * the scan's location, at least 1.
    */
   maxInFlightPerCustomer?: number;
 }

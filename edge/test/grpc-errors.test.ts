@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authError } from "../src/errors.ts";
 import { startGrpcServer, type GrpcServer } from "../src/grpc/server.ts";
 import { DEFAULT_LIMITS } from "../src/ports.ts";
-import type { ScanUseCase } from "../src/scan/use-case.ts";
+import type { EdgeUseCases } from "../src/use-cases.ts";
 
 describe("gRPC edge: unexpected errors", () => {
   const lines: Array<Record<string, unknown>> = [];
@@ -27,15 +27,15 @@ describe("gRPC edge: unexpected errors", () => {
 
   beforeAll(async () => {
     // Only what these calls reach: authenticate, and getReport after it.
-    const useCase = {
+    const useCases = {
       async authenticate(key: string | undefined) {
         if (key === "key-bug") throw new TypeError("Cannot read properties of undefined (reading 'customerId')");
         if (key === "key-leak") throw new ConnectError("dial tcp 10.1.2.3:9101: connection refused", Code.Unavailable);
         if (key !== "key-a") throw authError("X-ApiKey: unknown or revoked API key");
         return { customerId: "c", keyId: "k" };
       },
-    } as unknown as ScanUseCase;
-    server = await startGrpcServer({ port: 0, host: "127.0.0.1", useCase, limits: DEFAULT_LIMITS, isKnownSpecId: (id) => id === 0, logger });
+    } as unknown as EdgeUseCases;
+    server = await startGrpcServer({ port: 0, host: "127.0.0.1", useCases, limits: DEFAULT_LIMITS, isKnownSpecId: (id) => id === 0, logger });
     client = createClient(scan.ScanService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${server.port}` }));
   });
   afterAll(async () => {

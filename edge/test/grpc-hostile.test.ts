@@ -44,7 +44,7 @@ describe("public gRPC port, hostile clients", () => {
       logger: pino({ level: "silent" }), isKnownSpecId: (id) => id === 0,
     });
     await app.ready();
-    const deps = { host: "127.0.0.1", useCase: ctx.useCase, limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId, logger: ctx.deps.logger };
+    const deps = { host: "127.0.0.1", useCases: ctx.useCases, limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId, logger: ctx.deps.logger };
     server = await startGrpcServer({ ...deps, port: 0 });
     // The same server with short time-outs, so that the test does not wait for the production ones.
     strict = await startGrpcServer({ ...deps, port: 0, http2: { idleSessionMs: 300, bodyTimeoutMs: 500 } });

@@ -21,7 +21,7 @@ describe("public gRPC ScanService", () => {
       isKnownSpecId: (id) => id === 0,
     });
     await app.ready();
-    server = await startGrpcServer({ port: 0, host: "127.0.0.1", useCase: ctx.useCase, limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId, logger: ctx.deps.logger });
+    server = await startGrpcServer({ port: 0, host: "127.0.0.1", useCases: ctx.useCases, limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId, logger: ctx.deps.logger });
     client = new grpc.Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
   });
   afterAll(async () => {

@@ -6,7 +6,7 @@ import { ScanKind } from "@cva/contracts";
 import { describe, expect, it } from "vitest";
 import { requestHash } from "../src/scan/request-hash.ts";
 import { parseIdempotencyKey } from "../src/validation/idempotency-key.ts";
-import { appPerTest, type TestApp, testConfig, TAG, ZIP } from "./fakes.ts";
+import { appPerTest, type TestApp, testConfig, TAG, VAST, ZIP } from "./fakes.ts";
 
 type App = TestApp;
 const setup = appPerTest();
@@ -62,26 +62,37 @@ describe("reservations", () => {
     expect(authFake.refunds).toHaveLength(1);
   });
 
-  it("asks for the in-flight cap: CUSTOMER_MAX_IN_FLIGHT, else half the live slots and at least 4", async () => {
+  it("asks for the in-flight cap of every lane the scan runs on: CUSTOMER_MAX_IN_FLIGHT, else half the live slots, at least 1", async () => {
     const fixed = await setup({ config: testConfig({ maxInFlightPerCustomer: 3 }) });
     await post(fixed.app, "/v3/scanTag", { data: TAG });
-    expect(fixed.authFake.reserveRequests[0]!.maxInFlight).toBe(3);
+    expect(fixed.authFake.reserveRequests[0]!.inFlightCaps.map((c) => ({ lane: c.lane, max: c.max }))).toEqual([{ lane: "tag", max: 3 }]);
     await fixed.app.close();
 
     const derived = await setup();
-    derived.dispatcher.liveWorkers = (kind: ScanKind) => (kind === ScanKind.TAG ? [{ slots: 6 }, { slots: 7 }] : [{ slots: 2 }]) as never;
+    const slots: Partial<Record<ScanKind, number[]>> = { [ScanKind.TAG]: [6, 7], [ScanKind.ZIP]: [2], [ScanKind.VAST]: [5], [ScanKind.MEDIA]: [1] };
+    derived.dispatcher.liveWorkers = (kind: ScanKind) => (slots[kind] ?? []).map((n) => ({ slots: n })) as never;
     await post(derived.app, "/v3/scanTag", { data: TAG });
     await post(derived.app, "/v2/scanZip", { data: ZIP });
-    expect(derived.authFake.reserveRequests.map((r) => r.maxInFlight)).toEqual([7, 4]);
+    await post(derived.app, "/v3/scanVAST", { data: VAST });
+    // A zip renders on the tag scanner, a VAST's media files are probed by the media prober: they count there too.
+    expect(derived.authFake.reserveRequests.map((r) => r.inFlightCaps.map((c) => `${c.lane} ${c.max}`))).toEqual([["tag 6"], ["zip 1", "tag 6"], ["vast 2", "media 1"]]);
+    expect(derived.authFake.reserveRequests.every((r) => !r.maxInFlight)).toBe(true);
   });
 
   it("answers auth's refusals with the documented errors", async () => {
     const { app, authFake } = await setup({ config: testConfig({ maxInFlightPerCustomer: 2, retryAfterSeconds: 3 }) });
-    authFake.reserveError = new ConnectError("2 scans already in flight; at most 2 at once", Code.FailedPrecondition);
+    authFake.reserveError = new ConnectError("2 scans already in flight on tag; at most 2 at once", Code.FailedPrecondition, { "cva-in-flight-lane": "tag" });
     const capped = await post(app, "/v3/scanTag", { data: TAG });
     expect(capped.statusCode).toBe(400);
-    expect(JSON.parse(capped.body)).toEqual({ error_type: "processing_error", message: "too many scans in flight for this customer: at most 2 at once; retry when one has finished" });
+    expect(JSON.parse(capped.body)).toEqual({
+      error_type: "processing_error",
+      message: "too many scans rendering on the tag scanner (ad tags and zips) in flight for this customer: at most 2 at once; retry when one has finished",
+    });
     expect(capped.headers["retry-after"]).toBe("3");
+    // The lane auth names: a zip refused on its own lane.
+    authFake.reserveError = new ConnectError("2 scans already in flight on zip; at most 2 at once", Code.FailedPrecondition, { "cva-in-flight-lane": "zip" });
+    const zipCapped = await post(app, "/v3/scanZip", { data: ZIP });
+    expect(JSON.parse(zipCapped.body).message).toBe("too many zip scans in flight for this customer: at most 2 at once; retry when one has finished");
 
     authFake.reserveError = new ConnectError("idempotency_key is already used with a different request", Code.AlreadyExists);
     const conflict = await post(app, "/v3/scanTag", { data: TAG }, { "idempotency-key": "k1" });

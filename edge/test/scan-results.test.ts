@@ -76,7 +76,7 @@ describe("scan_results over gRPC", () => {
       auth: new FakeAuth().client(), reports: new FakeReportStore().client(), dispatcher, config: testConfig(), logger: pino({ level: "silent" }),
     });
     await app.ready();
-    server = await startGrpcServer({ port: 0, host: "127.0.0.1", useCase: ctx.useCase, limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId, logger: ctx.deps.logger });
+    server = await startGrpcServer({ port: 0, host: "127.0.0.1", useCases: ctx.useCases, limits: ctx.deps.config.limits, isKnownSpecId: ctx.isKnownSpecId, logger: ctx.deps.logger });
     client = createClient(scan.ScanService, createGrpcTransport({ baseUrl: `http://127.0.0.1:${server.port}` }));
   });
   afterAll(async () => {

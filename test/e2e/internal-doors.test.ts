@@ -8,8 +8,7 @@ import { createConnectTransport, createGrpcTransport, createGrpcWebTransport } f
 import {
   auth, health, mediaprober, reportstore, ScanJobSchema, ScanKind, tagscanner, vastanalyzer, zipanalyzer,
 } from "@cva/contracts";
-import { BUCKET_CUSTOMERS, BUCKET_KEYS, BUCKET_QUOTA } from "@cva/auth";
-import { ARTIFACT_BUCKET, connectNats, natsPermissions, withCredential, type NatsConnection, type NatsUser } from "@cva/platform";
+import { ARTIFACT_BUCKET, CUSTOMERS_BUCKET, KEYS_BUCKET, QUOTA_BUCKET, REPORTS_BUCKET, connectNats, natsPermissions, withCredential, type NatsConnection, type NatsUser } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isLoopback, listeners } from "../harness/listeners.ts";
 import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
@@ -153,7 +152,7 @@ describe("internal doors", () => {
       await denied(api("$JS.API.STREAM.PURGE.SCANS"), "purge the queue");
       await denied(api("$JS.API.STREAM.CREATE.SPY", { name: "SPY", subjects: ["scan.result.>"] }), "a stream recording results");
       // Keys, quotas, reports and images of every customer.
-      for (const bucket of [BUCKET_KEYS, BUCKET_CUSTOMERS, BUCKET_QUOTA, "cva_reports"]) {
+      for (const bucket of [KEYS_BUCKET, CUSTOMERS_BUCKET, QUOTA_BUCKET, REPORTS_BUCKET]) {
         await denied(api(`$JS.API.STREAM.INFO.KV_${bucket}`), `${bucket} info`);
         await denied(api(`$JS.API.DIRECT.GET.KV_${bucket}`, { last_by_subj: `$KV.${bucket}.>` }), `${bucket} read`);
         await denied(api(`$KV.${bucket}.x`), `${bucket} write`);
@@ -169,7 +168,7 @@ describe("internal doors", () => {
 
     it("gives the edge no access to keys, reports or images, and other requesters only their own results", async () => {
       const edge = await as("edge");
-      for (const subject of [`$JS.API.STREAM.INFO.KV_${BUCKET_KEYS}`, `$JS.API.DIRECT.GET.KV_cva_reports`, `$JS.API.STREAM.MSG.GET.OBJ_${ARTIFACT_BUCKET}`]) {
+      for (const subject of [`$JS.API.STREAM.INFO.KV_${KEYS_BUCKET}`, `$JS.API.DIRECT.GET.KV_${REPORTS_BUCKET}`, `$JS.API.STREAM.MSG.GET.OBJ_${ARTIFACT_BUCKET}`]) {
         await denied(edge.request(subject, "{}", { timeout: 3000 }), `edge: ${subject}`);
       }
       const zip = await as("zip-analyzer");
@@ -181,7 +180,7 @@ describe("internal doors", () => {
     });
 
     it("the permission table covers the auth service's buckets by name", () => {
-      for (const bucket of [BUCKET_KEYS, BUCKET_CUSTOMERS, BUCKET_QUOTA]) {
+      for (const bucket of [KEYS_BUCKET, CUSTOMERS_BUCKET, QUOTA_BUCKET]) {
         expect(natsPermissions("auth").publish).toContain(`$KV.${bucket}.>`);
         expect(natsPermissions("admin").publish).toContain(`$KV.${bucket}.>`);
       }

@@ -28,7 +28,7 @@ describe("platform end to end", () => {
   beforeAll(async () => {
     stack = await startStack({
       only: ["auth", "report-store", "edge"],
-      // Quota exactness below needs more than the default in-flight cap (4 with this worker's 4 slots) of one
+      // Quota exactness below needs more than the default in-flight cap (2 with this worker's 4 slots) of one
       // customer's scans at once; the cap has its own test (reservations.test.ts).
       env: { CUSTOMER_MAX_IN_FLIGHT: "64" },
       extra: [worker("tag-usa", { SERVER_LOCATION: "usa", HOLD_MS: "200" }), worker("tag-nld-failing", { SERVER_LOCATION: "nld", MODE: "fail" })],

@@ -142,7 +142,10 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     expect(answered).toHaveLength(2);
     for (const r of answered) {
       expect(r.status).toBe(400);
-      expect(r.json).toEqual({ error_type: "processing_error", message: `too many scans in flight for this customer: at most ${CAP} at once; retry when one has finished` });
+      expect(r.json).toEqual({
+        error_type: "processing_error",
+        message: `too many scans rendering on the tag scanner (ad tags and zips) in flight for this customer: at most ${CAP} at once; retry when one has finished`,
+      });
       expect(Number(r.headers.get("retry-after"))).toBeGreaterThan(0);
     }
     expect(gate.waiting).toBe(CAP);

@@ -3,7 +3,7 @@ import { ConnectError, createContextKey } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { asApiError, toConnectError } from "../errors.ts";
-import type { ScanUseCase } from "../scan/use-case.ts";
+import type { Authenticate } from "../scan/authenticate.ts";
 import type { Principal } from "../scan/types.ts";
 
 /**
@@ -21,11 +21,11 @@ export const OPEN_PATH_PREFIXES = ["/grpc.health.v1.Health/"];
 
 export type KeyGate = (req: http2.Http2ServerRequest) => Promise<Principal | undefined>;
 
-export function createKeyGate(useCase: Pick<ScanUseCase, "authenticate">): KeyGate {
+export function createKeyGate(auth: { authenticate: Authenticate }): KeyGate {
   return async (req) => {
     const key = req.headers["x-apikey"];
     try {
-      return await useCase.authenticate(Array.isArray(key) ? key[0] : key);
+      return await auth.authenticate(Array.isArray(key) ? key[0] : key);
     } catch (err) {
       const apiErr = asApiError(err);
       refuse(req, toConnectError(apiErr), apiErr.retryAfterSeconds);

@@ -3,22 +3,23 @@ import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/con
 import { Device, health, scan, type Targeting } from "@cva/contracts";
 import { ApiError, asApiError, payloadError, toConnectError } from "../errors.ts";
 import type { EdgeDeps, EdgeLimits } from "../ports.ts";
-import type { ScanUseCase } from "../scan/use-case.ts";
-import type { Principal, ScanRequest } from "../scan/types.ts";
+import { withhold } from "../scan/admission.ts";
+import type { Principal, ScanRequest, TargetingInput } from "../scan/types.ts";
+import type { EdgeUseCases } from "../use-cases.ts";
 import {
   checkCountry, checkLanguage, checkPageUrl, checkName, checkSpecId, checkTagBytes, checkVastUrl, checkWorkspaceId,
-  checkZipBytes, type TargetingInput,
+  checkZipBytes,
 } from "../validation/fields.ts";
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 import { callerKey } from "./key-gate.ts";
 
-// The public scan service over gRPC/Connect/gRPC-web: the same use-case, validation rules and messages as the JSON
+// The public scan service over gRPC/Connect/gRPC-web: the same use-cases, validation rules and messages as the JSON
 // API; only the framing differs (raw bytes instead of base64, the key in x-apikey metadata, errors as codes).
 
 export interface GrpcDeps {
-  useCase: ScanUseCase;
+  useCases: EdgeUseCases;
   limits: EdgeLimits;
   isKnownSpecId: SpecIdCheck;
   /** Where unexpected errors are logged (the JSON app's logger): the client only sees a generic processing error. */
@@ -74,7 +75,7 @@ export function readLimitsOf(limits: EdgeLimits): Record<keyof ServiceImpl<typeo
 export const largestReadLimit = (limits: EdgeLimits) => Math.max(...Object.values(readLimitsOf(limits)));
 
 export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void {
-  const { useCase, limits, isKnownSpecId } = deps;
+  const { useCases, limits, isKnownSpecId } = deps;
 
   // Errors leave as ConnectErrors with the JSON API's messages; nothing internal crosses. As in the JSON app's error
   // handler (app.ts), anything that is not one of the documented errors — a bug, an internal call's ConnectError that
@@ -82,7 +83,7 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
   async function handle<T>(ctx: HandlerContext, fn: (p: Principal) => Promise<T>): Promise<T> {
     try {
       // The key gate (server.ts) authenticated the caller before the body was read; routes mounted without it check here.
-      const principal = ctx.values.get(callerKey) ?? (await useCase.authenticate(ctx.requestHeader.get("x-apikey") ?? undefined));
+      const principal = ctx.values.get(callerKey) ?? (await useCases.authenticate(ctx.requestHeader.get("x-apikey") ?? undefined));
       return await fn(principal);
     } catch (err) {
       if (!(err instanceof ApiError)) deps.logger.error({ err, procedure: ctx.method.name }, "unhandled error");
@@ -92,8 +93,17 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
     }
   }
   // Replays carry no marker here: the response is the first scan's report, as over JSON (which says so in a header).
-  const run = async (p: Principal, req: ScanRequest, ctx: HandlerContext) =>
-    useCase.scan(p, req, undefined, { idempotencyKey: parseIdempotencyKey(ctx.requestHeader.get("idempotency-key") ?? undefined, "idempotency-key") });
+  // Counted in the edge's in-flight admission as JSON requests are; at the customer's cap the request goes on
+  // withheld (answered, never scanned: scan/admission.ts).
+  const run = async (p: Principal, req: ScanRequest, ctx: HandlerContext) => {
+    const idempotencyKey = parseIdempotencyKey(ctx.requestHeader.get("idempotency-key") ?? undefined, "idempotency-key");
+    const ticket = useCases.admission.enter(p.customerId, req.kind);
+    try {
+      return await useCases.scans.scan(p, "atCap" in ticket ? withhold(req, ticket.atCap) : req, undefined, { idempotencyKey });
+    } finally {
+      if ("release" in ticket) ticket.release();
+    }
+  };
   // The fields every v3 scan request shares, checked the same way as on the JSON API.
   const v3Fields = (req: { specId: number; workspaceId: bigint; name: string }) => ({
     specId: checkSpecId(req.specId, "spec_id", isKnownSpecId),
@@ -131,14 +141,14 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       }),
     getReport: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await useCase.getReport(p, req.jobId);
+        const r = await useCases.reports.getReport(p, req.jobId);
         return create(scan.GetReportResponseSchema, { json: r.json, reportKind: r.reportKind });
       }),
     listWorkspaceReports: (req, ctx) =>
       handle(ctx, async (p) => {
         const size = req.pageSize === 0 ? DEFAULT_PAGE_SIZE : req.pageSize;
         if (size < 1 || size > MAX_PAGE_SIZE) throw payloadError(`page_size: must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-        const page = await useCase.listWorkspaceReports(p, workspaceNumber(req.workspaceId), size, req.pageToken);
+        const page = await useCases.reports.listWorkspaceReports(p, workspaceNumber(req.workspaceId), size, req.pageToken);
         return create(scan.ListWorkspaceReportsResponseSchema, {
           reports: page.reports.map((r) => ({
             jobId: r.job_id, name: r.name, reportKind: r.report_kind, createdUnixMs: BigInt(Date.parse(r.created_at)),

@@ -19,7 +19,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): vo
   app.get<{ Params: { job_id: string } }>("/v3/reports/:job_id", { onRequest }, async (req, reply) => {
     const { job_id } = req.params;
     if (!JOB_ID.test(job_id)) throw notFound(`no report ${job_id.slice(0, 128)} for this API key`);
-    const { json } = await ctx.useCase.getReport(req.principal!, job_id);
+    const { json } = await ctx.useCases.reports.getReport(req.principal!, job_id);
     return reply.header("content-type", "application/json; charset=utf-8").send(Buffer.from(json));
   });
 
@@ -41,7 +41,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): vo
       }
       const pageToken = one(req.query.page_token) ?? "";
       if (pageToken.length > 1024) throw payloadError("page_token: invalid");
-      const page = await ctx.useCase.listWorkspaceReports(req.principal!, workspaceId, pageSize, pageToken);
+      const page = await ctx.useCases.reports.listWorkspaceReports(req.principal!, workspaceId, pageSize, pageToken);
       return reply.header("content-type", "application/json; charset=utf-8").send(JSON.stringify(page));
     },
   );
@@ -51,7 +51,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): vo
   for (const asset of REPORT_ASSETS) app.get(asset.path, async (req, reply) => sendAsset(req, reply, asset));
   app.get<{ Params: { token: string } }>("/r/:token", async (req, reply) => {
     const { token } = req.params;
-    const stored = PAGE_TOKEN.test(token) ? await ctx.useCase.getReportByPageToken(token) : undefined;
+    const stored = PAGE_TOKEN.test(token) ? await ctx.useCases.reports.getReportByPageToken(token) : undefined;
     if (!stored) throw notFound("no such report page");
     const html = renderReportPage(stored, { publicBaseUrl: ctx.deps.config.publicBaseUrl });
     return reply
@@ -65,7 +65,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: EdgeContext): vo
 
   app.get<{ Params: { id: string } }>("/artifacts/:id", async (req, reply) => {
     const { id } = req.params;
-    const art = ARTIFACT_ID.test(id) ? await ctx.useCase.getArtifact(id) : undefined;
+    const art = ARTIFACT_ID.test(id) ? await ctx.useCases.reports.getArtifact(id) : undefined;
     if (!art) throw notFound("no such artifact");
     const body = Buffer.from(art.data.buffer, art.data.byteOffset, art.data.byteLength);
     return reply

@@ -13,7 +13,7 @@ import { evaluateTag, evaluateVast, evaluateZip } from "@cva/spec-sets";
 import { randomBytes } from "node:crypto";
 import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
-import type { ScanOutcome, ScanRequest } from "./types.ts";
+import type { ScanOutcome, ScanRequestFields } from "./types.ts";
 
 // A worker's report made into the answer of one request: the job's id, the request's name, scan_results, URLs under
 // the public base, rendered once with the request's view (those bytes are returned and stored). Also the way back: a
@@ -23,7 +23,7 @@ import type { ScanOutcome, ScanRequest } from "./types.ts";
 // spec set is known; workers return reports without them. A v3 zip's are the zip tests plus the ad tag tests on its
 // render (evaluateZip), in one map; the render itself carries none. v2 reports carry none.
 
-export function scanOutcome(req: ScanRequest, jobId: string, report: TagReport | ZipReport | VastReport, publicBase: string): ScanOutcome {
+export function scanOutcome(req: ScanRequestFields, jobId: string, report: TagReport | ZipReport | VastReport, publicBase: string): ScanOutcome {
   const pageToken = randomBytes(16).toString("base64url");
   const reportUrl = `${publicBase}/r/${pageToken}`;
   fillImageUrls(report, (id) => `${publicBase}/artifacts/${encodeURIComponent(id)}`);
@@ -77,7 +77,7 @@ export function reportBinaryOf(o: ScanOutcome): Uint8Array {
 }
 
 /** A stored report as a replayed answer; undefined when it was stored without its protobuf or for another kind. */
-export function replayedOutcome(req: ScanRequest, stored: reportstore.StoredReport): ScanOutcome | undefined {
+export function replayedOutcome(req: ScanRequestFields, stored: reportstore.StoredReport): ScanOutcome | undefined {
   if (stored.reportKind !== req.kind || stored.reportBinary.length === 0) return undefined;
   const common = { jobId: stored.jobId, pageToken: stored.pageToken, json: Buffer.from(stored.json).toString("utf8"), replayed: true };
   switch (req.kind) {

@@ -1,8 +1,21 @@
 import type { TagReport, VastReport, ZipReport } from "@cva/contracts";
-import type { TargetingInput } from "../validation/fields.ts";
+
+// The edge's request types, whichever door a request came through: what validation produces and the scan use-cases
+// take. Only here (validation, the doors and the use-cases import them), so the shape of a request is read in one place.
 
 export type ReportKind = "tag_v3" | "tag_v2" | "zip_v2" | "zip_v3" | "vast_v3";
 export const REPORT_KINDS: readonly ReportKind[] = ["tag_v3", "tag_v2", "zip_v2", "zip_v3", "vast_v3"];
+
+export type DeviceName = "desktop" | "mobile";
+export type CountryCode = "usa" | "nld";
+
+/** Validated targeting (v2 tag: device, language, country, page_url; v2 zip: device, language). */
+export interface TargetingInput {
+  device?: DeviceName;
+  language?: string;
+  country?: CountryCode;
+  pageUrl?: string;
+}
 
 /** A validated scan request, whichever door (JSON or gRPC) it came through. */
 export type ScanRequest =
@@ -11,6 +24,22 @@ export type ScanRequest =
   | { kind: "zip_v2"; zip: Uint8Array; targeting: TargetingInput }
   | { kind: "zip_v3"; zip: Uint8Array; specId: number; workspaceId: number; name: string }
   | { kind: "vast_v3"; url: string; specId: number; workspaceId: number; name: string };
+
+type WithoutPayload<R> = R extends unknown ? Omit<R, "html" | "zip"> : never;
+/** A request's kind, options and targeting: everything but its payload (an ad tag's html, a zip's bytes). */
+export type ScanRequestFields = WithoutPayload<ScanRequest>;
+
+/**
+ * A validated scan request whose payload the edge did not keep: its customer already had as many requests of the
+ * kind in flight at this edge as its in-flight cap allows when it arrived (scan/admission.ts), so its body was only
+ * streamed past, checked and digested. It is answered like any other up to the reservation — a payload_error, a
+ * quota_error, the replay of an earlier scan with its Idempotency-Key — and never scanned: the answer is the
+ * in-flight refusal of `lane`, whose cap was `max`.
+ */
+export type WithheldScanRequest = ScanRequestFields & { withheld: { requestHash: string; lane: string; max: number } };
+
+/** What the doors hand to the scan use-cases. */
+export type ReceivedScanRequest = ScanRequest | WithheldScanRequest;
 
 export interface Principal {
   customerId: string;

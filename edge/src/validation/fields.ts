@@ -2,20 +2,11 @@ import { isIP } from "node:net";
 import { createOutboundPolicy } from "@cva/platform";
 import { payloadError } from "../errors.ts";
 import type { EdgeLimits } from "../ports.ts";
+import type { CountryCode, DeviceName } from "../scan/types.ts";
 import type { SpecIdCheck } from "./spec-ids.ts";
 
 // Semantic checks shared by the JSON API (after base64 decoding) and the public gRPC service (raw bytes), so both
 // refuse the same inputs with the same messages.
-
-export type DeviceName = "desktop" | "mobile";
-export type CountryCode = "usa" | "nld";
-
-export interface TargetingInput {
-  device?: DeviceName;
-  language?: string;
-  country?: CountryCode;
-  pageUrl?: string;
-}
 
 export const DEVICES: readonly DeviceName[] = ["desktop", "mobile"];
 export const COUNTRIES: readonly CountryCode[] = ["usa", "nld"];
@@ -96,28 +87,38 @@ export function checkName(value: string, field: string, limits: EdgeLimits): str
   return value;
 }
 
-// Decoded creatives.
+// Decoded creatives. Each check reads only the facts it needs (size, first bytes, blank or not), so a payload the edge
+// did not keep — only streamed past (validation/base64-field.ts) — is refused with the same messages as one it holds.
 
 export function checkTagBytes(data: Uint8Array, field: string, limits: EdgeLimits): string {
-  if (data.length === 0) throw payloadError(`${field}: must not be empty`);
-  if (data.length > limits.maxTagBytes) {
-    throw payloadError(`${field}: ad tag is ${data.length} bytes decoded, over the limit of ${limits.maxTagBytes} bytes`);
-  }
-  const html = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8");
-  if (html.trim().length === 0) throw payloadError(`${field}: the ad tag is blank`);
+  let html = "";
+  checkTagFacts(data.length, () => (html = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("utf8")).trim().length === 0, field, limits);
   return html;
+}
+
+/** An ad tag of `length` bytes; `blank`: its UTF-8 text is only whitespace (asked last). */
+export function checkTagFacts(length: number, blank: () => boolean, field: string, limits: EdgeLimits): void {
+  if (length === 0) throw payloadError(`${field}: must not be empty`);
+  if (length > limits.maxTagBytes) {
+    throw payloadError(`${field}: ad tag is ${length} bytes decoded, over the limit of ${limits.maxTagBytes} bytes`);
+  }
+  if (blank()) throw payloadError(`${field}: the ad tag is blank`);
+}
+
+export function checkZipBytes(data: Uint8Array, field: string, limits: EdgeLimits): Uint8Array {
+  checkZipFacts(data.length, data.subarray(0, 4), field, limits);
+  return data;
 }
 
 // A zip starts with a local file header (PK\3\4); an empty archive is only an end-of-central-directory record
 // (PK\5\6). Anything else is not what /v2/scanZip scans; the zip analyzer checks the internals.
-export function checkZipBytes(data: Uint8Array, field: string, limits: EdgeLimits): Uint8Array {
-  if (data.length === 0) throw payloadError(`${field}: must not be empty`);
-  if (data.length > limits.maxZipBytes) {
-    throw payloadError(`${field}: zip is ${data.length} bytes decoded, over the limit of ${limits.maxZipBytes} bytes`);
+export function checkZipFacts(length: number, head: Uint8Array, field: string, limits: EdgeLimits): void {
+  if (length === 0) throw payloadError(`${field}: must not be empty`);
+  if (length > limits.maxZipBytes) {
+    throw payloadError(`${field}: zip is ${length} bytes decoded, over the limit of ${limits.maxZipBytes} bytes`);
   }
-  const sig = data.length >= 4 && data[0] === 0x50 && data[1] === 0x4b ? (data[2] << 8) | data[3] : -1;
+  const sig = length >= 4 && head[0] === 0x50 && head[1] === 0x4b ? (head[2]! << 8) | head[3]! : -1;
   if (sig !== 0x0304 && sig !== 0x0506) throw payloadError(`${field}: not a zip archive`);
-  return data;
 }
 
 export function checkVastUrl(url: string, field: string, limits: EdgeLimits): string {

@@ -1,7 +1,11 @@
 import { payloadError } from "../errors.ts";
 import type { EdgeLimits } from "../ports.ts";
-import type { ReportKind, ScanRequest } from "../scan/types.ts";
+import { withhold } from "../scan/admission.ts";
+import type { InFlightCap } from "../scan/in-flight-caps.ts";
+import { finishHtmlHash, zipRequestHash } from "../scan/request-hash.ts";
+import type { ReceivedScanRequest, ReportKind, ScanRequest, ScanRequestFields, TargetingInput, WithheldScanRequest } from "../scan/types.ts";
 import { decodeBase64Strict } from "./base64.ts";
+import { Base64Field } from "./base64-field.ts";
 import {
   checkCountry,
   checkDevice,
@@ -10,10 +14,11 @@ import {
   checkName,
   checkSpecId,
   checkTagBytes,
+  checkTagFacts,
   checkVastUrl,
   checkWorkspaceId,
   checkZipBytes,
-  type TargetingInput,
+  checkZipFacts,
 } from "./fields.ts";
 import type { SpecIdCheck } from "./spec-ids.ts";
 
@@ -102,39 +107,59 @@ function v3Options(body: Json, ctx: RequestContext): { specId: number; workspace
   };
 }
 
-/** Validates a JSON body for one of the four scan endpoints; throws payload_error naming the field. */
-export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestContext): ScanRequest {
+// The request's `data`: a string (a parsed body), or the field a streamed body was read into (scan-body-reader.ts).
+function requiredData(body: Json): string | Base64Field {
+  const v = body.data;
+  if (v instanceof Base64Field) {
+    if (v.length === 0) throw payloadError("data: must not be empty");
+    return v;
+  }
+  return requiredString(body, "data");
+}
+
+/**
+ * Validates a JSON body for one of the scan endpoints; throws payload_error naming the field. `body` is a parsed JSON
+ * value or what scan-body-reader.ts read; when its payload was not kept (`withheld`: the customer was at its in-flight
+ * cap, scan/admission.ts) the checks run on the facts kept and the request comes back withheld.
+ */
+export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestContext & { withheld?: InFlightCap }): ReceivedScanRequest {
   const body = requireObjectBody(rawBody);
-  const data = requiredString(body, "data");
+  const data = requiredData(body);
   const { limits } = ctx;
+  // A request the edge keeps whole, or withholds although it holds it (a VAST URL is always kept: it is small).
+  const received = (req: ScanRequest): ReceivedScanRequest => (ctx.withheld ? withhold(req, ctx.withheld) : req);
+  const withheld = (fields: ScanRequestFields, requestHash: string): WithheldScanRequest => ({
+    ...fields,
+    withheld: { requestHash, lane: ctx.withheld!.lane, max: ctx.withheld!.max },
+  });
   switch (kind) {
-    case "tag_v3": {
-      const opts = v3Options(body, ctx);
-      const bytes = decodeBase64Strict(data, "data", limits.maxTagBytes, "ad tag");
-      return { kind, html: checkTagBytes(bytes, "data", limits), ...opts };
-    }
+    case "tag_v3":
     case "tag_v2": {
-      const targeting = parseTargeting(body, ["device", "language", "country", "pageUrl"]);
+      const fields: ScanRequestFields = kind === "tag_v3"
+        ? { kind, ...v3Options(body, ctx) }
+        : { kind, targeting: parseTargeting(body, ["device", "language", "country", "pageUrl"]) };
       const bytes = decodeBase64Strict(data, "data", limits.maxTagBytes, "ad tag");
-      return { kind, html: checkTagBytes(bytes, "data", limits), targeting };
+      if (bytes instanceof Uint8Array) return received({ ...fields, html: checkTagBytes(bytes, "data", limits) } as ScanRequest);
+      checkTagFacts((data as Base64Field).decodedLength, () => bytes.blank, "data", limits);
+      return withheld(fields, finishHtmlHash(bytes.hash, fields));
     }
-    case "zip_v2": {
-      // The spec lists only device and language for zip targeting; other keys are ignored like unknown fields.
-      const targeting = parseTargeting(body, ["device", "language"]);
-      const bytes = decodeBase64Strict(data, "data", limits.maxZipBytes, "zip");
-      return { kind, zip: checkZipBytes(bytes, "data", limits), targeting };
-    }
+    case "zip_v2":
     case "zip_v3": {
-      // v3 has no targeting (spec, Versioning 2): a zip v3 scan runs like a v3 tag scan, desktop, en-US.
-      const opts = v3Options(body, ctx);
+      const fields: ScanRequestFields = kind === "zip_v3"
+        // v3 has no targeting (spec, Versioning 2): a zip v3 scan runs like a v3 tag scan, desktop, en-US.
+        ? { kind, ...v3Options(body, ctx) }
+        // The spec lists only device and language for zip targeting; other keys are ignored like unknown fields.
+        : { kind, targeting: parseTargeting(body, ["device", "language"]) };
       const bytes = decodeBase64Strict(data, "data", limits.maxZipBytes, "zip");
-      return { kind, zip: checkZipBytes(bytes, "data", limits), ...opts };
+      if (bytes instanceof Uint8Array) return received({ ...fields, zip: checkZipBytes(bytes, "data", limits) } as ScanRequest);
+      checkZipFacts((data as Base64Field).decodedLength, bytes.head, "data", limits);
+      return withheld(fields, zipRequestHash(fields, bytes.hash.digest("hex")));
     }
     case "vast_v3": {
       const opts = v3Options(body, ctx);
       // The base64 of a URL ≤ 8 KB; a little slack for surrounding whitespace, which is trimmed.
-      const bytes = decodeBase64Strict(data, "data", limits.maxVastUrlBytes + 64, "VAST URL");
-      return { kind, url: checkVastUrl(bytes.toString("utf8"), "data", limits), ...opts };
+      const bytes = decodeBase64Strict(data, "data", limits.maxVastUrlBytes + 64, "VAST URL") as Buffer;
+      return received({ kind, url: checkVastUrl(bytes.toString("utf8"), "data", limits), ...opts });
     }
   }
 }

@@ -2,6 +2,7 @@ export * from "./config.ts";
 export * from "./logger.ts";
 export * from "./machine.ts";
 export * from "./lifecycle.ts";
+export * from "./nats/names.ts";
 export * from "./nats/connect.ts";
 export * from "./nats/server.ts";
 export * from "./nats/auth.ts";

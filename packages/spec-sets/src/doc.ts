@@ -1,6 +1,6 @@
 import { SPEC_SETS } from "./sets/index.ts";
 import type { Expected, Rule, SpecSet } from "./sets/types.ts";
-import { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./tests/registry.ts";
+import { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./checks/registry.ts";
 import type { Scope, TestMeta } from "./types.ts";
 
 // Renders the README's spec-set tables from the data, so the README cannot drift from it (a test compares them).

@@ -11,7 +11,7 @@ import {
 } from "@cva/contracts";
 import { SPEC_SETS } from "./sets/index.ts";
 import type { Expected, LookupKey, Operator, Rule, SpecSet, Threshold } from "./sets/types.ts";
-import { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./tests/registry.ts";
+import { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./checks/registry.ts";
 import type { MediaFileInput, Measurement, Scope, TestMeta } from "./types.ts";
 
 export class UnknownSpecSetError extends Error {

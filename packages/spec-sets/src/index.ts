@@ -13,6 +13,6 @@ export {
   mediaFileGroup,
 } from "./engine.ts";
 export { SPEC_SETS } from "./sets/index.ts";
-export { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./tests/registry.ts";
+export { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./checks/registry.ts";
 export type { Basis, Expected, LookupKey, Omission, Operator, Rule, SpecSet, Threshold } from "./sets/types.ts";
 export type { DataType, MediaFileInput, MediaFileTest, Measurement, Scope, TagTest, TestMeta, VastXmlTest, ZipTest } from "./types.ts";

@@ -7,10 +7,10 @@ import { updateReadme } from "../src/doc.ts";
 
 const pkg = fileURLToPath(new URL("..", import.meta.url));
 const folders: Record<Scope, { dir: string; registry: ReadonlyMap<string, { meta: TestMeta }> }> = {
-  tag: { dir: "src/tests/tag", registry: tagTests },
-  vast_xml: { dir: "src/tests/vast/xml", registry: vastXmlTests },
-  vast_mediafile: { dir: "src/tests/vast/mediafile", registry: mediaFileTests },
-  zip: { dir: "src/tests/zip", registry: zipTests },
+  tag: { dir: "src/checks/tag", registry: tagTests },
+  vast_xml: { dir: "src/checks/vast/xml", registry: vastXmlTests },
+  vast_mediafile: { dir: "src/checks/vast/mediafile", registry: mediaFileTests },
+  zip: { dir: "src/checks/zip", registry: zipTests },
 };
 
 describe("test modules", () => {

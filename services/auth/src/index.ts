@@ -1,4 +1,4 @@
-export { createAuthStore, defaultMonthlyQuotaFromEnv, DEFAULT_MONTHLY_QUOTA, BUCKET_KEYS, BUCKET_CUSTOMERS, BUCKET_QUOTA } from "./store.ts";
+export { createAuthStore, defaultMonthlyQuotaFromEnv, DEFAULT_MONTHLY_QUOTA } from "./store.ts";
 export type { AuthStore, AuthStoreOptions } from "./store.ts";
 export type { ApiKeyInfo, CustomerInfo, HeldReservation, ReserveOptions, ReserveResult } from "./types.ts";
 export { startReservationReaper, reservationSettingsFromEnv, type ReservationReaper } from "./reaper.ts";

@@ -5,7 +5,7 @@ import { invalidArgument, notFound } from "@cva/platform";
 import { checkIdempotencyArgs, claimIdempotencyKey, releaseIdempotencyKey, type KeyClaim } from "./idempotency.ts";
 import type { LedgerKv } from "./ledger-kv.ts";
 import { RESERVATION_ID, isExpired, live, reservationKvKey, stateOf } from "./reservation-record.ts";
-import type { CounterRecord, CustomerRecord, HeldReservation, ReservationRecord, ReservationState, ReserveOptions, ReserveResult } from "./types.ts";
+import type { CounterRecord, CustomerRecord, HeldReservation, InFlightCap, ReservationRecord, ReservationState, ReserveOptions, ReserveResult } from "./types.ts";
 
 // Quota reservations that settle themselves. A reservation is charged and held in one compare-and-swap of the
 // month's counter (`used` + `held[id] = expiry`), so quota and the in-flight cap are exact together across any
@@ -14,6 +14,10 @@ import type { CounterRecord, CustomerRecord, HeldReservation, ReservationRecord,
 // Settling removes the hold from the counter — with the decrement, for a refund — in one more compare-and-swap that
 // only acts while the hold is there: whoever settles (edge, reaper, a replica finishing a crashed one's work),
 // the money moves once.
+
+// In-flight caps are per lane — the workers of one scan kind — so that one customer cannot hold every slot of a kind
+// while its share of another stays idle; a scan runs on every lane it uses (a zip on the zip analyzer and, for its
+// render, on the tag scanner). The caps are checked in the same compare-and-swap as the quota, so they are exact too.
 
 // Default lifetime of an uncommitted reservation when the caller names none (README: RESERVATION_TTL_MS).
 export const DEFAULT_RESERVATION_TTL_MS = 120_000;
@@ -30,7 +34,30 @@ export interface SettleResult {
   settled: number;
 }
 
-const unexpired = (held: Record<string, number> | undefined, now: number) => Object.values(held ?? {}).filter((exp) => exp > now).length;
+const LANE = /^[a-z][a-z0-9_-]{0,31}$/;
+const MAX_LANES = 8;
+
+// Unexpired holds of a counter: all of them, or those on `lane` (a hold recorded without lanes counts on every lane).
+function unexpired(c: CounterRecord, now: number, lane?: string): number {
+  let n = 0;
+  for (const [id, exp] of Object.entries(c.held ?? {})) {
+    if (exp <= now) continue;
+    const lanes = c.lanes?.[id];
+    if (lane === undefined || !lanes || lanes.includes(lane)) n++;
+  }
+  return n;
+}
+
+function checkInFlightCaps(caps: InFlightCap[] | undefined): InFlightCap[] {
+  const out = caps ?? [];
+  if (out.length > MAX_LANES) throw invalidArgument(`in_flight_caps: at most ${MAX_LANES} lanes`);
+  for (const c of out) {
+    if (!LANE.test(c.lane)) throw invalidArgument("in_flight_caps: a lane is 1–32 characters a-z, 0-9, _ or -, starting with a letter");
+    if (!Number.isSafeInteger(c.max) || c.max < 0) throw invalidArgument("in_flight_caps: max must be a non-negative integer");
+  }
+  if (new Set(out.map((c) => c.lane)).size !== out.length) throw invalidArgument("in_flight_caps: each lane once");
+  return out;
+}
 
 export class ReservationLedger {
   constructor(
@@ -48,6 +75,7 @@ export class ReservationLedger {
     }
     const maxInFlight = opts.maxInFlight ?? 0;
     if (!Number.isSafeInteger(maxInFlight) || maxInFlight < 0) throw invalidArgument("max_in_flight must be a non-negative integer");
+    const caps = checkInFlightCaps(opts.inFlightCaps);
     const requestHash = opts.idempotencyKey ? checkIdempotencyArgs(opts.idempotencyKey, opts.requestHash) : "";
     const cust = await this.readCustomer(customerId);
     if (!cust) throw notFound(`no customer ${JSON.stringify(customerId)}`);
@@ -73,7 +101,7 @@ export class ReservationLedger {
 
     let held: Awaited<ReturnType<ReservationLedger["hold"]>>;
     try {
-      held = await this.hold(customerId, cust.monthly_quota, month, reservationId, expires, now, maxInFlight);
+      held = await this.hold(customerId, cust.monthly_quota, month, reservationId, expires, now, maxInFlight, caps);
     } catch (err) {
       await release().catch(() => {});
       throw err;
@@ -95,27 +123,40 @@ export class ReservationLedger {
 
   // Exactness: the hold only lands if nobody changed the counter since we read it (update with the read revision;
   // create for the month's first scan). Losers re-read and re-check both limits, so with N scans left exactly N
-  // concurrent reservations succeed, and never more than maxInFlight are held at once.
-  private async hold(customerId: string, quota: number, month: string, reservationId: string, expires: number, now: number, maxInFlight: number) {
+  // concurrent reservations succeed, and never more than maxInFlight — nor a lane's max — are held at once.
+  private async hold(
+    customerId: string, quota: number, month: string, reservationId: string, expires: number, now: number, maxInFlight: number, caps: InFlightCap[],
+  ) {
     const k = counterKvKey(customerId, month);
+    const capped = caps.filter((c) => c.max > 0);
     // Holds made before midnight UTC on the 1st live in last month's counter for at most the longest TTL.
-    const earlier = maxInFlight > 0 && now - utcMonthStart(now) < MAX_RESERVATION_TTL_MS ? await this.unexpiredIn(counterKvKey(customerId, previousUtcMonth(now)), now) : 0;
+    const earlier: CounterRecord | undefined =
+      (maxInFlight > 0 || capped.length > 0) && now - utcMonthStart(now) < MAX_RESERVATION_TTL_MS ? await this.counter(counterKvKey(customerId, previousUtcMonth(now))) : undefined;
+    const inFlightOn = (cur: CounterRecord, lane?: string) => (earlier ? unexpired(earlier, now, lane) : 0) + unexpired(cur, now, lane);
     return casLoop("quota counter", async () => {
       const e = await this.kv.get(k);
       const cur: CounterRecord = live(e) ? e.json<CounterRecord>() : { used: 0 };
       if (cur.used >= quota) return { ok: false as const, reason: "quota" as const, used: cur.used, quota, month };
-      const inFlight = earlier + unexpired(cur.held, now);
-      if (maxInFlight > 0 && inFlight >= maxInFlight) return { ok: false as const, reason: "in_flight" as const, inFlight, maxInFlight };
+      if (maxInFlight > 0) {
+        const inFlight = inFlightOn(cur);
+        if (inFlight >= maxInFlight) return { ok: false as const, reason: "in_flight" as const, inFlight, maxInFlight };
+      }
+      for (const { lane, max } of capped) {
+        const inFlight = inFlightOn(cur, lane);
+        if (inFlight >= max) return { ok: false as const, reason: "in_flight" as const, inFlight, maxInFlight: max, lane };
+      }
       const next: CounterRecord = { used: cur.used + 1, held: { ...cur.held, [reservationId]: expires } };
+      if (caps.length > 0) next.lanes = { ...cur.lanes, [reservationId]: caps.map((c) => c.lane) };
+      else if (cur.lanes) next.lanes = cur.lanes;
       if (live(e)) await this.kv.update(k, JSON.stringify(next), e.revision);
       else await this.kv.create(k, JSON.stringify(next));
       return { ok: true as const, used: next.used };
     });
   }
 
-  private async unexpiredIn(counterKey: string, now: number): Promise<number> {
+  private async counter(counterKey: string): Promise<CounterRecord | undefined> {
     const e = await this.kv.get(counterKey);
-    return live(e) ? unexpired(e.json<CounterRecord>().held, now) : 0;
+    return live(e) ? e.json<CounterRecord>() : undefined;
   }
 
   // True once committed, also when it already was. Past its expiry a held reservation is the reaper's: committing
@@ -167,6 +208,10 @@ export class ReservationLedger {
       const held = { ...c.held };
       delete held[reservationId];
       const next: CounterRecord = { used: refund ? Math.max(0, c.used - 1) : c.used, held };
+      if (c.lanes) {
+        const { [reservationId]: _settled, ...lanes } = c.lanes;
+        if (Object.keys(lanes).length > 0) next.lanes = lanes;
+      }
       await this.kv.update(k, JSON.stringify(next), e.revision);
       return true;
     });

@@ -23,6 +23,9 @@ function quotaArg(v: bigint): number {
 
 // The store's refusals (DomainError of @cva/platform) become Connect codes in the service host's one interceptor;
 // anything else (NATS down, contention) is logged there and reaches the caller only as an opaque UNAVAILABLE.
+/** Metadata of a FAILED_PRECONDITION from ReserveQuota: the in_flight_caps lane that is full. */
+export const IN_FLIGHT_LANE_HEADER = "cva-in-flight-lane";
+
 export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.AuthService> {
   return {
     async authenticate(req) {
@@ -38,6 +41,7 @@ export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.Aut
       const r = await store.reserve(req.customerId, req.jobId, {
         ttlMs: Number(req.ttlMs),
         maxInFlight: req.maxInFlight,
+        inFlightCaps: req.inFlightCaps.map((c) => ({ lane: c.lane, max: c.max })),
         ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey, requestHash: req.requestHash } : {}),
       });
       if (r.ok) return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
@@ -45,7 +49,12 @@ export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.Aut
         case "quota":
           throw new ConnectError(`monthly quota of ${r.quota} scans is used up for ${r.month} (UTC)`, Code.ResourceExhausted);
         case "in_flight":
-          throw new ConnectError(`${r.inFlight} scans already in flight; at most ${r.maxInFlight} at once`, Code.FailedPrecondition);
+          // The lane that is full, for the caller's answer (a zip refused because its render's lane is full).
+          throw new ConnectError(
+            `${r.inFlight} scans already in flight${r.lane ? ` on ${r.lane}` : ""}; at most ${r.maxInFlight} at once`,
+            Code.FailedPrecondition,
+            r.lane ? { [IN_FLIGHT_LANE_HEADER]: r.lane } : undefined,
+          );
         case "key_conflict":
           throw new ConnectError("idempotency_key is already used with a different request", Code.AlreadyExists);
         case "replay":

@@ -1,5 +1,5 @@
 import type { KV } from "@nats-io/kv";
-import { invalidArgument, notFound, replicatedKvm } from "@cva/platform";
+import { CUSTOMERS_BUCKET, invalidArgument, KEYS_BUCKET, notFound, QUOTA_BUCKET, replicatedKvm } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { casLoop } from "./cas.ts";
 import { token, untoken, utcMonth } from "./encode.ts";
@@ -32,9 +32,6 @@ export function defaultMonthlyQuotaFromEnv(env: NodeJS.ProcessEnv = process.env)
   return Number(v);
 }
 
-export const BUCKET_KEYS = "cva_keys";
-export const BUCKET_CUSTOMERS = "cva_customers";
-export const BUCKET_QUOTA = "cva_quota";
 // Counters and reservations are only needed for the month they belong to (plus refunds that arrive minutes later);
 // the bucket's max_age drops them after ~3 months instead of letting them accumulate forever.
 export const QUOTA_RETENTION_MS = 100 * 24 * 3600 * 1000;
@@ -82,12 +79,12 @@ const enc = (v: unknown) => JSON.stringify(v);
 export async function createAuthStore(nc: NatsConnection, opts: AuthStoreOptions = {}): Promise<AuthStore> {
   const kvm = replicatedKvm(nc);
   const [keys, customers] = await Promise.all([
-    kvm.create(BUCKET_KEYS, { history: 1 }),
-    kvm.create(BUCKET_CUSTOMERS, { history: 1 }),
-    kvm.create(BUCKET_QUOTA, { history: 1, ttl: QUOTA_RETENTION_MS }),
+    kvm.create(KEYS_BUCKET, { history: 1 }),
+    kvm.create(CUSTOMERS_BUCKET, { history: 1 }),
+    kvm.create(QUOTA_BUCKET, { history: 1, ttl: QUOTA_RETENTION_MS }),
   ]);
   // The money: read through the stream leader, compare-and-swap exclusive on a replicated bucket (ledger-kv.ts).
-  const quota = await openLedgerKv(nc, BUCKET_QUOTA);
+  const quota = await openLedgerKv(nc, QUOTA_BUCKET);
   const defaultQuota = opts.defaultMonthlyQuota ?? DEFAULT_MONTHLY_QUOTA;
   const now = opts.now ?? Date.now;
   return new NatsAuthStore(keys, customers, quota, defaultQuota, now, opts.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS);

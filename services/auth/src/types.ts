@@ -21,12 +21,21 @@ export interface ReserveOptions {
   requestHash?: string;
   // Cap on the customer's uncommitted, unexpired reservations (this one included); 0 or absent: no cap.
   maxInFlight?: number;
+  // Caps per lane (the workers of one scan kind): the reservation runs on every lane listed, and on each the
+  // customer's unexpired uncommitted reservations stay at most `max` (0: no cap on that lane).
+  inFlightCaps?: InFlightCap[];
+}
+
+export interface InFlightCap {
+  lane: string;
+  max: number;
 }
 
 export type ReserveResult =
   | { ok: true; reservationId: string; remaining: number; month: string; expiresUnixMs: number }
   | { ok: false; reason: "quota"; used: number; quota: number; month: string }
-  | { ok: false; reason: "in_flight"; inFlight: number; maxInFlight: number }
+  // `lane`: the lane whose cap was reached; absent for max_in_flight, the whole customer's cap.
+  | { ok: false; reason: "in_flight"; inFlight: number; maxInFlight: number; lane?: string }
   // The idempotency key is held by a different request.
   | { ok: false; reason: "key_conflict" }
   // The idempotency key is held by the same request: its job is done (report stored) or still running.
@@ -63,6 +72,9 @@ export interface CounterRecord {
   // compare-and-swap as `used`, so a charge is never without its hold (the reaper finds every one) and a refund's
   // decrement happens exactly when its hold is removed.
   held?: Record<string, number>;
+  // The lanes each held reservation runs on (reservation id → lanes), written and removed with its hold. A hold
+  // without an entry (made without lanes) counts on every lane.
+  lanes?: Record<string, string[]>;
 }
 
 export type ReservationState = "held" | "committed" | "refunded";

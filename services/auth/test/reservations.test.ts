@@ -3,13 +3,15 @@
 // bound.
 import { Kvm, type KV } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { connectNats } from "@cva/platform";
+import { connectNats, QUOTA_BUCKET } from "@cva/platform";
 import { startNatsServer, until } from "@cva/platform/testing/index.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startReservationReaper, type ReservationReaper } from "../src/reaper.ts";
-import { BUCKET_QUOTA, createAuthStore, type AuthStore } from "../src/store.ts";
+import { createAuthStore, type AuthStore } from "../src/store.ts";
 import { IDEMPOTENCY_WINDOW_MS } from "../src/idempotency.ts";
-import type { ReservationRecord } from "../src/types.ts";
+import { utcMonth } from "../src/encode.ts";
+import { counterKvKey } from "../src/reservations.ts";
+import type { CounterRecord, ReservationRecord } from "../src/types.ts";
 
 let nats: Awaited<ReturnType<typeof startNatsServer>>;
 let nc: NatsConnection;
@@ -22,7 +24,7 @@ beforeAll(async () => {
   nc = await connect({ servers: nats.url });
   nc2 = await connect({ servers: nats.url });
   await createAuthStore(nc);
-  quota = await new Kvm(nc).open(BUCKET_QUOTA);
+  quota = await new Kvm(nc).open(QUOTA_BUCKET);
 });
 
 // Each test's reapers stop with it: a reaper left running would be one more (uncounted) replica in the next test.
@@ -201,6 +203,52 @@ describe("in-flight cap", () => {
     expect((await stores[0]!.reserve("capped", "still-full", { maxInFlight: 2 })).ok).toBe(false);
     expect(await stores[0]!.refund(reserved(ok[1]!).reservationId)).toBe(true);
     expect((await stores[0]!.reserve("capped", "after-refund", { maxInFlight: 2 })).ok).toBe(true);
+  });
+
+  it("caps each lane on its own, exactly across replicas; a scan counts on every lane it runs on", async () => {
+    const stores = [await createAuthStore(nc), await createAuthStore(nc2)];
+    await stores[0]!.createKey("lanes", 100);
+    const TAG = [{ lane: "tag", max: 2 }];
+    const ZIP = [{ lane: "zip", max: 2 }, { lane: "tag", max: 2 }];
+    const VAST = [{ lane: "vast", max: 2 }, { lane: "media", max: 1 }];
+    // Eight concurrent tag reservations on two replicas: exactly two hold.
+    const tags = await Promise.all(Array.from({ length: 8 }, (_, i) => stores[i % 2]!.reserve("lanes", `t${i}`, { inFlightCaps: TAG })));
+    expect(tags.filter((r) => r.ok)).toHaveLength(2);
+    expect(tags.find((r) => !r.ok)).toMatchObject({ reason: "in_flight", inFlight: 2, maxInFlight: 2, lane: "tag" });
+    // A zip renders on the tag lane, which is full; a VAST runs on other lanes and is served.
+    expect(await stores[0]!.reserve("lanes", "z", { inFlightCaps: ZIP })).toMatchObject({ ok: false, reason: "in_flight", lane: "tag" });
+    const vast = reserved(await stores[1]!.reserve("lanes", "v", { inFlightCaps: VAST }));
+    expect(await stores[0]!.reserve("lanes", "v2", { inFlightCaps: VAST })).toMatchObject({ ok: false, lane: "media", maxInFlight: 1 });
+    // Settling a tag scan frees its place on the tag lane, so the zip now holds — and takes that place.
+    const [t0, t1] = tags.filter((r) => r.ok).map((r) => reserved(r).reservationId);
+    expect(await stores[1]!.commit(t0!)).toBe(true);
+    expect((await stores[0]!.reserve("lanes", "z2", { inFlightCaps: ZIP })).ok).toBe(true);
+    expect(await stores[0]!.reserve("lanes", "t-full", { inFlightCaps: TAG })).toMatchObject({ ok: false, lane: "tag" });
+    expect(await stores[0]!.refund(t1!)).toBe(true);
+    expect((await stores[0]!.reserve("lanes", "t-after", { inFlightCaps: TAG })).ok).toBe(true);
+    expect(await stores[0]!.refund(vast.reservationId)).toBe(true);
+    // Refused reservations are not charged: five reserved (t0, t1, v, z2, t-after), two of them refunded.
+    expect(await used(stores[0]!, "lanes")).toBe(3);
+    // Settled holds leave no lane entry behind.
+    const counter = (await quota.get(counterKvKey("lanes", utcMonth(Date.now()))))!.json<CounterRecord>();
+    expect(Object.keys(counter.lanes ?? {}).sort()).toEqual(Object.keys(counter.held ?? {}).sort());
+  });
+
+  it("counts a hold made without lanes (an older edge's) on every lane", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("mixed-lanes", 100);
+    reserved(await store.reserve("mixed-lanes", "old", {}));
+    expect(await store.reserve("mixed-lanes", "new", { inFlightCaps: [{ lane: "media", max: 1 }] })).toMatchObject({ ok: false, lane: "media", inFlight: 1 });
+    expect((await store.reserve("mixed-lanes", "wide", { inFlightCaps: [{ lane: "media", max: 2 }] })).ok).toBe(true);
+  });
+
+  it("refuses malformed lanes", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("bad-lanes", 100);
+    await expect(store.reserve("bad-lanes", "j", { inFlightCaps: [{ lane: "Tag.usa", max: 1 }] })).rejects.toThrow(/in_flight_caps: a lane is/);
+    await expect(store.reserve("bad-lanes", "j", { inFlightCaps: [{ lane: "tag", max: -1 }] })).rejects.toThrow(/max must be a non-negative integer/);
+    await expect(store.reserve("bad-lanes", "j", { inFlightCaps: [{ lane: "tag", max: 1 }, { lane: "tag", max: 2 }] })).rejects.toThrow(/each lane once/);
+    expect(await used(store, "bad-lanes")).toBe(0);
   });
 
   it("does not count holds past their expiry", async () => {

@@ -2,7 +2,8 @@ import { Kvm } from "@nats-io/kv";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUCKET_CUSTOMERS, BUCKET_KEYS, BUCKET_QUOTA, DEFAULT_MONTHLY_QUOTA, createAuthStore } from "../src/store.ts";
+import { CUSTOMERS_BUCKET, KEYS_BUCKET, QUOTA_BUCKET } from "@cva/platform";
+import { DEFAULT_MONTHLY_QUOTA, createAuthStore } from "../src/store.ts";
 
 let nats: Awaited<ReturnType<typeof startNatsServer>>;
 let nc: NatsConnection;
@@ -21,7 +22,7 @@ afterAll(async () => {
 async function allValues(): Promise<string> {
   const kvm = new Kvm(nc);
   let text = "";
-  for (const b of [BUCKET_KEYS, BUCKET_CUSTOMERS, BUCKET_QUOTA]) {
+  for (const b of [KEYS_BUCKET, CUSTOMERS_BUCKET, QUOTA_BUCKET]) {
     const kv = await kvm.open(b);
     for await (const k of await kv.keys()) {
       const e = await kv.get(k);
@@ -160,7 +161,7 @@ describe("monthly quota", () => {
   });
 
   it("sets the quota bucket's retention and single-value history", async () => {
-    const kv = await new Kvm(nc).open(BUCKET_QUOTA);
+    const kv = await new Kvm(nc).open(QUOTA_BUCKET);
     const st = await kv.status();
     expect(st.history).toBe(1);
     expect(st.ttl).toBeGreaterThan(62 * 24 * 3600 * 1000);

@@ -1,4 +1,4 @@
-import { ARTIFACT_BUCKET, createArtifactStore, type ArtifactStore } from "@cva/platform";
+import { ARTIFACT_BUCKET, createArtifactStore, objectStream, type ArtifactStore } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { applyMaxAge } from "./retention.ts";
 
@@ -6,6 +6,6 @@ import { applyMaxAge } from "./retention.ts";
 // it first (reports and their images expire together).
 export async function openArtifacts(nc: NatsConnection, retentionMs: number): Promise<ArtifactStore> {
   const store = await createArtifactStore(nc, { retentionMs });
-  await applyMaxAge(nc, `OBJ_${ARTIFACT_BUCKET}`, retentionMs);
+  await applyMaxAge(nc, objectStream(ARTIFACT_BUCKET), retentionMs);
   return store;
 }

@@ -1,7 +1,7 @@
 import { clone, create, equals, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { reportstore } from "@cva/contracts";
 import type { KV, KvEntry } from "@nats-io/kv";
-import { alreadyExists, invalidArgument, replicatedKvm } from "@cva/platform";
+import { alreadyExists, invalidArgument, kvStream, replicatedKvm, REPORTS_BUCKET } from "@cva/platform";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { invertedMs, token } from "./encode.ts";
 import { DAY_MS, applyMaxAge } from "./retention.ts";
@@ -9,7 +9,6 @@ import { DAY_MS, applyMaxAge } from "./retention.ts";
 type StoredReport = reportstore.StoredReport;
 type ReportSummary = reportstore.ReportSummary;
 
-export const REPORTS_BUCKET = "cva_reports";
 export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -47,7 +46,7 @@ const live = (e: KvEntry | null): e is KvEntry => !!e && e.operation === "PUT" &
 export async function createReportStore(nc: NatsConnection, opts: ReportStoreOptions = {}): Promise<ReportStore> {
   const retentionMs = opts.retentionMs ?? DEFAULT_RETENTION_DAYS * DAY_MS;
   const kv = await replicatedKvm(nc).create(REPORTS_BUCKET, { history: 1, ttl: retentionMs });
-  await applyMaxAge(nc, `KV_${REPORTS_BUCKET}`, retentionMs);
+  await applyMaxAge(nc, kvStream(REPORTS_BUCKET), retentionMs);
   return new KvReportStore(kv, opts.now ?? Date.now);
 }
 

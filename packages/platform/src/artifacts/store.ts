@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Objm, type ObjectStore } from "@nats-io/obj";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { ARTIFACT_BUCKET } from "../nats/names.ts";
 import { jetStreamReplicas, whileForming } from "../nats/replicas.ts";
 
 export interface ArtifactSink {
@@ -12,7 +13,6 @@ export interface ArtifactStore extends ArtifactSink {
   get(id: string): Promise<{ data: Uint8Array; mimeType: string } | undefined>;
 }
 
-export const ARTIFACT_BUCKET = "cva_artifacts";
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
 export const newArtifactId = () => randomBytes(16).toString("base64url");

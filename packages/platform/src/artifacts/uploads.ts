@@ -4,6 +4,7 @@ import { once } from "node:events";
 import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { Objm } from "@nats-io/obj";
 import { headers, type NatsConnection } from "@nats-io/transport-node";
+import { UPLOADS_BUCKET } from "../nats/names.ts";
 import { jetStreamReplicas, whileForming } from "../nats/replicas.ts";
 import { newArtifactId } from "./store.ts";
 
@@ -22,8 +23,6 @@ import { newArtifactId } from "./store.ts";
  *    subject (NATS permissions can say exactly that: nats/permissions.ts `uploadReader`).
  * The bucket is the requester's (it creates it, with a TTL as the backstop of its own deletes after each scan).
  */
-export const UPLOADS_BUCKET = "cva_uploads";
-export const UPLOADS_STREAM = `OBJ_${UPLOADS_BUCKET}`;
 
 /** The Object Store client's default chunk size: well under any NATS max_payload. */
 const CHUNK = 128 * 1024;

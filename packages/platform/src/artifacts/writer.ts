@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { jetstream } from "@nats-io/jetstream";
 import { headers, nuid, type NatsConnection } from "@nats-io/transport-node";
-import { ARTIFACT_BUCKET, newArtifactId, type ArtifactSink } from "./store.ts";
+import { ARTIFACT_BUCKET } from "../nats/names.ts";
+import { newArtifactId, type ArtifactSink } from "./store.ts";
 
 // Object Store chunk size (the client's default), so the report-store reads these objects like its own.
 const CHUNK = 128 * 1024;

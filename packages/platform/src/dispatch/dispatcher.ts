@@ -10,7 +10,8 @@ import { isPermissionViolation, natsUserOf } from "../nats/connect.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
 import { jetStreamReplicas } from "../nats/replicas.ts";
 import { ensureResultBucket, isJobIdToken, readResult, resultStoreSettingsFromEnv, type ResultStoreSettings } from "./results.ts";
-import { HEARTBEAT_WILDCARD, jobSubject, kindName, maxDeliveriesAdvisory, resultSubject, STREAM } from "./subjects.ts";
+import { HEARTBEAT_WILDCARD, jobSubject, kindName, maxDeliveriesAdvisory, resultSubject } from "./subjects.ts";
+import { STREAM } from "../nats/names.ts";
 
 // How long a job waits for its notification before its stored result is read: notifications are lost only when a
 // NATS node dies or a connection drops, so this is the delay such a fault costs at most.

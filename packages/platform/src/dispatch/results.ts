@@ -1,14 +1,13 @@
 import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from "@nats-io/jetstream";
 import { envInt } from "../config.ts";
 import { isPermissionViolation } from "../nats/connect.ts";
+import { RESULTS_BUCKET, RESULTS_STREAM } from "../nats/names.ts";
 import { ensureReplicatedStream, PLACEMENT_WAIT_MS } from "../nats/replicas.ts";
 import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
 
 // Where workers leave every job's result before they ack it: the KV bucket cva_results, one entry per job, so a result
 // outlives a reconnect or a restart of the process that asked. Key `<kind>.<requester>.<job_id>`: a worker may write
 // only its own kind's (NATS permissions, nats/permissions.ts), a requester read only its own (direct gets by subject).
-export const RESULTS_BUCKET = "cva_results";
-export const RESULTS_STREAM = `KV_${RESULTS_BUCKET}`;
 
 export interface ResultStoreSettings {
   /** How long a result stays readable: at least the idempotency window (24 h). */

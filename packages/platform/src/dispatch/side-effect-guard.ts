@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { SIDE_EFFECTS_BUCKET, SIDE_EFFECTS_STREAM } from "../nats/names.ts";
 import { ensureReplicatedStream, jetStreamReplicas } from "../nats/replicas.ts";
 import { createIfAbsent } from "./kv-write.ts";
 import { isJobIdToken } from "./results.ts";
@@ -10,8 +11,6 @@ import { isJobIdToken } from "./results.ts";
 // them a second time. Before firing, a delivery claims `<job_id>.<effect>` in the KV bucket cva_side_effects by
 // create-if-absent; only the delivery that created the entry fires. A delivery that claimed and then died leaves the
 // effect unfired: at most once, never twice.
-export const SIDE_EFFECTS_BUCKET = "cva_side_effects";
-export const SIDE_EFFECTS_STREAM = `KV_${SIDE_EFFECTS_BUCKET}`;
 
 export interface SideEffectGuard {
   /** True for the one delivery of the job that may fire `effect`, false when an earlier delivery claimed it. */

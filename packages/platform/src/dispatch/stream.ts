@@ -5,7 +5,8 @@ import { isPermissionViolation } from "../nats/connect.ts";
 import { ensureReplicatedStream } from "../nats/replicas.ts";
 import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
 import type { DispatchSettings } from "./settings.ts";
-import { consumerName, jobSubject, JOB_SUBJECTS, STREAM } from "./subjects.ts";
+import { consumerName, jobSubject, JOB_SUBJECTS } from "./subjects.ts";
+import { STREAM } from "../nats/names.ts";
 
 const nanos = (ms: number) => ms * 1_000_000;
 

@@ -1,10 +1,9 @@
 import { ScanKind } from "@cva/contracts";
+import { STREAM } from "../nats/names.ts";
 
 // Subjects carry the scan kind and the worker location, so routing is a subject filter and scaling is
 // "start another worker": all workers of one kind+location share one durable pull consumer.
-export const STREAM = "SCANS";
 export const JOB_SUBJECTS = "scan.job.>";
-export const LOCATIONS = ["usa", "nld"] as const;
 
 const NAMES: Record<number, string> = {
   [ScanKind.TAG]: "tag",

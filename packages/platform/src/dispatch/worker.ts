@@ -11,7 +11,8 @@ import { splitLocations } from "./locations.ts";
 import { createSlotGate, type SlotGate } from "./slot-gate.ts";
 import { BucketFullError, createIfAbsent } from "./kv-write.ts";
 import { resultKeySubject } from "./results.ts";
-import { heartbeatSubject, kindName, requesterOfResultSubject, STREAM } from "./subjects.ts";
+import { heartbeatSubject, kindName, requesterOfResultSubject } from "./subjects.ts";
+import { STREAM } from "../nats/names.ts";
 import { NATS_MAX_PAYLOAD } from "../nats/server.ts";
 
 // Room for the KV write's headers within NATS's payload ceiling.

@@ -1,9 +1,8 @@
-import { ARTIFACT_BUCKET } from "../artifacts/store.ts";
-import { UPLOADS_BUCKET, UPLOADS_STREAM } from "../artifacts/uploads.ts";
-import { RESULTS_BUCKET, RESULTS_STREAM } from "../dispatch/results.ts";
-import { SIDE_EFFECTS_BUCKET, SIDE_EFFECTS_STREAM } from "../dispatch/side-effect-guard.ts";
-import { LOCATIONS, STREAM } from "../dispatch/subjects.ts";
 import { inboxPrefixOf } from "./auth.ts";
+import {
+  ARTIFACT_BUCKET, CUSTOMERS_BUCKET, KEYS_BUCKET, kvStream, LOCATIONS, objectStream, QUOTA_BUCKET, REPORTS_BUCKET, RESULTS_BUCKET,
+  RESULTS_STREAM, SIDE_EFFECTS_BUCKET, SIDE_EFFECTS_STREAM, STREAM, UPLOADS_BUCKET, UPLOADS_STREAM,
+} from "./names.ts";
 
 // Who may publish and subscribe to what on NATS. One user per service, each allowed exactly the subjects its code
 // uses (dispatch/, artifacts/, the KV stores), so a compromised process — the tag scanner runs hostile creatives in
@@ -109,8 +108,8 @@ function bucketOwner(stream: string, subjects: string): NatsPermissions {
     subscribe: [],
   };
 }
-const kv = (bucket: string) => bucketOwner(`KV_${bucket}`, `$KV.${bucket}.>`);
-const objectStore = (bucket: string) => bucketOwner(`OBJ_${bucket}`, `$O.${bucket}.>`);
+const kv = (bucket: string) => bucketOwner(kvStream(bucket), `$KV.${bucket}.>`);
+const objectStore = (bucket: string) => bucketOwner(objectStream(bucket), `$O.${bucket}.>`);
 
 // Adds images to the artifact bucket without being able to read it: chunks and the object's metadata are plain
 // JetStream publishes (artifacts/writer.ts), never a get, a consumer or a listing.
@@ -145,8 +144,7 @@ const uploadReader = (): NatsPermissions => ({
   subscribe: [],
 });
 
-const AUTH_BUCKETS = ["cva_keys", "cva_customers", "cva_quota"];
-const REPORTS_BUCKET = "cva_reports";
+const AUTH_BUCKETS = [KEYS_BUCKET, CUSTOMERS_BUCKET, QUOTA_BUCKET];
 
 function merge(user: NatsUser, ...parts: NatsPermissions[]): NatsPermissions {
   const uniq = (xs: string[]) => [...new Set(xs)];

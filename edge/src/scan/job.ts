@@ -1,0 +1,50 @@
+import { create } from "@bufbuild/protobuf";
+import { Device, ScanJobSchema, ScanKind, TagInputSchema, TargetingSchema, VastInputSchema, ZipInputSchema, type ScanJob } from "@cva/contracts";
+import type { EdgeConfig } from "../ports.ts";
+import type { ReportKind, ScanRequest, ScanRequestFields, TargetingInput } from "./types.ts";
+
+// A validated request as the scan job the workers run: which kind and API version, where (location), by when.
+
+const V3_TARGETING = { device: "desktop", language: "en-US" } as const;
+
+export const KIND_OF: Record<ReportKind, { kind: ScanKind; apiVersion: "v2" | "v3"; label: string }> = {
+  tag_v3: { kind: ScanKind.TAG, apiVersion: "v3", label: "tag" },
+  tag_v2: { kind: ScanKind.TAG, apiVersion: "v2", label: "tag" },
+  zip_v2: { kind: ScanKind.ZIP, apiVersion: "v2", label: "zip" },
+  zip_v3: { kind: ScanKind.ZIP, apiVersion: "v3", label: "zip" },
+  vast_v3: { kind: ScanKind.VAST, apiVersion: "v3", label: "vast" },
+};
+
+/** Which report the job's outcome must carry (runChildJob's check). */
+export const reportCaseOf = (req: Pick<ScanRequestFields, "kind">) =>
+  req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
+
+/** The location a scan runs in: its targeting.country, else the edge's SERVER_LOCATION. */
+export const locationOf = (req: ScanRequestFields, config: EdgeConfig) => ("targeting" in req ? req.targeting.country : undefined) ?? config.serverLocation;
+
+export function buildJob(config: EdgeConfig, jobId: string, req: ScanRequest): { job: ScanJob; location: string } {
+  const { kind, apiVersion } = KIND_OF[req.kind];
+  const t: TargetingInput = "targeting" in req ? req.targeting : {};
+  const location = locationOf(req, config);
+  const targeting = create(TargetingSchema, {
+    device: (t.device ?? V3_TARGETING.device) === "mobile" ? Device.MOBILE : Device.DESKTOP,
+    language: t.language ?? V3_TARGETING.language,
+    country: location,
+    pageUrl: t.pageUrl ?? "",
+  });
+  const job = create(ScanJobSchema, {
+    jobId,
+    kind,
+    apiVersion,
+    specId: "specId" in req ? req.specId : 0,
+    targeting,
+    deadlineUnixMs: BigInt(Date.now() + config.scanTimeoutMs),
+    input:
+      req.kind === "tag_v3" || req.kind === "tag_v2"
+        ? { case: "tag", value: create(TagInputSchema, { creative: { case: "html", value: req.html }, captureLandingPage: req.kind === "tag_v3" }) }
+        : req.kind === "zip_v2" || req.kind === "zip_v3"
+          ? { case: "zip", value: create(ZipInputSchema, { data: req.zip, captureLandingPage: req.kind === "zip_v3" }) }
+          : { case: "vast", value: create(VastInputSchema, { url: req.url }) },
+  });
+  return { job, location };
+}

@@ -1,0 +1,212 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Code, ConnectError } from "@connectrpc/connect";
+import { create } from "@bufbuild/protobuf";
+import { ErrorType, ScanJobSchema, type auth, type ScanJobResult } from "@cva/contracts";
+import { ChildJobError, runChildJob } from "@cva/platform";
+import { ApiError, asApiError, payloadError, processingError, quotaError } from "../errors.ts";
+import type { EdgeDeps } from "../ports.ts";
+import { callSettings } from "./calls.ts";
+import { IN_FLIGHT_LANE_HEADER, inFlightRefusal, type InFlightCaps } from "./in-flight-caps.ts";
+import { buildJob, KIND_OF, locationOf, reportCaseOf } from "./job.ts";
+import { reportBinaryOf, scanOutcome } from "./outcome.ts";
+import type { Principal, ScanOutcome, ScanRequest, ScanRequestFields } from "./types.ts";
+
+// The scan saga: reserve → run → store → settle, or refund. Quota is charged exactly when a report is stored: the
+// reservation holds one scan (with a TTL, the customer's in-flight cap and the idempotency key), the report is
+// stored, then the reservation is committed; every failure after the reservation is answered once and refunds it.
+// The idempotent-retry protocol (idempotent-retry.ts) decides when a request runs a saga of its own.
+
+// Longest pause between two CommitQuota calls for one stored report.
+const COMMIT_RETRY_MAX_PAUSE_MS = 1_000;
+
+type Log = EdgeDeps["logger"];
+
+/** A reservation this request holds. */
+export interface Reservation {
+  jobId: string;
+  reservationId: string;
+  /** The reservation's expiry as this edge knows it: a commit asked after it would refund instead. */
+  commitBy: number;
+  /** Reserved with an idempotency key: the protobuf report is stored too, for retries over gRPC. */
+  keyed: boolean;
+  /** How long the reservation took (the "scan done" line's phase_ms). */
+  reserveMs: number;
+}
+
+export interface ScanSaga {
+  /**
+   * Asks auth for one scan of the customer's quota, under its in-flight cap and, with `idem`, its idempotency key.
+   * Auth's refusals become the documented errors (quota_error, the in-flight processing_error, a key conflict's
+   * payload_error); with a key auth may instead answer the earlier scan's state (`replay`).
+   */
+  reserve(principal: Principal, req: ScanRequestFields, jobId: string, idem: { key: string; hash: string } | undefined, log: Log): Promise<auth.ReserveQuotaResponse>;
+  /** Runs a reserved scan to its stored, committed report; on any failure refunds and throws the client's answer. */
+  run(principal: Principal, req: ScanRequest, reservation: Reservation, log: Log): Promise<ScanOutcome>;
+  /** A worker's stored result as this request's answer; throws (ChildJobError) when the result is a failure. */
+  outcomeOf(req: ScanRequestFields, jobId: string, result: ScanJobResult): Promise<ScanOutcome>;
+  /** Stores the rendered report (report-store answers AlreadyExists when a report with this job id is stored). */
+  store(principal: Principal, req: ScanRequestFields, outcome: ScanOutcome, keyed: boolean): Promise<void>;
+  /** Commits a reservation whose report is stored, asking again until `commitBy` (CommitQuota is idempotent). */
+  settle(reservationId: string, log: Log, commitBy: number): Promise<void>;
+  /** Gives a failed scan back; a refund that fails is left to auth's reaper. */
+  refund(reservationId: string, log: Log): Promise<void>;
+}
+
+export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispatcher" | "config"> & { caps: InFlightCaps }): ScanSaga {
+  const { config } = deps;
+  const { rpcTimeoutMs, retryAfter, publicBase, reservationTtlMs, unavailable } = callSettings(config);
+
+  /**
+   * What a failed scan answers the client. Every failure after the quota reservation comes here once: the one catch of
+   * run(), which logs it once and refunds. A worker's payload verdict (bad zip internals, a VAST URL refused or
+   * unreachable) is the client's problem and its message is written by our scanners for clients; anything else is
+   * ours and reported generically (the detail only in the log line).
+   */
+  function answerFor(err: unknown, req: ScanRequest, location: string): { apiErr: ApiError; log: Record<string, unknown> } {
+    if (err instanceof ApiError) return { apiErr: err, log: {} };
+    if (err instanceof ChildJobError) {
+      const f = err.failure;
+      switch (f.reason) {
+        case "no_worker":
+          return {
+            apiErr: processingError(
+              `no worker resources free for ${KIND_OF[req.kind].label} scans in ${location}; retry later`,
+              f.retryAfterSeconds ? Math.ceil(f.retryAfterSeconds) : retryAfter,
+            ),
+            log: { reason: f.reason, detail: f.message },
+          };
+        case "refused":
+          return {
+            apiErr: f.type === ErrorType.PAYLOAD
+              ? payloadError(f.message.slice(0, 500) || "data: the creative could not be scanned")
+              : processingError("the scan could not be completed; retry later", retryAfter),
+            log: { reason: f.reason, worker_error_type: f.type, worker_message: f.message },
+          };
+        case "failed":
+          return { apiErr: processingError("the scan could not be completed in time; retry later", retryAfter), log: { reason: f.reason, detail: f.message } };
+        case "wrong_report":
+          return { apiErr: processingError("the scan could not be completed; retry later", retryAfter), log: { reason: f.reason, detail: f.message } };
+      }
+    }
+    return { apiErr: asApiError(err), log: { reason: "unexpected", err: String(err) } };
+  }
+
+  async function reserve(principal: Principal, req: ScanRequestFields, jobId: string, idem: { key: string; hash: string } | undefined, log: Log) {
+    // The customer's share of every lane the scan runs on (in-flight-caps.ts), enforced by auth with the quota.
+    const caps = deps.caps.capsFor(req.kind, locationOf(req, config));
+    try {
+      return await deps.auth.reserveQuota(
+        {
+          customerId: principal.customerId,
+          jobId,
+          ttlMs: BigInt(reservationTtlMs),
+          inFlightCaps: caps,
+          ...(idem ? { idempotencyKey: idem.key, requestHash: idem.hash } : {}),
+        },
+        { timeoutMs: rpcTimeoutMs },
+      );
+    } catch (err) {
+      if (err instanceof ConnectError) {
+        if (err.code === Code.ResourceExhausted) throw quotaError("monthly scan quota used up");
+        if (err.code === Code.FailedPrecondition) {
+          const lane = err.metadata.get(IN_FLIGHT_LANE_HEADER);
+          throw inFlightRefusal(caps.find((c) => c.lane === lane) ?? caps[0]!, retryAfter);
+        }
+        if (err.code === Code.AlreadyExists) {
+          throw payloadError("Idempotency-Key: already used in the last 24 h for a different request; use a new key for a new request");
+        }
+      }
+      log.warn({ err: String(err) }, "quota reservation failed");
+      throw unavailable("the quota service");
+    }
+  }
+
+  async function outcomeOf(req: ScanRequestFields, jobId: string, result: ScanJobResult): Promise<ScanOutcome> {
+    // The job was submitted by another edge; only its result is read here (which report, or which failure).
+    const job = create(ScanJobSchema, { jobId, kind: KIND_OF[req.kind].kind });
+    const report = await runChildJob({ submit: async () => result }, job, { report: reportCaseOf(req), timeoutMs: 1 });
+    return scanOutcome(req, jobId, report, publicBase);
+  }
+
+  // Commits the reservation of a scan whose report is stored. CommitQuota is idempotent, so a call that failed or
+  // timed out (auth restarting, a NATS node lost and its streams electing new leaders: seconds in which auth cannot
+  // write, and the commit may even have landed) is asked again until `commitBy`, the reservation's expiry as this edge
+  // knows it: until then the reaper leaves it alone, after it a commit refunds instead. So a report the client gets
+  // is charged unless auth stayed unreachable for the whole rest of the reservation's TTL; the answer waits meanwhile.
+  async function settle(reservationId: string, log: Log, commitBy: number) {
+    for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
+      try {
+        const res = await deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+        if (!res.committed) log.warn({ reservation_id: reservationId }, "the reservation was refunded before its commit (it outlived its TTL): this scan is not charged");
+        else if (attempt > 1) log.info({ reservation_id: reservationId, attempts: attempt }, "quota committed after failed attempts");
+        return;
+      } catch (err) {
+        if (Date.now() + pause >= commitBy) {
+          log.warn({ err: String(err), reservation_id: reservationId, attempts: attempt }, "quota commit failed until the reservation's expiry; the reaper refunds it, so this scan is not charged");
+          return;
+        }
+        if (attempt === 1) log.info({ err: String(err), reservation_id: reservationId }, "quota commit failed; asking again until the reservation's expiry");
+        await sleep(pause);
+      }
+    }
+  }
+
+  async function refund(reservationId: string, log: Log) {
+    try {
+      await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+    } catch (err) {
+      log.warn({ err: String(err), reservation_id: reservationId }, "quota refund failed; the reaper refunds the reservation when it expires");
+    }
+  }
+
+  async function store(principal: Principal, req: ScanRequestFields, outcome: ScanOutcome, keyed: boolean): Promise<void> {
+    await deps.reports.putReport(
+      {
+        report: {
+          jobId: outcome.jobId,
+          customerId: principal.customerId,
+          workspaceId: BigInt("workspaceId" in req ? req.workspaceId : 0),
+          reportKind: req.kind,
+          json: Buffer.from(outcome.json, "utf8"),
+          createdUnixMs: BigInt(Date.now()),
+          pageToken: outcome.pageToken,
+          name: "name" in req ? req.name : "",
+          // Kept for idempotent retries over gRPC, which answer the protobuf report.
+          ...(keyed ? { reportBinary: reportBinaryOf(outcome) } : {}),
+        },
+      },
+      { timeoutMs: rpcTimeoutMs },
+    );
+  }
+
+  async function run(principal: Principal, req: ScanRequest, r: Reservation, log: Log): Promise<ScanOutcome> {
+    const { job, location } = buildJob(config, r.jobId, req);
+    try {
+      // Milliseconds per step, for the log line an operator reads first when scans get slow (the scanners log theirs).
+      const t0 = Date.now();
+      const report = await runChildJob(deps.dispatcher, job, { report: reportCaseOf(req), timeoutMs: config.scanTimeoutMs, location });
+      const t1 = Date.now();
+      const outcome = scanOutcome(req, r.jobId, report, publicBase);
+      const t2 = Date.now();
+      try {
+        await store(principal, req, outcome, r.keyed);
+      } catch (err) {
+        throw Object.assign(unavailable("the report store"), { detail: String(err) });
+      }
+      const t3 = Date.now();
+      await settle(r.reservationId, log, r.commitBy);
+      log.info({ phase_ms: { reserve: r.reserveMs, scan: t1 - t0, render: t2 - t1, store: t3 - t2, commit: Date.now() - t3 } }, "scan done");
+      return outcome;
+    } catch (err) {
+      // The one place a failed scan is caught and logged.
+      const { apiErr, log: fields } = answerFor(err, req, location);
+      const detail = (err as { detail?: unknown }).detail;
+      log[apiErr.type === "payload_error" ? "info" : "warn"]({ error_type: apiErr.type, ...fields, ...(detail ? { detail } : {}) }, "scan failed");
+      // Not charged: whatever went wrong after the reservation, give the scan back.
+      await refund(r.reservationId, log);
+      throw apiErr;
+    }
+  }
+
+  return { reserve, run, outcomeOf, store, settle, refund };
+}
