@@ -2,7 +2,8 @@ import type http2 from "node:http2";
 import { ConnectError, createContextKey } from "@connectrpc/connect";
 import { codeToHttpStatus, errorToJsonBytes } from "@connectrpc/connect/protocol-connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import { asApiError, toConnectError } from "../errors.ts";
+import { ApiError, asApiError, toConnectError } from "../errors.ts";
+import type { EdgeDeps } from "../ports.ts";
 import type { Authenticate } from "../scan/authenticate.ts";
 import type { Principal } from "../scan/types.ts";
 
@@ -21,14 +22,16 @@ export const OPEN_PATH_PREFIXES = ["/grpc.health.v1.Health/"];
 
 export type KeyGate = (req: http2.Http2ServerRequest) => Promise<Principal | undefined>;
 
-export function createKeyGate(auth: { authenticate: Authenticate }): KeyGate {
+export function createKeyGate(auth: { authenticate: Authenticate }, logger: EdgeDeps["logger"]): KeyGate {
   return async (req) => {
     const key = req.headers["x-apikey"];
     try {
       return await auth.authenticate(Array.isArray(key) ? key[0] : key);
     } catch (err) {
+      // As the handlers do (service.ts): what is not a documented error is logged, and answered generically.
+      if (!(err instanceof ApiError)) logger.error({ err, procedure: req.url.slice(req.url.lastIndexOf("/") + 1) }, "unhandled error");
       const apiErr = asApiError(err);
-      refuse(req, toConnectError(apiErr), apiErr.retryAfterSeconds);
+      refuse(req, toConnectError(apiErr, err), apiErr.retryAfterSeconds);
       return undefined;
     }
   };

@@ -58,7 +58,7 @@ export async function startGrpcServer(
     readMaxBytes: largestReadLimit(deps.limits),
     contextValues: (req) => createContextValues().set(callerKey, admitted.get(req as http2.Http2ServerRequest)),
   });
-  const gate = createKeyGate(deps.useCases);
+  const gate = createKeyGate(deps.useCases, deps.logger);
 
   const server = http2.createServer(
     {
