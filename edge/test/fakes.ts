@@ -4,6 +4,7 @@ import {
   auth,
   CreativeType,
   ErrorType,
+  Measurement_Confidence,
   ScanJobResultSchema,
   ScanKind,
   TagReportSchema,
@@ -247,6 +248,11 @@ export function fullTagReport(): TagReport {
     usesDocumentWrite: true,
     visualArtifacts: true,
     declaredDimensions: { width: 300, height: 250 },
+    measurement: {
+      confidence: Measurement_Confidence.LOW,
+      reasons: ["the renderer was kept from the CPU for 1.4 s while the creative rendered"],
+      lowConfidenceFields: ["animation_duration"],
+    },
   });
 }
 

@@ -24,7 +24,7 @@ const TAG_V2_KEYS = [
   "dom_content_loaded", "has_border", "has_video", "iframes", "job_id", "local_storage", "memory_usage", "meta",
   "missing_assets", "mobile_friendly", "network", "screenshot", "ssl", "uses_document_write", "visual_artifacts",
 ];
-const V3_ONLY = ["animation_duration", "landing_page", "name", "scan_results", "time_to_visual_start"];
+const V3_ONLY = ["animation_duration", "landing_page", "measurement", "name", "scan_results", "time_to_visual_start"];
 
 describe("views", () => {
   it("tag v3: every documented field, exact names, schema-valid", () => {
@@ -61,6 +61,9 @@ describe("views", () => {
     expect(doc.scan_results.tests.cpu).not.toHaveProperty("actual");
     expect(doc.time_to_visual_start).toBe(250);
     expect(doc.animation_duration).toBe(1500);
+    expect(doc.measurement).toEqual({
+      confidence: "low", reasons: ["the renderer was kept from the CPU for 1.4 s while the creative rendered"], low_confidence_fields: ["animation_duration"],
+    });
     expect(doc.name).toBe("Spring");
   });
 
@@ -102,6 +105,7 @@ describe("views", () => {
     );
     expect(doc.meta).toMatchObject({ creative_type: "zip", api_version: "v3" });
     expect(doc).toMatchObject({ name: "Banner", has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, zip_size: 4100, unzipped_size: 6200, animation_duration: 1500, time_to_visual_start: 250 });
+    expect(doc.measurement).toMatchObject({ confidence: "low", low_confidence_fields: ["animation_duration"] });
     expect(doc.landing_page.screenshot.url).toBe("https://edge.test/artifacts/lp1");
     expect(doc.images).toEqual([
       { name: "img/a.png", bytes: 5000, reencoded_bytes: 3000, width: 300, height: 250, error: "" },

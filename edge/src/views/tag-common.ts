@@ -1,9 +1,29 @@
-import type { TagReport } from "@cva/contracts";
+import { Measurement_Confidence, type Measurement, type TagReport } from "@cva/contracts";
 import {
   arr, bool, consoleSchema, consoleView, cookieSchema, cookieView, dialogSchema, dialogView, dimensionsSchema,
   dimensionsView, int, metaSchema, metaView, missingAssetSchema, missingAssetView, networkSchema, networkView,
-  screenshotSchema, screenshotView, sslSchema, sslView, storageItemSchema, storageItemView, str, type JsonSchema,
+  obj, screenshotSchema, screenshotView, sslSchema, sslView, storageItemSchema, storageItemView, str, type JsonSchema,
 } from "./shared.ts";
+
+// v3 (tag and zip): whether the time-based fields describe the creative or a starved machine.
+export const measurementSchema = obj(
+  {
+    confidence: str("high; low when the scanning machine starved the render enough to move a timing field beyond its tolerance (see reasons); unknown for a report stored before this was measured"),
+    reasons: arr(str(), "one sentence per cause, with its size, e.g. \"the renderer was kept from the CPU for 1.4 s before the first paint\"; empty when high"),
+    low_confidence_fields: arr(str(), "the fields the starvation may have moved: time_to_visual_start, dom_content_loaded, animation_duration; empty when high"),
+  },
+  { description: "how far time_to_visual_start, dom_content_loaded and animation_duration can be trusted on this scan" },
+);
+
+export function measurementView(m: Measurement | undefined) {
+  const c = m?.confidence ?? Measurement_Confidence.UNSPECIFIED;
+  const low = c === Measurement_Confidence.LOW;
+  return {
+    confidence: low ? "low" : c === Measurement_Confidence.HIGH ? "high" : "unknown",
+    reasons: low ? [...m!.reasons] : [],
+    low_confidence_fields: low ? [...m!.lowConfidenceFields] : [],
+  };
+}
 
 // The fields every ad tag / zip report shares (v2 and v3), in the spec's order.
 export function tagBaseSchema(): Record<string, JsonSchema> {

@@ -1,5 +1,5 @@
 import type { TagReport } from "@cva/contracts";
-import { tagBaseSchema, tagBaseView } from "./tag-common.ts";
+import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
 import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
 
 export const landingPageSchema = obj(
@@ -19,6 +19,7 @@ export const tagV3Schema = obj(
     ...tagBaseSchema(),
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
+    measurement: measurementSchema,
     name: str("copied from the request"),
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
@@ -46,6 +47,7 @@ export function tagV3View(r: TagReport) {
       url: lp?.url ?? "",
       working: lp?.working ?? false,
     },
+    measurement: measurementView(r?.measurement),
     name: r.name,
     scan_results: tagScanResultsView(r.scanResults),
     time_to_visual_start: Number(r.timeToVisualStartMs),

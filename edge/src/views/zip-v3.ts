@@ -1,6 +1,7 @@
 import type { ZipReport } from "@cva/contracts";
 import { landingPageSchema, tagScanResultsSchema, tagScanResultsView } from "./tag-v3.ts";
 import { imageView } from "./shared.ts";
+import { measurementSchema, measurementView } from "./tag-common.ts";
 import { arr, bool, int, obj, str } from "./shared.ts";
 import { zipV2Schema, zipV2View } from "./zip-v2.ts";
 
@@ -25,6 +26,7 @@ export const zipV3Schema = obj(
     ...v2.properties,
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
+    measurement: measurementSchema,
     name: str("copied from the request"),
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
@@ -52,6 +54,7 @@ export function zipV3View(r: ZipReport) {
       url: lp?.url ?? "",
       working: lp?.working ?? false,
     },
+    measurement: measurementView(render?.measurement),
     name: render?.name ?? "",
     scan_results: tagScanResultsView(r.scanResults),
     time_to_visual_start: Number(render?.timeToVisualStartMs ?? 0),

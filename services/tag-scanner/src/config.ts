@@ -11,6 +11,13 @@ export interface ScanTimeouts {
    */
   holdMs: number;
   /**
+   * The hold while a requestAnimationFrame loop is alive and no animation library (GSAP, CreateJS) vouches for its
+   * timeline: a ticker has no period to judge by, and storyboards hold a frame up to 10 s before their next tween;
+   * 11.5 s leaves a loaded machine 1.5 s for that tween's first frame. A GSAP timeline is read exactly, however long
+   * its holds; an Adobe Animate root clip that stopped brings the hold back to `holdMs`.
+   */
+  rafHoldMs: number;
+  /**
    * The stillness that suffices when nothing at all is scheduled or repeating in any frame (no pending timeout,
    * interval, rAF loop, finite animation, playing video or GIF frame left).
    */
@@ -21,7 +28,7 @@ export interface ScanTimeouts {
   landingMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, holdMs: 4_500, settleMs: 300, stepMs: 5_000, landingMs: 10_000 };
+export const DEFAULT_TIMEOUTS: ScanTimeouts = { renderMs: 30_000, holdMs: 4_500, rafHoldMs: 11_500, settleMs: 300, stepMs: 5_000, landingMs: 10_000 };
 
 /** The reserved `.invalid` TLD (RFC 2606) can never resolve, so only our interception can ever answer it. */
 export const SYNTHETIC_ORIGIN = "https://creative.cva.invalid";

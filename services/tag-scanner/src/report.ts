@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { CreativeType, TagReportSchema, type ScanJob, type TagReport } from "@cva/contracts";
+import { CreativeType, Measurement_Confidence, TagReportSchema, type ScanJob, type TagReport } from "@cva/contracts";
 import type { DeviceProfile } from "./config.ts";
 import { blockedByAdblock } from "./fields/adblock.ts";
 import { declaredSize, hasVisualArtifacts, mobileFriendly, paintedSize } from "./fields/dimensions.ts";
@@ -8,6 +8,7 @@ import { loadSize } from "./fields/load-size.ts";
 import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
+import { measurementConfidence } from "./fields/measurement.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
@@ -40,6 +41,10 @@ export interface TagArtifacts {
   resized?: ResizedLayout;
   cpuMs: number;
   heapBytes: number;
+  /** The renderer main thread's starvation while the creative rendered (performance.ts), for `measurement`. */
+  starvation: Array<{ at: number; ms: number }>;
+  /** Local ms when the render watch ended: when animation_duration was decided. */
+  renderEndedAt: number;
   landing?: LandingArtifact;
   timedOut: boolean;
   blockedNavigations: Set<string>;
@@ -130,6 +135,12 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const rendered = painted.width > 0 && painted.height > 0 && (art.paints.length > 0 || art.pixelChanges.length > 1);
   const ttvs = timeToVisualStart(art.navWallMs, art.paints, art.pixelChanges[1], rendered);
   const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
+  const dcl = domContentLoaded(art);
+  const measured = measurementConfidence({
+    navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
+    dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation,
+  });
   const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
   const hasVideo = art.videoPlayed || requests.some(
     (r) => r.resourceType === "media" && r.status !== undefined && r.status < 400 && /^video\//.test(r.mimeType ?? r.headers["content-type"] ?? ""),
@@ -153,7 +164,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     dialogs: art.events.dialogs,
     dimensions: painted,
     declaredDimensions: declared,
-    domContentLoadedMs: BigInt(domContentLoaded(art)),
+    domContentLoadedMs: BigInt(dcl),
     hasBorder: rendered && images.hasBorder,
     hasVideo,
     // The slot frame a bundle is served in is ours, not an iframe the creative added.
@@ -202,5 +213,10 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     usesDocumentWrite: art.usesDocumentWrite,
     visualArtifacts: hasVisualArtifacts(declared, painted),
     timedOut: art.timedOut,
+    measurement: {
+      confidence: measured.confidence === "high" ? Measurement_Confidence.HIGH : Measurement_Confidence.LOW,
+      reasons: measured.reasons,
+      lowConfidenceFields: measured.fields,
+    },
   } as Parameters<typeof create<typeof TagReportSchema>>[1]);
 }

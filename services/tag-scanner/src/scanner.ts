@@ -232,6 +232,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
       cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
+      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt,
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),

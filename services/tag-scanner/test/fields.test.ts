@@ -8,6 +8,7 @@ import { loadSize } from "../src/fields/load-size.ts";
 import { missingAssets } from "../src/fields/missing-assets.ts";
 import { sslCompliance } from "../src/fields/ssl.ts";
 import { thirdPartyAdServer } from "../src/fields/third-party-ad-server.ts";
+import { measurementConfidence } from "../src/fields/measurement.ts";
 import { animationDuration, timeToVisualStart } from "../src/fields/timing.ts";
 import { imageSizeFromBytes, type RequestRecord } from "../src/gatherers/network.ts";
 import { PIXEL_GIF } from "./helpers.ts";
@@ -110,5 +111,28 @@ describe("fields", () => {
     expect(animationDuration(1000, [900, 1000, 2000, 3000], false)).toBe(2000);
     expect(animationDuration(1000, [1000, 2000], true)).toBe(-1);
     expect(animationDuration(1000, [], false)).toBe(0);
+    // Static: the blank page's frame, then the first paint reaching the screen — late on a starved compositor — is
+    // no motion.
+    expect(animationDuration(1000, [900, 1023], false)).toBe(0);
+    expect(animationDuration(1000, [900, 1766], false)).toBe(0);
+    expect(animationDuration(1000, [900, 1020, 1450], false)).toBe(450);
+  });
+
+  it("measurement confidence: low, with the size, for each field starvation may have moved", () => {
+    const quiet = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175], dclWallMs: 120, renderEndedAt: 600 };
+    const samples = (...ms: Array<[number, number]>) => ms.map(([at, v]) => ({ at, ms: v }));
+    expect(measurementConfidence({ ...quiet, starvation: samples([250, 12], [500, 30], [1000, 40]) }))
+      .toEqual({ confidence: "high", reasons: [], fields: [] });
+    // Starved before the first paint: every field counted from navigation is suspect.
+    const early = measurementConfidence({ ...quiet, starvation: samples([250, 900], [500, 950], [1000, 960]) });
+    expect(early.confidence).toBe("low");
+    expect(early.fields.sort()).toEqual(["animation_duration", "dom_content_loaded", "time_to_visual_start"]);
+    expect(early.reasons[0]).toBe("the renderer was kept from the CPU for 0.9 s before the first paint");
+    // Starved only later, while a long animation ran: only animation_duration.
+    const late = measurementConfidence({ ...quiet, renderEndedAt: 8_000, starvation: samples([250, 10], [1000, 20], [5000, 1400], [8000, 1500]) });
+    expect(late).toEqual({ confidence: "low", fields: ["animation_duration"], reasons: ["the renderer was kept from the CPU for 1.5 s while the creative rendered"] });
+    // The first frame shown 0.8 s after its paint: the compositor was starved.
+    const shown = measurementConfidence({ ...quiet, pixelChanges: [20, 950], starvation: [] });
+    expect(shown).toEqual({ confidence: "low", fields: ["animation_duration"], reasons: ["the first frame reached the screen 0.8 s after it was painted (the compositor was starved)"] });
   });
 });

@@ -8,12 +8,16 @@ import { PIXEL_GIF } from "./helpers.ts";
 
 const cfg = { settleMs: 300, holdMs: 4_500 };
 const realm = (o: Partial<RealmReport> = {}): RealmReport =>
-  ({ t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, lastFire: 0, ...o });
+  ({
+    t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, lastFire: 0,
+    stoppers: 0, tlEnd: 0, tlDone: 0, tlEndless: 0, ...o,
+  });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
   probe: { anims: [], videos: [], images: [], complete: true }, images: [], ...o,
   // Fresh evidence by default: the creative's world reported and the DOM was probed just now.
   ...(o.probeAt === undefined ? { probeAt: (o.now ?? 10_000) - 10 } : {}),
+  ...(o.probeFrom === undefined ? { probeFrom: (o.now ?? 10_000) - 60 } : {}),
   realms: (o.realms ?? [realm()]).map((r) => ({ ...r, at: r.at === 9_900 && o.now !== undefined ? o.now - 100 : r.at })),
 });
 
@@ -93,6 +97,43 @@ describe("render watch verdict", () => {
       .toMatchObject({ done: true, stillMoving: true });
   });
 
+  it("endless before the time-out only when nothing in the page could stop the motion", () => {
+    const inf = { anims: [{ remaining: -1, period: 1_200, visible: true }], videos: [], images: [], complete: true };
+    const moving = { now: 3_000, lastChange: 2_950, probe: inf };
+    expect(motionVerdict(ev(moving), cfg)).toMatchObject({ done: true, stillMoving: true });
+    // An `infinite` animation whose own script stops it on its 3rd animationiteration: a listener is registered.
+    expect(motionVerdict(ev({ ...moving, realms: [realm({ stoppers: 1, at: 2_900 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...moving, probe: { ...inf, handlers: 1 } }), cfg).done).toBe(false);
+    // A looping video paused by a timer at 4 s; a ticker or interval that may stop it; a request in flight.
+    expect(motionVerdict(ev({ ...moving, realms: [realm({ pending: 1, at: 2_900 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...moving, realms: [realm({ raf: 2_890, at: 2_900 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...moving, realms: [realm({ intervals: 1, intervalPeriod: 100, at: 2_900 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...moving, networkBusy: true, networkIdleSince: 0 }), cfg).done).toBe(false);
+    // A timer that just stopped it: the last look at the DOM is from before the timer ran, so it proves nothing.
+    expect(motionVerdict(ev({ ...moving, realms: [realm({ lastFire: 2_960, at: 2_990 })] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ ...moving, probeFrom: 2_970, realms: [realm({ lastFire: 2_960, at: 2_990 })] }), cfg).done).toBe(true);
+    // Still moving at the time-out: -1 then, with the same evidence.
+    expect(movingAtDeadline(ev({ ...moving, now: 30_000, lastChange: 29_990, changes: [1_000, 29_990], realms: [realm({ stoppers: 1, at: 29_900 })] }), cfg)).toBe(true);
+  });
+
+  it("a live rAF ticker nobody vouches for holds rafHoldMs (storyboard holds up to 10 s); a library that says done, holdMs", () => {
+    const long = { ...cfg, rafHoldMs: 11_500 };
+    const ticker = (o: Partial<RealmReport> = {}) => (now: number) => ev({ now, lastChange: 1_000, changes: [500, 1_000], realms: [realm({ raf: now - 10, at: now - 5, ...o })] });
+    // A 1 s tween, then a 10 s hold under the ticker: not over at 6 s nor at 11 s.
+    expect(motionVerdict(ticker()(6_000), long).done).toBe(false);
+    expect(motionVerdict(ticker()(11_000), long).done).toBe(false);
+    expect(motionVerdict(ticker()(12_600), long)).toMatchObject({ done: true, stillMoving: false });
+    // Adobe Animate whose root clip stopped (CreateJS says done): the ordinary hold window.
+    expect(motionVerdict(ticker({ tlDone: 1 })(6_000), long)).toMatchObject({ done: true, stillMoving: false });
+    // A GSAP timeline with a tween still to come at 20 s holds the watch past any window.
+    expect(motionVerdict(ticker({ tlEnd: 20_000 })(15_000), long).done).toBe(false);
+    expect(motionVerdict(ticker({ tlEnd: 20_000, tlDone: 1 })(15_000), long).done).toBe(false);
+    // A ticker that ran on after the last change and then fell asleep is not alive for ever after.
+    expect(motionVerdict(ev({ now: 9_000, lastChange: 1_000, changes: [500, 1_000], realms: [realm({ raf: 3_000, at: 8_950 })] }), long).done).toBe(true);
+    // At the time-out the ticker's unseen holds do not make a creative still for 10 s "still moving".
+    expect(movingAtDeadline(ticker()(20_000), long)).toBe(false);
+  });
+
   it("at the time-out: moving if the pixels changed within the hold window or the creative's own cadence", () => {
     expect(movingAtDeadline(ev({ now: 30_000, changes: [1_000, 28_000], lastChange: 28_000 }), cfg)).toBe(true);
     expect(movingAtDeadline(ev({ now: 30_000, changes: [1_000, 2_000], lastChange: 2_000 }), cfg)).toBe(false);
@@ -108,7 +149,7 @@ describe("render watch verdict", () => {
 
   it("the realm tracker keeps only bounded numbers from whatever reaches the channel", () => {
     const t = createRealmTracker();
-    t.note({ t: "motion", realm: "x", pending: "lots" as unknown as number, intervals: NaN, raf: Infinity, afterClick: -3 });
+    t.note({ t: "motion", realm: "x", pending: "lots" as unknown as number, intervals: NaN, raf: Infinity, afterClick: -3, tlDone: 7, stoppers: -1 });
     expect(t.all()).toEqual([realm({ realm: "x", at: 0 })]);
 
     t.note({ t: "motion", realm: "y".repeat(100), pending: 1 });

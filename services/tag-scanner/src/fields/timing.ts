@@ -15,11 +15,15 @@ export function timeToVisualStart(navWallMs: number | undefined, paints: number[
 
 /**
  * Animation duration: from the first painted pixel to the last pixel change (screencast), in ms; -1 when the pixels
- * were still changing when the watch ended (they did not stay still for the quiet window before the time-out).
+ * were still changing when the watch ended. The first screencast change at or after the first paint is that paint
+ * reaching the screen, not motion: a creative whose pixels never changed after it is static, 0 — however late a
+ * starved compositor presented that frame (a static 300x250 read 766 ms on an overloaded machine, 23 ms on a quiet
+ * one, the lag between its paint and its frame).
  */
 export function animationDuration(firstPaintWallMs: number | undefined, changes: number[], stillMoving: boolean): number {
   if (stillMoving) return -1;
   if (firstPaintWallMs === undefined || changes.length === 0) return 0;
+  if (changes.filter((c) => c >= firstPaintWallMs).length <= 1) return 0;
   const last = changes[changes.length - 1]!;
   return Math.max(0, Math.round(last - firstPaintWallMs));
 }

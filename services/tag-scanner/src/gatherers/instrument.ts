@@ -33,6 +33,21 @@ export interface RealmReport {
    * more later — on a busy machine, much later — so stillness is counted from it as well as from the last pixel change.
    */
   lastFire: number;
+  /**
+   * Listeners and hooks registered for the events a creative stops or chains motion on (animation and transition
+   * events, media `ended`/`timeupdate`, SMIL begin/end/repeat, a Web Animation's `finish`/`finished`). While any
+   * exist, a running infinite animation is no proof of endless motion: the creative's own code may stop it.
+   */
+  stoppers: number;
+  /**
+   * What the creative's animation library (GSAP 3/2, Adobe Animate/CreateJS) says of its own timeline, read in its
+   * world: epoch ms when its finite tweens, timelines and delayed calls end (0 = none left or no library); whether a
+   * library was found and says everything of it is done (1) or not (0); whether one repeats forever (1). Used only to
+   * extend the watch, or to bring a live ticker's hold back to the ordinary hold window — never to end it sooner.
+   */
+  tlEnd: number;
+  tlDone: number;
+  tlEndless: number;
 }
 
 export type PageSignal =

@@ -1,6 +1,7 @@
 import type { CDPSession, Protocol } from "puppeteer-core";
 import type { Gatherer } from "./gatherer.ts";
 import { type ImageAnimation, imageAnimation } from "./image-animation.ts";
+import { MAX_SVG_BYTES, svgAnimation } from "./svg-animation.ts";
 
 /** One request as CDP saw it; plain data (the network artifact). */
 export interface RequestRecord {
@@ -32,7 +33,7 @@ export interface RequestRecord {
   finished: boolean;
   /** Local Date.now() when the response finished loading. */
   finishedLocal?: number;
-  /** Frame timing of an animated GIF, WebP or APNG, read from its bytes. */
+  /** Frame timing of an animated GIF, WebP or APNG, or the SMIL/CSS timeline of an SVG image, read from its bytes. */
   animation?: ImageAnimation;
   /**
    * The URL as the creative wrote it when Chromium changed it before sending: an http:// subresource of an https page
@@ -64,6 +65,7 @@ const SMALL_IMAGE = 4096;
 const MAX_ANIMATION_READ = 4 * 1024 * 1024;
 /** The types an animated image comes as (APNG is mostly served as image/png). */
 const ANIMATABLE = /^image\/(gif|webp|png|apng)\b/;
+const SVG = /^image\/svg\+xml\b/;
 const MAX_MIXED = 500;
 
 /** Width/height from the first bytes of an image, or undefined. */
@@ -215,13 +217,17 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     if (rec.synthetic && rec.encodedBytes === 0) rec.encodedBytes = rec.bodyBytes;
     const animatable = ANIMATABLE.test(rec.mimeType ?? "") || ANIMATABLE.test(rec.headers["content-type"] ?? "");
     const small = rec.resourceType === "image" && rec.bodyBytes <= SMALL_IMAGE;
-    if (small || (animatable && rec.bodyBytes <= MAX_ANIMATION_READ)) {
+    // An SVG image (<img src=….svg>, a CSS background) animates inside itself, out of every DOM probe's reach.
+    const svg = rec.resourceType === "image" && rec.bodyBytes <= MAX_SVG_BYTES
+      && (SVG.test(rec.mimeType ?? "") || SVG.test(rec.headers["content-type"] ?? "") || /\.svgz?(?:$|[?#])/i.test(rec.url));
+    if (small || svg || (animatable && rec.bodyBytes <= MAX_ANIMATION_READ)) {
       const p = client
         .send("Network.getResponseBody", { requestId: e.requestId })
         .then((b) => {
           const buf = Buffer.from(b.body, b.base64Encoded ? "base64" : "utf8");
           if (small) rec.imageSize = imageSizeFromBytes(buf);
           if (animatable) rec.animation = imageAnimation(buf);
+          else if (svg) rec.animation = svgAnimation(buf);
         })
         .catch(() => {})
         .finally(() => pendingBodies.delete(p));
@@ -321,7 +327,7 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     busy(): boolean {
       return pendingBodies.size > 0 || inflight() > 0;
     },
-    /** Animated images (GIF, WebP, APNG) loaded so far, with when they started playing. */
+    /** Animated images (GIF, WebP, APNG, SVG) loaded so far, with when they started playing. */
     animatedImages(): Array<{ url: string; loadedAt: number; durationMs: number; plays: number }> {
       const out = [];
       for (const r of list) {

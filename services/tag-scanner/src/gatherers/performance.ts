@@ -10,6 +10,13 @@ export interface PerformanceArtifact {
   cpuMs: number;
   /** Largest JS heap in use seen, bytes. */
   heapBytes: number;
+  /**
+   * The renderer main thread's time kept from the CPU, sampled: at local ms `at`, how much longer its tasks had run
+   * than their CPU time since the render began (TaskDuration − ThreadTime, ms). A task that is runnable but not
+   * running — its thread descheduled on a machine short of CPU — grows the first and not the second, so this is the
+   * starvation a loaded machine inflicted on the creative's timers, frames and paints (measurement.ts).
+   */
+  starvation: Array<{ at: number; ms: number }>;
 }
 
 /**
@@ -23,9 +30,11 @@ export interface PerformanceArtifact {
  * intervention counts. The value just before navigation (the prepared page's own set-up) is subtracted.
  */
 export function gatherPerformance(client: CDPSession) {
-  const artifact: PerformanceArtifact = { cpuMs: 0, heapBytes: 0 };
+  const artifact: PerformanceArtifact = { cpuMs: 0, heapBytes: 0, starvation: [] };
   let last = 0;
   let base: number | undefined;
+  let baseStarved: number | undefined;
+  let begun = 0;
   const metrics = async () => {
     const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
     return m ? (n: string) => m.metrics.find((x) => x.name === n)?.value : undefined;
@@ -35,12 +44,19 @@ export function gatherPerformance(client: CDPSession) {
     if (!get) return;
     const thread = get("ThreadTime");
     if (thread !== undefined) artifact.cpuMs = Math.max(artifact.cpuMs, Math.round((thread - (base ?? 0)) * 1000));
+    const task = get("TaskDuration");
+    if (thread !== undefined && task !== undefined && baseStarved !== undefined && artifact.starvation.length < 200) {
+      artifact.starvation.push({ at: Date.now(), ms: Math.max(0, Math.round((task - thread - baseStarved) * 1000)) });
+    }
     artifact.heapBytes = Math.max(artifact.heapBytes, Math.round(get("JSHeapUsedSize") ?? 0));
   }
   /** The renderer's CPU time before the creative: what cpu_usage is counted from. */
   async function mark(): Promise<void> {
     const get = await metrics();
     base = get?.("ThreadTime");
+    const task = get?.("TaskDuration");
+    if (base !== undefined && task !== undefined) baseStarved = task - base;
+    begun = Date.now();
   }
   return {
     name: "performance",
@@ -50,9 +66,12 @@ export function gatherPerformance(client: CDPSession) {
     },
     beginRender: mark,
     sample,
-    /** Samples at most once a second (called from the render loop). */
+    /**
+     * Samples at most once a second (called from the render loop); every 250 ms in the first 2 s, so that starvation
+     * before the first paint is told apart from starvation after it.
+     */
     tick(now: number): void {
-      if (now - last < 1_000) return;
+      if (now - last < (now - begun < 2_000 ? 250 : 1_000)) return;
       last = now;
       void sample();
     },

@@ -24,8 +24,10 @@ export interface FrameMotion {
   /** remaining ms; -1 = infinite. period = one iteration, ms. */
   anims: Array<{ remaining: number; period: number; visible: boolean }>;
   videos: Array<{ remaining: number; period: number; visible: boolean }>;
-  /** currentSrc of visible <img> elements (to tell whether a looping GIF is on screen). */
+  /** URLs of images on screen: visible <img> elements' currentSrc and visible CSS background images (a looping GIF or SVG). */
   images: string[];
+  /** Inline handler attributes for the events a creative stops motion on (onanimationiteration, onended, …). */
+  handlers?: number;
 }
 
 /** Every frame's answer merged. */
@@ -65,6 +67,8 @@ export interface MotionEvidence {
   probe?: ProbedMotion;
   /** Local ms when that probe answered. */
   probeAt?: number;
+  /** Local ms when that probe was sent: what it saw is at least this recent. */
+  probeFrom?: number;
   images: AnimatedImage[];
 }
 
@@ -73,6 +77,12 @@ export interface WatchConfig {
   settleMs: number;
   /** Pixels still this long end the watch while only repeating sources are alive. */
   holdMs: number;
+  /**
+   * The hold while a requestAnimationFrame loop is alive and no animation library vouches for its timeline: a ticker
+   * gives no cadence to judge by (a timer's period does), and storyboards hold a frame for up to 10 s before the next
+   * tween. Defaults to holdMs.
+   */
+  rafHoldMs?: number;
 }
 
 export type WatchVerdict = { done: false } | { done: true; stillMoving: boolean; reason: string };
@@ -82,11 +92,34 @@ export type WatchVerdict = { done: false } | { done: true; stillMoving: boolean;
  * on a busy machine frames (and with them rAF callbacks) can be hundreds of ms apart while a ticker still runs.
  */
 const RAF_LIVE_MS = 1_000;
+/** How far apart a starved renderer's rAF calls may be while its ticker still counts as alive (see rafLive). */
+const RAF_STARVED_MS = 3_000;
 /** A realm that has not reported for this long (its heartbeat is 250 ms) may be starved or gone. */
 const STALE_MS = 1_500;
 /** A calm verdict needs the creative's world to have reported this recently: proof the renderer is running. */
 const FRESH_MS = 750;
 const NETWORK_IDLE_MS = 300;
+
+/**
+ * A rAF loop is alive if the realm saw a call shortly before it reported, or if the loop kept going after the last
+ * pixel change (a ticker through a hold: on a starved renderer the calls themselves can be a second apart).
+ */
+function rafLive(r: RealmReport, lastChange: number): boolean {
+  // Bounded: a ticker that ran on after the last change and then fell asleep (gsap.ticker's autoSleep) is not alive
+  // for ever after.
+  return r.raf > 0 && (r.at - r.raf < RAF_LIVE_MS || (lastChange > 0 && r.raf > lastChange + 100 && r.at - r.raf < RAF_STARVED_MS));
+}
+
+/** A realm heard from recently enough that what it says still holds. */
+const fresh = (ev: MotionEvidence, r: RealmReport) => ev.now - r.at <= STALE_MS;
+
+/**
+ * A live rAF loop whose timeline nobody vouches for: no animation library in its realm says its timelines are done.
+ * Only time tells whether such a ticker is holding a storyboard frame or idling after the end (rafHoldMs).
+ */
+function unvouchedTicker(ev: MotionEvidence): boolean {
+  return ev.realms.some((r) => rafLive(r, ev.lastChange) && !r.tlDone);
+}
 
 function repeatingPeriod(ev: MotionEvidence): number | undefined {
   let repeating = ev.realms.length === 0; // no word from the creative's world at all: assume the worst
@@ -96,15 +129,15 @@ function repeatingPeriod(ev: MotionEvidence): number | undefined {
     period = Math.max(period, p);
   };
   for (const r of ev.realms) {
-    // A rAF loop is alive if the realm saw a call shortly before it reported, or if the loop kept going after the last
-    // pixel change (a ticker through a hold: on a starved renderer the calls themselves can be a second apart).
-    const rafLive = r.raf > 0 && (r.at - r.raf < RAF_LIVE_MS || (ev.lastChange > 0 && r.raf > ev.lastChange + 100));
+    const alive = rafLive(r, ev.lastChange);
     if (r.chainPeriod > 0) take(r.chainPeriod);
     if (r.intervals > 0) take(r.intervalPeriod);
-    if (rafLive) take(17);
+    if (alive) take(17);
+    // A library timeline that repeats forever is a repeating source whatever drives it.
+    if (r.tlEndless && fresh(ev, r)) take(0);
     // Silent since it last reported activity: starved or gone, it cannot prove it stopped — keep the hold window.
     // A realm whose last word was "nothing pending" cannot start anything by itself and may be gone for good.
-    if (ev.now - r.at > STALE_MS && (rafLive || r.pending > 0 || r.intervals > 0 || r.chainPeriod > 0)) take(0);
+    if (ev.now - r.at > STALE_MS && (alive || r.pending > 0 || r.intervals > 0 || r.chainPeriod > 0)) take(0);
   }
   for (const a of ev.probe?.anims ?? []) if (a.remaining < 0) take(a.period);
   for (const v of ev.probe?.videos ?? []) if (v.remaining < 0) take(v.period);
@@ -126,10 +159,33 @@ function scheduled(ev: MotionEvidence): string | undefined {
   if (!ev.probe) return "not probed yet";
   // A realm silent for long with a timer pending is starved or gone (its frame navigated away): the hold window
   // (see repeatingPeriod) covers the first, and the second must not hold the watch to the time-out.
-  if (ev.realms.some((r) => r.pending > 0 && ev.now - r.at <= STALE_MS)) return "pending timeout";
+  if (ev.realms.some((r) => r.pending > 0 && fresh(ev, r))) return "pending timeout";
+  // The creative's animation library has a tween, timeline or delayed call still to come (a GSAP storyboard holding
+  // a frame longer than any hold window before its next tween).
+  if (ev.realms.some((r) => r.tlEnd > ev.now && fresh(ev, r))) return "library timeline";
   if (ev.probe.anims.some((a) => a.remaining > 0)) return "animation";
   if (ev.probe.videos.some((v) => v.remaining > 0)) return "video";
   if (ev.images.some((g) => g.plays > 0 && g.loadedAt + g.durationMs * g.plays > ev.now)) return "animated image";
+  return undefined;
+}
+
+/**
+ * Whether anything in the page could still stop (or change) motion that looks endless: a pending timeout, an
+ * interval, a timer chain, a live rAF loop, a listener for the events motion is stopped on (an `infinite` animation
+ * stopped on its 3rd iteration), a library timeline with time left, a request in flight. Without any of these an
+ * endless source on screen is proven endless; with one, only the time-out can tell.
+ */
+export function couldStop(ev: MotionEvidence): string | undefined {
+  if (ev.networkBusy || !ev.loaded) return "network";
+  for (const r of ev.realms) {
+    if (!fresh(ev, r)) continue;
+    if (r.pending > 0) return "pending timeout";
+    if (r.intervals > 0 || r.chainPeriod > 0) return "repeating timer";
+    if (rafLive(r, ev.lastChange)) return "animation frame loop";
+    if (r.stoppers > 0) return "animation event listener";
+    if (r.tlEnd > ev.now) return "library timeline";
+  }
+  if ((ev.probe?.handlers ?? 0) > 0) return "inline animation event handler";
   return undefined;
 }
 
@@ -149,9 +205,16 @@ function longestGap(changes: number[]): number {
   return gap;
 }
 
-export function holdWindow(ev: MotionEvidence, cfg: WatchConfig): number {
+/**
+ * How long the pixels must stay still before the watch may call the creative calm. `ticker` false leaves out the
+ * rAF hold (rafHoldMs): at the time-out the question is whether the creative was still moving, which its own changes
+ * answer (see movingAtDeadline), not whether an unseen storyboard hold might still be running.
+ */
+export function holdWindow(ev: MotionEvidence, cfg: WatchConfig, ticker = true): number {
   const period = repeatingPeriod(ev);
-  return period === undefined ? cfg.settleMs : Math.max(cfg.holdMs, 1.5 * period + 200);
+  if (period === undefined) return cfg.settleMs;
+  const hold = Math.max(cfg.holdMs, 1.5 * period + 200);
+  return ticker && unvouchedTicker(ev) ? Math.max(hold, cfg.rafHoldMs ?? cfg.holdMs) : hold;
 }
 
 /**
@@ -166,7 +229,12 @@ export function settleEnd(ev: Pick<MotionEvidence, "lastChange" | "realms">, cfg
 /** Whether the watch may end now, and if so whether the creative was still moving. */
 export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdict {
   const still = ev.lastChange > 0 ? ev.now - ev.lastChange : ev.now - ev.renderStart;
-  if (endless(ev) && ev.lastChange > 0 && still < 1_000 && ev.now - ev.renderStart >= 2_000) {
+  // Endless before the time-out only on proof: an endless source on screen, moving, nothing left in the page that
+  // could stop it — and the DOM seen after the last timer callback ran (a timer that just stopped the animation
+  // leaves no timer pending while the previous look still shows the animation).
+  const lastFire = ev.realms.reduce((t, r) => Math.max(t, r.lastFire || 0), 0);
+  const seenSince = (ev.probeFrom ?? 0) > lastFire;
+  if (endless(ev) && seenSince && ev.lastChange > 0 && still < 1_000 && ev.now - ev.renderStart >= 2_000 && !couldStop(ev)) {
     return { done: true, stillMoving: true, reason: "endless" };
   }
   const busy = scheduled(ev);
@@ -192,7 +260,7 @@ export function movingAtDeadline(ev: MotionEvidence, cfg: WatchConfig): boolean 
   if (ev.changes.length < 2 || ev.lastChange <= 0) return false;
   // A slideshow whose next timer has not fired since its last change (late, on a starved renderer) was still going.
   if (ev.firedSince && ev.realms.some((r) => (r.chainPeriod > 0 || r.intervals > 0) && ev.firedSince!(r.realm, ev.lastChange) < 2)) return true;
-  const window = Math.max(holdWindow(ev, cfg), cfg.holdMs, 1.5 * longestGap(ev.changes));
+  const window = Math.max(holdWindow(ev, cfg, false), cfg.holdMs, 1.5 * longestGap(ev.changes));
   return ev.now - ev.changes[ev.changes.length - 1]! < window;
 }
 
@@ -215,7 +283,7 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: s
   const answers = await Promise.all(frames.map((f, i) => (i === 0
     ? worlds.attempt<FrameMotion>(f.id, afterFrames, ms, true)
     : worlds.attempt<FrameMotion>(f.id, script, ms))));
-  const out: ProbedMotion = { anims: [], videos: [], images: [], complete: frames.length > 0 };
+  const out: ProbedMotion = { anims: [], videos: [], images: [], handlers: 0, complete: frames.length > 0 };
   for (const answer of answers) {
     if (!("value" in answer)) {
       if (answer.missing === "hung") out.complete = false;
@@ -226,6 +294,7 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: s
     out.anims.push(...(a.anims ?? []).slice(0, 200));
     out.videos.push(...(a.videos ?? []).slice(0, 50));
     out.images.push(...(a.images ?? []).slice(0, 100));
+    out.handlers = (out.handlers ?? 0) + Math.min(1_000, Math.max(0, Number(a.handlers) || 0));
   }
   return out;
 }
@@ -247,6 +316,7 @@ export function createRealmTracker() {
         t: "motion", realm: msg.realm, pending: num(msg.pending), chainPeriod: num(msg.chainPeriod),
         intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick),
         at: num(msg.at), fires: num(msg.fires), lastFire: num(msg.lastFire),
+        stoppers: num(msg.stoppers), tlEnd: num(msg.tlEnd), tlDone: msg.tlDone === 1 ? 1 : 0, tlEndless: msg.tlEndless === 1 ? 1 : 0,
       });
       const h = history.get(msg.realm) ?? [];
       h.push([num(msg.at), num(msg.fires)]);
@@ -293,6 +363,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   let idleSince = 0;
   let probe: ProbedMotion | undefined;
   let probeAt = 0;
+  let probeFrom = 0;
   let probing: Promise<void> | undefined;
   let lastProbe = renderStart;
   /** How many probes ran, and how many of them some frame left unanswered (for the scan log). */
@@ -300,7 +371,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   const evidence = (now: number): MotionEvidence => ({
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
-    realms: src.realms.all(), firedSince: src.realms.firedSince, probe, probeAt, images: src.network.animatedImages(),
+    realms: src.realms.all(), firedSince: src.realms.firedSince, probe, probeAt, probeFrom, images: src.network.animatedImages(),
   });
   for (;;) {
     const now = Date.now();
@@ -319,8 +390,10 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
       lastProbe = now;
       // Only a complete probe dates the evidence: calm needs every frame's word from after the settle window began.
+      const sent = now;
       probing = probeMotion(src.worlds, 1_000, src.pingEvent).then((p) => {
         probe = p;
+        probeFrom = sent;
         probeAt = p.complete ? Date.now() : 0;
         probes.total++;
         if (!p.complete) probes.incomplete++;

@@ -28,7 +28,7 @@ export async function renderPhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;
   profile: DeviceProfile;
   deadline: number;
-  timeouts: Pick<ScanTimeouts, "settleMs" | "holdMs">;
+  timeouts: Pick<ScanTimeouts, "settleMs" | "holdMs" | "rafHoldMs">;
   signal?: AbortSignal;
   log?: { warn(obj: object, msg?: string): void };
   afterRender(): void;
@@ -52,7 +52,7 @@ export async function renderPhase(prepared: PreparedPage, opts: {
     page: { loadLocal: () => events.artifact.loadLocal, loaded: () => events.artifact.loadTs !== undefined, crashed: () => events.artifact.crashed },
     onTick: (now) => perf.tick(now),
     pingEvent: signals.pingEvent,
-  }, { settleMs: opts.timeouts.settleMs, holdMs: opts.timeouts.holdMs }, startedAt, opts.deadline, signal);
+  }, { settleMs: opts.timeouts.settleMs, holdMs: opts.timeouts.holdMs, rafHoldMs: opts.timeouts.rafHoldMs }, startedAt, opts.deadline, signal);
   const endedAt = Date.now();
   opts.afterRender();
   const timedOut = events.artifact.loadTs === undefined || events.artifact.crashed || !!signal?.aborted;

@@ -68,6 +68,29 @@ const gsapLike = (repeat: number, gap: number) => `<div style="${AD};background:
   requestAnimationFrame(tick);
 })();</script>`;
 
+/**
+ * A hand-written storyboard on a requestAnimationFrame ticker, as banners built without a library are: `tweens` are
+ * [start, end] ms in which the plane moves on by one step; between them the frame holds while the ticker keeps ticking
+ * (drawing nothing new); it falls asleep 120 idle frames after the last tween (as gsap.ticker's autoSleep does).
+ */
+const rafStoryboard = (tweens: Array<[number, number]>) => `<div style="${AD};background:#0b2545">${headline("Fly with us")}
+<div id="plane" style="position:absolute;left:10px;top:120px;width:50px;height:30px;background:#eef4ed;border-radius:15px"></div></div>
+<script>(function () {
+  var plane = document.getElementById("plane"), tweens = ${JSON.stringify(tweens)}, step = 230 / tweens.length, start, idle = 0;
+  function tick(now) {
+    if (start === undefined) start = now;
+    var t = now - start, x = 0, done = t >= tweens[tweens.length - 1][1];
+    for (var i = 0; i < tweens.length; i++) x += step * Math.max(0, Math.min(1, (t - tweens[i][0]) / (tweens[i][1] - tweens[i][0])));
+    plane.style.transform = "translateX(" + Math.round(x) + "px)";
+    if (done && ++idle > 120) return;
+    requestAnimationFrame(tick);
+  }
+  requestAnimationFrame(tick);
+})();</script>`;
+
+/** The box that slides across a banner, for the CSS animation rows. */
+const SLIDER = `<div id="box" style="position:absolute;left:20px;top:110px;width:40px;height:40px;border-radius:6px;background:#ffb400"></div>`;
+
 export const cases: Case[] = [
   // ---- animation duration
   {
@@ -237,6 +260,80 @@ export const cases: Case[] = [
     pattern: "video ad with the loop attribute",
     html: (f) => `<div style="${AD};background:#000"><video src="${f.https("cdn.example", "/ad.webm")}" autoplay muted playsinline loop width="300" height="250" style="display:block"></video></div>`,
     expect: { size: [300, 250], video: true, animation: "endless" },
+  },
+  // ---- animation duration: whole timelines (issue 21)
+  {
+    // A storyboard hold longer than the old 4.5 s hold window under a live ticker: only its next tween says it was a hold.
+    id: "raf-storyboard-hold-5s",
+    pattern: "hand-written rAF storyboard: 1 s tween, 5 s hold, 1 s tween (7 s), ticker alive through the hold",
+    html: () => rafStoryboard([[0, 1000], [6000, 7000]]),
+    expect: { size: [300, 250], animation: around(7000) },
+  },
+  {
+    id: "raf-storyboard-hold-10s",
+    pattern: "hand-written rAF storyboard holding its frame 10 s before the last tween (1 s, 10 s hold, 1 s: 12 s)",
+    html: () => rafStoryboard([[0, 1000], [11000, 12000]]),
+    expect: { size: [300, 250], animation: around(12000) },
+  },
+  {
+    // Endless by its CSS, finite by its script: the 3rd animationiteration event removes the animation (3 x 1.2 s).
+    id: "css-infinite-stopped-3rd-iteration",
+    pattern: "CTA box sliding on an `infinite` 1.2 s CSS animation that the creative's script stops on its 3rd animationiteration",
+    html: () => `<style>@keyframes slide { from { transform: none } to { transform: translateX(200px) } } #box { animation: slide 1.2s linear infinite }</style>
+<div style="${AD};background:#264653">${headline("Limited offer")}${SLIDER}</div>
+<script>(function () { var n = 0, b = document.getElementById("box");
+  b.addEventListener("animationiteration", function () { if (++n === 3) b.style.animation = "none"; }); })();</script>`,
+    expect: { size: [300, 250], animation: around(3600) },
+  },
+  {
+    id: "css-infinite-stopped-by-timer",
+    pattern: "pulsing CTA (`infinite` 0.8 s CSS pulse) that a setTimeout stops 3 s after load",
+    html: () => `<style>@keyframes pulse { 50% { transform: scale(1.25) } } #cta { animation: pulse .8s ease-in-out infinite }</style>
+<div style="${AD};background:#6a4c93">${headline("Last chance")}<div id="cta" style="position:absolute;left:90px;bottom:24px;width:120px;height:32px;border-radius:4px;background:#ffb400"></div></div>
+<script>addEventListener("load", function () { setTimeout(function () { document.getElementById("cta").style.animation = "none"; }, 3000); });</script>`,
+    // Counted from the first paint; the timer starts at load, a few ms to a few hundred after it on a loaded machine.
+    expect: { size: [300, 250], animation: { min: 2300, max: 3900 } },
+  },
+  {
+    id: "css-iterations-3-stopped-early",
+    pattern: "`animation-iteration-count: 3` slide (1 s each) that the script stops early, on its 2nd animationiteration",
+    html: () => `<style>@keyframes slide { from { transform: none } to { transform: translateX(200px) } } #box { animation: slide 1s linear 3 }</style>
+<div style="${AD};background:#2a9d8f">${headline("Three steps")}${SLIDER}</div>
+<script>(function () { var n = 0, b = document.getElementById("box");
+  b.onanimationiteration = function () { if (++n === 2) b.style.animation = "none"; }; })();</script>`,
+    expect: { size: [300, 250], animation: around(2000) },
+  },
+  {
+    // The image's own timeline starts once it has arrived and shows: the fetch after the first paint is part of the motion.
+    id: "svg-img-smil",
+    pattern: "animated SVG artwork as <img src=….svg>: a SMIL badge growing from 1 s to 3 s inside the image",
+    html: (f) => `<div style="${AD};background:#1d3557"><img src="${f.https("cdn.example", "/img/badge-smil.svg")}" width="300" height="250" style="display:block"></div>`,
+    expect: { size: [300, 250], animation: { min: 2600, max: 3900 } },
+  },
+  {
+    id: "svg-background-smil-chain",
+    pattern: "animated SVG as a CSS background: a bar slides in, the logo fades in 0.5 s after it (SMIL syncbase), 3 s in all",
+    html: (f) => `<div style="${AD};background:#1d3557 url(${f.https("cdn.example", "/img/chain-smil.svg")}) no-repeat">${headline("New in store")}</div>`,
+    expect: { size: [300, 250], animation: { min: 2600, max: 3900 } },
+  },
+  {
+    id: "svg-img-css-animation",
+    pattern: "SVG image whose CSS pulse (0.5 s delay, 3 x 1 s) runs inside the image",
+    html: (f) => `<div style="${AD};background:#1d3557"><img src="${f.https("cdn.example", "/img/pulse-css.svg")}" width="300" height="250" style="display:block"></div>`,
+    expect: { size: [300, 250], animation: { min: 3100, max: 4400 } },
+  },
+  {
+    id: "svg-img-smil-loop",
+    pattern: "SVG loader ring as <img src=….svg> spinning forever (SMIL repeatCount=\"indefinite\" inside the image)",
+    html: (f) => `<div style="${AD};background:#1d3557"><img src="${f.https("cdn.example", "/img/spin-smil.svg")}" width="300" height="250" style="display:block"></div>`,
+    expect: { size: [300, 250], animation: "endless" },
+  },
+  {
+    id: "video-loop-paused-4s",
+    pattern: "looping video ad (<video loop autoplay muted>) that the script pauses 4 s in",
+    html: (f) => `<div style="${AD};background:#000"><video id="v" src="${f.https("cdn.example", "/ad.webm")}" autoplay muted playsinline loop width="300" height="250" style="display:block"></video></div>
+<script>setTimeout(function () { document.getElementById("v").pause(); }, 4000);</script>`,
+    expect: { size: [300, 250], video: true, animation: { min: 3300, max: 4700 } },
   },
   {
     id: "static-banner",

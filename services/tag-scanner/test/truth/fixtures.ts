@@ -48,7 +48,24 @@ const SCRIPTS: Record<string, string> = {
   "/js/cookie.js": `document.cookie = "fp_id=42; Max-Age=3600; Path=/; SameSite=None; Secure";`,
 };
 
-const MEDIA_TYPES: Record<string, string> = { ".gif": "image/gif", ".webp": "image/webp", ".png": "image/png", ".webm": "video/webm" };
+const MEDIA_TYPES: Record<string, string> = { ".gif": "image/gif", ".webp": "image/webp", ".png": "image/png", ".webm": "video/webm", ".svg": "image/svg+xml" };
+
+// Animated SVG artwork as ad servers ship it (an <img> or a CSS background): the motion lives inside the image.
+const svgArt = (inner: string) => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="300" height="250" viewBox="0 0 300 250">
+<rect width="300" height="250" fill="#1d3557"/>${inner}</svg>`);
+const SVGS: Record<string, Buffer> = {
+  // A badge that grows from 1 s to 3 s after the image starts (SMIL begin="1s" dur="2s", frozen at its end).
+  "/img/badge-smil.svg": svgArt(`<circle cx="220" cy="125" r="10" fill="#e63946"><animate attributeName="r" from="10" to="60" begin="1s" dur="2s" fill="freeze"/></circle>`),
+  // Two steps chained by syncbase: a bar slides in (0.5–1.5 s), then the logo fades in once it ends (+0.5 s, 1 s long).
+  "/img/chain-smil.svg": svgArt(`<rect x="-200" y="180" width="200" height="30" fill="#f1faee"><animate id="bar" attributeName="x" from="-200" to="50" begin="0.5s" dur="1s" fill="freeze"/></rect>
+<circle cx="150" cy="90" r="40" fill="#ffb400" opacity="0"><animate attributeName="opacity" from="0" to="1" begin="bar.end+0.5s" dur="1s" fill="freeze"/></circle>`),
+  // A CSS pulse inside the image, three 1 s iterations after a 0.5 s delay.
+  "/img/pulse-css.svg": svgArt(`<style>@keyframes p { 50% { transform: scale(1.4) } } .dot { transform-origin: 150px 125px; animation: p 1s linear 0.5s 3 }</style>
+<circle class="dot" cx="150" cy="125" r="30" fill="#e63946"/>`),
+  // A loader ring spinning forever.
+  "/img/spin-smil.svg": svgArt(`<g><circle cx="150" cy="125" r="40" stroke="#f1faee" stroke-width="8" fill="none" stroke-dasharray="160 90"/>
+<animateTransform attributeName="transform" type="rotate" from="0 150 125" to="360 150 125" dur="1.2s" repeatCount="indefinite"/></g>`),
+};
 
 // Media must really play (a GIF that animates, a video that decodes), so it is made by ffmpeg, once per test file.
 function makeMedia(dir: string): Record<string, Buffer> {
@@ -153,6 +170,7 @@ export async function startFixtures(): Promise<Fixtures> {
       if (p.startsWith("/p/") && pages.has(p)) return send("text/html; charset=utf-8", pages.get(p)!);
       if (SCRIPTS[p]) return send("text/javascript", SCRIPTS[p]!);
       if (media[p]) return send(MEDIA_TYPES[path.extname(p)] ?? "application/octet-stream", media[p]!);
+      if (SVGS[p]) return send("image/svg+xml", SVGS[p]!);
       const img = /^\/img\/(\w+)\.png$/.exec(p);
       const body = img && png(img[1]!, Number(u.searchParams.get("w") ?? 300), Number(u.searchParams.get("h") ?? 250), u.searchParams.get("c") ?? "");
       if (body) return send("image/png", body);

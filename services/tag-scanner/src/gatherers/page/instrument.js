@@ -66,6 +66,10 @@ function instrument(binding, pingEvent, horizonMs) {
     /** @type {Record<string, number>} id -> period */
     const intervals = Object.create(null);
     let inTimer = 0, fires = 0, lastFire = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
+    // Listeners and hooks through which the creative's own code can stop (or start) motion without a timer: an
+    // `infinite` animation stopped on its 3rd animationiteration, a looping video paused on timeupdate, a Web
+    // Animation's finish promise. While any exist, a running infinite animation is no proof of endless motion.
+    let stoppers = 0;
     const report = () => {
       let pending = 0, chainPeriod = 0, nIntervals = 0, intervalPeriod = 0, afterClick = 0;
       const t = now();
@@ -76,7 +80,71 @@ function instrument(binding, pingEvent, horizonMs) {
         if (r.afterClick) afterClick++;
       }
       for (const id in intervals) { nIntervals++; intervalPeriod = Math.max(intervalPeriod, intervals[id]); }
-      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires, lastFire });
+      const tl = timelines(t);
+      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires, lastFire,
+        stoppers, tlEnd: tl.end, tlDone: tl.done, tlEndless: tl.endless });
+    };
+    /**
+     * What the creative's animation library says about its own timeline (GSAP 3 and 2, Adobe Animate/CreateJS), read
+     * from the creative's world — so it can only extend the watch (a tween still to come after a long hold: `end`)
+     * or bring it back to the ordinary hold window (`done`), never end it sooner than that. Bounded walks; any throw
+     * (a creative's getter, a library version we do not know) means "no word".
+     * @param {number} t
+     * @returns {{ end: number, done: number, endless: number }}
+     */
+    const timelines = (t) => {
+      let end = 0, endless = 0, known = 0, busy = 0;
+      /** @param {unknown} o @param {string} k @returns {any} */
+      const get = (o, k) => (o && (typeof o === "object" || typeof o === "function") ? props(o)[k] : undefined);
+      /** @param {unknown} o @param {string} k @returns {any} */
+      const call = (o, k) => { const f = get(o, k); return typeof f === "function" ? apply(f, o, []) : undefined; };
+      try {
+        // GSAP: the root timeline holds every tween, timeline and delayed call not yet completed (it drops finished ones).
+        const g = get(w, "gsap");
+        const core = get(get(get(get(w, "com"), "greensock"), "core"), "Animation");
+        const root = get(g, "globalTimeline") || get(core, "_rootTimeline");
+        if (root) {
+          known++;
+          const time = Number(call(root, "time") ?? get(root, "_time")) || 0;
+          const scale = Math.abs(Number(call(root, "timeScale")) || 1);
+          let last = time, n = 0;
+          for (let c = get(root, "_first"); c && n < 500; c = get(c, "_next"), n++) {
+            if (call(c, "paused") === true) continue;
+            const total = Number(call(c, "totalDuration")) || 0;
+            if (call(c, "repeat") === -1 || total > 1e8) { endless = 1; continue; }
+            const start = Number(call(c, "startTime")) || 0;
+            const ts = Math.abs(Number(call(c, "timeScale")) || 1);
+            last = Math.max(last, start + total / ts);
+          }
+          if (last > time) { end = Math.max(end, t + ((last - time) * 1000) / scale); busy++; }
+        }
+      } catch (e) {}
+      try {
+        // Adobe Animate (CreateJS): the exported root clip and its children, and Tween.js's active tweens.
+        const cj = get(w, "createjs"), rootClip = get(w, "exportRoot");
+        if (cj && rootClip && typeof rootClip === "object") {
+          known++;
+          let playing = false, n = 0;
+          const stack = [rootClip];
+          while (stack.length > 0 && n < 500 && !playing) {
+            const mc = stack.pop();
+            n++;
+            const paused = get(mc, "paused");
+            if (get(mc, "timeline") && typeof paused === "boolean" && (get(mc, "mode") ?? "independent") === "independent") {
+              const total = Number(get(mc, "totalFrames") ?? get(get(mc, "timeline"), "duration")) || 1;
+              const loop = get(mc, "loop");
+              const loops = loop === true || (typeof loop === "number" && loop !== 0);
+              if (!paused && total > 1 && (loops || Number(get(mc, "currentFrame")) < total - 1)) playing = true;
+            }
+            const kids = get(mc, "children");
+            if (kids && typeof kids.length === "number") for (let i = 0; i < kids.length && i < 200; i++) stack.push(kids[i]);
+          }
+          const tw = get(cj, "Tween");
+          if (tw && ((get(tw, "_tweens") && get(tw, "_tweens").length > 0) || get(tw, "_tweenHead"))) playing = true;
+          if (playing) busy++;
+        }
+      } catch (e) {}
+      return { end: Math.round(end), done: known > 0 && busy === 0 && endless === 0 ? 1 : 0, endless };
     };
     const changed = () => {
       dirty = true;
@@ -162,6 +230,42 @@ function instrument(binding, pingEvent, horizonMs) {
       w.setInterval = /** @type {Realm["setInterval"]} */ (/** @type {unknown} */ (setIntervalWrapper));
       w.clearInterval = /** @type {Realm["clearInterval"]} */ (/** @param {number} id */ function (id) { if (intervals[id] !== undefined) { delete intervals[id]; changed(); } return apply(ci, w, arguments); });
       if (raf) w.requestAnimationFrame = function () { lastRaf = now(); return apply(raf, w, arguments); };
+      // Listeners for the events a creative stops or chains motion on (see `stoppers`), however registered.
+      /** @type {Record<string, boolean>} */
+      const STOP = Object.create(null);
+      for (const type of ["animationstart", "animationiteration", "animationend", "animationcancel", "transitionrun", "transitionstart",
+        "transitionend", "transitioncancel", "ended", "timeupdate", "finish", "cancel", "beginEvent", "endEvent", "repeatEvent"]) STOP[type] = true;
+      const add = w.EventTarget.prototype.addEventListener;
+      defineProperty(w.EventTarget.prototype, "addEventListener", { configurable: true, writable: true, enumerable: true,
+        /** @this {unknown} @param {unknown} type */
+        value: function (type) { if (STOP[String(type)] === true) stoppers++; return apply(add, this, arguments); } });
+      /** @param {object | undefined} proto @param {string[]} names */
+      const onSetters = (proto, names) => {
+        for (const name of names) {
+          try {
+            const d = proto && getDesc(proto, name);
+            if (!d || !d.set) continue;
+            const set = d.set;
+            defineProperty(proto, name, { configurable: true, enumerable: d.enumerable, get: d.get,
+              /** @this {unknown} @param {unknown} v */
+              set: function (v) { if (typeof v === "function") stoppers++; apply(set, this, [v]); } });
+          } catch (e) {}
+        }
+      };
+      const onNames = ["onanimationstart", "onanimationiteration", "onanimationend", "onanimationcancel", "ontransitionrun",
+        "ontransitionstart", "ontransitionend", "ontransitioncancel", "onended", "ontimeupdate"];
+      for (const proto of [w.HTMLElement && w.HTMLElement.prototype, w.SVGElement && w.SVGElement.prototype, w.Document.prototype, w.Window && w.Window.prototype, w]) onSetters(proto, onNames);
+      // A Web Animation's end reached through its promise or handler: `el.animate(...).finished.then(stop)`.
+      if (w.Animation) {
+        onSetters(w.Animation.prototype, ["onfinish", "oncancel"]);
+        const fin = getDesc(w.Animation.prototype, "finished");
+        if (fin && fin.get) {
+          const getFinished = fin.get;
+          defineProperty(w.Animation.prototype, "finished", { configurable: true, enumerable: fin.enumerable,
+            /** @this {unknown} */
+            get: function () { stoppers++; return apply(getFinished, this, []); } });
+        }
+      }
       // Our own heartbeat (untracked native timer): keeps the rAF time fresh for Node, which reads "a rAF loop is
       // running" from it, and is the fresh word a calm verdict waits for — every 100 ms while a render watch is
       // typically deciding (the first 10 s), then every 250 ms. Bounded so that an abandoned page stops talking.

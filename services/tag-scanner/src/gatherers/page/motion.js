@@ -31,7 +31,7 @@ function look() {
     } catch (e) { return false; }
   };
   /** @type {FrameMotion} */
-  const out = { anims: [], videos: [], images: [] };
+  const out = { anims: [], videos: [], images: [], handlers: 0 };
   const { anims, videos, images } = out;
   try {
     for (const a of document.getAnimations()) {
@@ -95,6 +95,23 @@ function look() {
       if (images.length >= 100) break;
       if (img.currentSrc && vis(img)) images.push(img.currentSrc);
     }
+  } catch (e) {}
+  try {
+    // CSS background images on screen (an animated SVG or GIF as a background): the first url() of each visible
+    // element's computed background, bounded like the rest of the probe.
+    let seen = 0;
+    for (const el of document.querySelectorAll("body *")) {
+      if (images.length >= 100 || ++seen > 600) break;
+      const bg = getComputedStyle(el).backgroundImage;
+      if (!bg || bg === "none") continue;
+      const m = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(bg);
+      if (m && vis(el)) images.push(m[1]);
+    }
+  } catch (e) {}
+  try {
+    // Inline handlers a creative stops or chains motion with (<div onanimationiteration="…">): as the instrument's
+    // listener count (instrument.js `stoppers`), which only sees handlers set from script.
+    out.handlers = document.querySelectorAll("[onanimationstart],[onanimationiteration],[onanimationend],[onanimationcancel],[ontransitionend],[ontransitionstart],[ontransitionrun],[onended],[ontimeupdate],[onend],[onrepeat],[onbegin]").length;
   } catch (e) {}
   return out;
 }

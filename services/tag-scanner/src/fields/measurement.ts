@@ -1,0 +1,80 @@
+/**
+ * Whether the scan's time-based fields describe the creative or the machine. On a machine short of CPU the renderer's
+ * main thread waits for a core: the creative's first paint comes late (time_to_visual_start, dom_content_loaded),
+ * its timers fire late and its frames reach the screen late (animation_duration). Two measured signals, both from
+ * Chromium and out of the creative's reach:
+ *  - the renderer main thread's starvation: how much longer its tasks ran than their CPU time (TaskDuration −
+ *    ThreadTime), sampled while the creative rendered, read at the moment each field was decided;
+ *  - the first frame's lag: from the paint that drew it (its paintTime, on the main thread) to the screencast frame
+ *    that showed it (the compositor and GPU process starved).
+ * A field is low-confidence when the starvation up to its moment reached STARVED_MS — more than a field's
+ * tolerance for a loaded worker allows to pass unnoticed — and the report says by how much.
+ */
+export interface MeasurementInput {
+  /** Epoch ms of navigation start (the fields' origin). */
+  navWallMs?: number;
+  /** Epoch ms of the first paint as time_to_visual_start counts it; undefined when nothing painted. */
+  firstPaintWallMs?: number;
+  /** First-paint/first-contentful-paint times (epoch ms, paintTime) and screencast change times (epoch ms). */
+  paints: number[];
+  pixelChanges: number[];
+  /** Epoch ms of DOMContentLoaded; undefined when it never fired. */
+  dclWallMs?: number;
+  /** Local ms when the render watch ended (animation_duration was decided). */
+  renderEndedAt: number;
+  /** Starvation samples of the render (performance.ts): at local ms `at`, `ms` starved since the render began. */
+  starvation: Array<{ at: number; ms: number }>;
+}
+
+export interface MeasurementOutcome {
+  confidence: "high" | "low";
+  reasons: string[];
+  /** API names of the fields the starvation may have moved. */
+  fields: string[];
+}
+
+/** Starvation that may move a timing beyond the tolerance a loaded worker is allowed (the truth corpus: ±0.4–0.7 s). */
+export const STARVED_MS = 250;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Starvation accumulated by local time `t`: the first sample taken at or after it (samples are cumulative, so this
+ * bounds it from above by at most one sampling interval), else the last one.
+ */
+export function starvedBy(samples: MeasurementInput["starvation"], t: number): number {
+  if (samples.length === 0) return 0;
+  for (const s of samples) if (s.at >= t) return s.ms;
+  return samples[samples.length - 1]!.ms;
+}
+
+export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
+  const reasons: string[] = [];
+  const fields = new Set<string>();
+  if (m.firstPaintWallMs !== undefined) {
+    const s = starvedBy(m.starvation, m.firstPaintWallMs);
+    if (s >= STARVED_MS) {
+      fields.add("time_to_visual_start");
+      reasons.push(`the renderer was kept from the CPU for ${seconds(s)} before the first paint`);
+    }
+  }
+  if (m.dclWallMs !== undefined) {
+    const s = starvedBy(m.starvation, m.dclWallMs);
+    if (s >= STARVED_MS) {
+      fields.add("dom_content_loaded");
+      if (!fields.has("time_to_visual_start")) reasons.push(`the renderer was kept from the CPU for ${seconds(s)} before DOMContentLoaded`);
+    }
+  }
+  const during = starvedBy(m.starvation.filter((s) => s.at <= m.renderEndedAt + 1_000), m.renderEndedAt);
+  if (during >= STARVED_MS) {
+    fields.add("animation_duration");
+    reasons.push(`the renderer was kept from the CPU for ${seconds(during)} while the creative rendered`);
+  }
+  const paint = m.paints.length > 0 ? Math.min(...m.paints) : undefined;
+  const shown = paint === undefined ? undefined : m.pixelChanges.find((c) => c >= paint);
+  if (paint !== undefined && shown !== undefined && shown - paint >= STARVED_MS) {
+    fields.add("animation_duration");
+    reasons.push(`the first frame reached the screen ${seconds(shown - paint)} after it was painted (the compositor was starved)`);
+  }
+  return fields.size === 0 ? { confidence: "high", reasons: [], fields: [] } : { confidence: "low", reasons, fields: [...fields] };
+}
