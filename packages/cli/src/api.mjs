@@ -45,6 +45,8 @@ async function bodyOf(req) {
   const fields = { spec_id: req.specId, name: req.name };
   if (req.workspaceId !== undefined) fields.workspace_id = req.workspaceId;
   if (req.kind === "vast") return { json: { data: Buffer.from(req.input, "utf8").toString("base64"), ...fields } };
+  // A media file named by URL: the media scans fetch it themselves (`url`, under the server's outbound policy).
+  if (/^https?:\/\//i.test(req.input)) return { json: { url: req.input, ...fields } };
   const size = (await stat(req.input)).size;
   if ((req.kind === "video" || req.kind === "image" || req.kind === "audio") && size > MULTIPART_ABOVE_BYTES) {
     // The file part streams from disk (openAsBlob): a 500 MB master is never read into memory.

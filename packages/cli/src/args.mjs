@@ -28,7 +28,8 @@ Options:
   --output <file>      write the formatted report to <file>; the text summary still goes to stdout
   --name <name>        name stored with the report (default: the file name or the URL)
   --workspace <id>     workspace to store the report in
-  --kind <kind>        skip detection: tag, zip, vast, video, image or audio
+  --kind <kind>        skip detection: tag, zip, vast, video, image or audio (with a URL: video,
+                       image or audio sends the URL for the server to fetch the file)
   --base-url <url>     API base URL (default: $CVA_BASE_URL, else http://localhost:8080)
   --timeout <seconds>  how long to wait for one answer (default 600)
   --retries <n>        retries after a dropped connection, a 502/503/504 or "no worker resources" (default 2)

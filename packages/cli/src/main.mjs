@@ -60,7 +60,10 @@ export async function main(argv, io) {
   /** @type {Kind} */
   let kind;
   const input = args.input;
-  if (isVastUrl(input)) kind = args.kind ?? "vast";
+  if (isVastUrl(input)) {
+    kind = args.kind ?? "vast";
+    if (kind === "tag" || kind === "zip") return fail(`a URL is scanned as a VAST tag, or with --kind video|image|audio as a media file the server fetches; an ${kind === "tag" ? "ad tag" : "zip"} must be a local file`);
+  }
   else {
     let head;
     try {

@@ -88,7 +88,12 @@ describe("cva scan against a recording server", () => {
     await run(["scan", "b.zip"]);
     writeFileSync(join(dir, "logo.bin"), Buffer.from("\x89PNG\r\n\x1a\nrest", "binary"));
     await run(["scan", "logo.bin"]);
-    expect(seen.map((s) => s.url)).toEqual(["/v3/scanVAST", "/v3/scanZip", "/v3/scanImage"]);
+    // A media file by URL: the server fetches it (the media scans' `url` field).
+    await run(["scan", "https://cdn.example/spot.mp4", "--kind", "video"]);
+    expect(seen.map((s) => s.url)).toEqual(["/v3/scanVAST", "/v3/scanZip", "/v3/scanImage", "/v3/scanVideo"]);
+    expect(JSON.parse(seen[3]!.body.toString())).toEqual({ url: "https://cdn.example/spot.mp4", spec_id: 0, name: "https://cdn.example/spot.mp4" });
+    expect((await run(["scan", "https://cdn.example/tag.html", "--kind", "tag"])).stderr).toMatch(/an ad tag must be a local file/);
+    expect(seen).toHaveLength(4);
     expect(JSON.parse(seen[0]!.body.toString())).toEqual({ data: Buffer.from("https://ads.example/vast.xml?id=1").toString("base64"), spec_id: 0, name: "v" });
     expect(JSON.parse(seen[2]!.body.toString()).data).toBe(Buffer.from("\x89PNG\r\n\x1a\nrest", "binary").toString("base64"));
   });

@@ -161,6 +161,15 @@ export function base64Of(/** @type {Uint8Array} */ bytes) {
   return btoa(bin);
 }
 
+/**
+ * A fresh Idempotency-Key: 128 random bits. crypto.randomUUID exists only in secure contexts, and an edge may be
+ * reached over plain http on a private address; getRandomValues works everywhere.
+ */
+export function newIdempotencyKey() {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  return `cva-console-${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("")}`;
+}
+
 /** "1.2 MB" (decimal units, as the reports use). */
 export function formatBytes(/** @type {number} */ n) {
   if (n < 1000) return `${n} B`;
@@ -303,9 +312,12 @@ function init() {
     refresh();
   });
 
-  // Dropping a file anywhere on the page takes it (and keeps the browser from opening the file in place of the page).
+  // Dropping a file anywhere on the page takes it (and keeps the browser from opening the file in place of the page);
+  // dragged text is left alone, so it can still be dropped into the tag field.
   const zone = el("drop-zone");
+  const carriesFiles = (/** @type {DragEvent} */ e) => Array.from(e.dataTransfer?.types ?? []).includes("Files");
   document.addEventListener("dragover", (e) => {
+    if (!carriesFiles(e)) return;
     e.preventDefault();
     zone.classList.add("dragging");
   });
@@ -313,6 +325,7 @@ function init() {
     if (!e.relatedTarget) zone.classList.remove("dragging");
   });
   document.addEventListener("drop", (e) => {
+    if (!carriesFiles(e)) return;
     e.preventDefault();
     zone.classList.remove("dragging");
     const files = e.dataTransfer?.files;
@@ -325,7 +338,7 @@ function init() {
   // --- submit ---
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    void submit(crypto.randomUUID());
+    void submit(newIdempotencyKey());
   });
 
   async function submit(/** @type {string} */ idempotencyKey) {
