@@ -20,6 +20,7 @@ ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
+COPY packages/cli/package.json packages/cli/
 COPY packages/contracts/package.json packages/contracts/
 COPY packages/imaging/package.json packages/imaging/
 COPY packages/platform/package.json packages/platform/
@@ -44,6 +45,7 @@ RUN npx buf generate && node --import tsx scripts/build.ts
 FROM ${NODE_IMAGE} AS runtime-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+COPY --from=build /src/packages/cli/package.json packages/cli/
 COPY --from=build /src/packages/contracts/package.json packages/contracts/
 COPY --from=build /src/packages/imaging/package.json packages/imaging/
 COPY --from=build /src/packages/platform/package.json packages/platform/
@@ -55,8 +57,9 @@ COPY --from=build /src/services/zip-analyzer/package.json services/zip-analyzer/
 COPY --from=build /src/services/vast-analyzer/package.json services/vast-analyzer/
 COPY --from=build /src/services/media-prober/package.json services/media-prober/
 COPY --from=build /src/edge/package.json edge/
-# The workspaces themselves are inside the bundles; their links in node_modules would only dangle.
-RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@cva && npm cache clean --force
+# The workspaces themselves are inside the bundles; their links in node_modules would only dangle (and the `cva` CLI
+# is a developer's and a pipeline's tool, not part of a service).
+RUN npm ci --omit=dev --no-audit --no-fund && rm -rf node_modules/@cva node_modules/.bin/cva && npm cache clean --force
 
 # ---- service: the common runtime (edge, auth, report-store, zip-analyzer, vast-analyzer) ----------------------------
 FROM ${NODE_IMAGE} AS service

@@ -4,6 +4,7 @@ import { ApiError, notFound, payloadError, processingError } from "./errors.ts";
 import type { EdgeContext } from "./context.ts";
 import { createEdgeMetrics } from "./metrics.ts";
 import { DEFAULT_LIMITS, type EdgeDeps } from "./ports.ts";
+import { registerConsoleRoutes } from "./routes/console.ts";
 import { registerOpsRoutes } from "./routes/ops.ts";
 import { registerReportRoutes } from "./routes/reports.ts";
 import { registerScanRoutes } from "./routes/scan.ts";
@@ -101,5 +102,6 @@ export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance;
   registerScanRoutes(app, ctx);
   registerReportRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
+  registerConsoleRoutes(app, ctx);
   return { app, ctx };
 }

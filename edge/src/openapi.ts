@@ -146,6 +146,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
   };
   paths["/openapi.json"] = { get: { operationId: "openapi", summary: "This document", responses: { "200": text("OpenAPI 3.1", "application/json", { type: "object" }) } } };
   paths["/docs"] = { get: { operationId: "docs", summary: "This document in Swagger UI, with try it out", responses: { "200": text("HTML", "text/html") } } };
+  paths["/"] = { get: { operationId: "console", summary: "The web console: scan any kind from a browser with an API key (the page asks for it and calls this API), then its report page; no API key to load it", responses: { "200": text("HTML", "text/html") } } };
 
   return {
     openapi: "3.1.0",

@@ -28,7 +28,7 @@ describe("error/status matrix", () => {
     const { app, authFake } = await setup();
     for (const [method, url] of [
       ["GET", "/v3/scanTag"], ["PUT", "/v3/scanTag"], ["DELETE", "/v2/scanZip"], ["GET", "/v3/scanZip"], ["POST", "/v4/scanZip"], ["POST", "/v4/scanTag"],
-      ["GET", "/"], ["POST", "/v3/scantag"], ["POST", "/v3/reports/x"], ["GET", "/%E0%A4%A"], ["PATCH", "/healthz"],
+      ["POST", "/"], ["GET", "/index.html"], ["POST", "/v3/scantag"], ["POST", "/v3/reports/x"], ["GET", "/%E0%A4%A"], ["PATCH", "/healthz"],
     ] as const) {
       const res = await app.inject({ method, url, payload: method === "GET" ? undefined : { data: TAG } });
       expectError(res, 404, "invalid_endpoint");

@@ -22,7 +22,7 @@ describe("/openapi.json and /docs", () => {
     for (const r of [
       ["POST", "/v3/scanTag"], ["POST", "/v3/scanVAST"], ["POST", "/v2/scanTag"], ["POST", "/v2/scanZip"], ["POST", "/v3/scanZip"],
       ["GET", "/v3/reports/{job_id}"], ["GET", "/v3/workspaces/{workspace_id}/reports"], ["GET", "/r/{token}"],
-      ["GET", "/artifacts/{id}"], ["GET", "/healthz"], ["GET", "/readyz"], ["GET", "/openapi.json"], ["GET", "/docs"],
+      ["GET", "/artifacts/{id}"], ["GET", "/healthz"], ["GET", "/readyz"], ["GET", "/openapi.json"], ["GET", "/docs"], ["GET", "/"],
     ] as const) {
       routes.push({ method: r[0], url: r[1] });
       const fastifyPath = r[1].replace(/\{(\w+)\}/g, ":$1");

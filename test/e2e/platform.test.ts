@@ -40,7 +40,7 @@ describe("platform end to end", () => {
   afterAll(async () => stack?.stop());
 
   it("answers invalid_endpoint before looking at the key", async () => {
-    for (const [method, path] of [["GET", "/v3/scanTag"], ["POST", "/v4/scanTag"], ["DELETE", "/v3/reports/x"], ["GET", "/"]]) {
+    for (const [method, path] of [["GET", "/v3/scanTag"], ["POST", "/v4/scanTag"], ["DELETE", "/v3/reports/x"], ["POST", "/"], ["GET", "/index.html"]]) {
       const r = await fetch(`${stack.baseUrl}${path}`, { method });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.headers.get("content-type")).toMatch(/^application\/json/);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusDir, itWithCorpus } from "@cva/platform/testing/index.ts";
 import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
 import { buildZip } from "../harness/zip.ts";
+import { consoleAndCliCases } from "./console-cases.ts";
 
 const run = promisify(execFile);
 
@@ -305,6 +306,9 @@ describe("scans end to end", () => {
     const again = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64("<p>still here</p>") }, key);
     expect(again.status).toBe(200);
   });
+
+  // The web console and the CLI, on this stack (test/e2e/console-cases.ts).
+  consoleAndCliCases(() => ({ stack, key, origin }));
 
   // Every scan kind above ran with the per-service NATS users: none of them needed a subject it is not given. The
   // one expected refusal is a worker trying to create the job stream before a requester did (it then waits).
