@@ -118,13 +118,7 @@ const RULES: Rule[] = [floors, isolatedServices, noTestCodeInProduction, entryPo
  * branch. Delete a line when its branch is merged — an entry that no longer matches an import fails the test, so
  * the list cannot outlive its reason. Nothing may be added here.
  */
-const KNOWN_UP_ARROWS = new Set([
-  // The measure gatherer computes the painted size with fields/ (s18-gatherers: raw boxes in the artifact, sizes in
-  // fields/).
-  // Found by this test, not yet anyone's: loadCommonConfig() parses SERVER_LOCATION with dispatch/locations.ts. Move
-  // parseServerLocations down beside the NATS names (or loadCommonConfig up) and delete this line.
-  "packages/platform/src/config.ts → packages/platform/src/dispatch/locations.ts",
-]);
+const KNOWN_UP_ARROWS = new Set<string>([]);
 
 // --- the checks prove they can fail ------------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-import { parseServerLocations } from "./dispatch/locations.ts";
+import { parseServerLocations } from "./nats/locations.ts";
 import { natsAuthFromEnv, type NatsAuth } from "./nats/auth.ts";
 
 // Small typed readers for environment configuration. Each service documents its own variables in the README;

@@ -16,7 +16,7 @@ export * from "./host/bind.ts";
 export * from "./credentials/index.ts";
 export * from "./host/metrics.ts";
 export * from "./dispatch/subjects.ts";
-export * from "./dispatch/locations.ts";
+export * from "./nats/locations.ts";
 export * from "./dispatch/settings.ts";
 export * from "./dispatch/errors.ts";
 export * from "./dispatch/worker.ts";

@@ -4,7 +4,7 @@ import type { NatsConnection, Subscription } from "@nats-io/transport-node";
 import { ScanJobResultSchema, ScanJobSchema, WorkerHeartbeatSchema, type ScanJob, type ScanJobResult, type ScanKind, type WorkerHeartbeat } from "@cva/contracts";
 import type { Logger } from "pino";
 import { NoWorkerError, ScanFailedError } from "./errors.ts";
-import { splitLocations } from "./locations.ts";
+import { splitLocations } from "../nats/locations.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { isPermissionViolation, natsUserOf } from "../nats/connect.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";

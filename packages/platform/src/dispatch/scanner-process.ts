@@ -5,7 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { Logger } from "pino";
 import type { ServiceCredentials } from "../credentials/service-credentials.ts";
 import { startServiceHost } from "../host/service-host.ts";
-import { servedLocationOf, splitLocations } from "./locations.ts";
+import { servedLocationOf, splitLocations } from "../nats/locations.ts";
 import { failedOutcome, startWorker, type JobOutcome } from "./worker.ts";
 
 /**

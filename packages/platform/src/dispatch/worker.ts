@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { scanJobsCounter } from "../host/metrics.ts";
 import { dispatchSettingsFromEnv, type DispatchSettings } from "./settings.ts";
 import { ensureConsumer, ensureStream, manager } from "./stream.ts";
-import { splitLocations } from "./locations.ts";
+import { splitLocations } from "../nats/locations.ts";
 import { createSlotGate, type SlotGate } from "./slot-gate.ts";
 import { BucketFullError, createIfAbsent } from "./kv-write.ts";
 import { resultKeySubject } from "./results.ts";

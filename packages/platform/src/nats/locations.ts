@@ -1,4 +1,4 @@
-import { LOCATIONS } from "../nats/names.ts";
+import { LOCATIONS } from "./names.ts";
 
 // SERVER_LOCATION names the locations a worker serves: one ("usa") or several ("usa,nld"). Several is how one machine
 // (a development stack, a small deployment) answers `targeting.country` for every location without a replica per
