@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { create } from "@bufbuild/protobuf";
@@ -7,6 +7,7 @@ import {
   type FileInput, type ScanJob,
 } from "@cva/contracts";
 import { machineCpu, machineRam, type JobOutcome } from "@cva/platform";
+import { toolUser } from "./exec.ts";
 import type { FileKind, FileProber } from "./file-prober.ts";
 import { fetchFile, type FileSourceDeps, type FileSourceLimits } from "./file-source.ts";
 import type { LoggerLike } from "./prober.ts";
@@ -66,11 +67,17 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
   const deadlineMs = deadline > 0 ? deadline - FILE_REPLY_RESERVE_MS : undefined;
   // Absolute, so that ffmpeg can never read the path as "protocol:..."; the file's own name is fixed.
   const dir = await mkdtemp(join(resolve(deps.workDir ?? tmpdir()), "cva-file-"));
+  // As in prober.ts: as root the decoders run as toolUser(), so the directory (their images) is theirs; the file
+  // fetched into it stays ours, readable.
+  const user = toolUser();
+  if (user) await chown(dir, user.uid, user.gid);
   try {
     const fetched = await fetchFile(input, join(dir, "file"), deps.source, deps.limits, {
       signal: ctx.signal, timeoutMs: deadlineMs !== undefined ? deadlineMs - Date.now() : undefined,
     });
     if ("refused" in fetched) return payloadError(fetched.refused);
+    // Written 0600 by this process; the decoders' user reads it (the directory around it is theirs alone).
+    if (user) await chmod(fetched.file.path, 0o644);
     const fetchMs = Math.round(performance.now() - started);
     const measured = await deps.prober.probeFile(fetched.file.path, kind, { dir, signal: ctx.signal, deadlineMs, logger: ctx.logger });
     if ("refused" in measured) {

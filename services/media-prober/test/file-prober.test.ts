@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readdir, rm } from "node:fs/promises";
+import { toolUser } from "../src/exec.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMemoryArtifactSink } from "@cva/platform";
@@ -20,6 +21,9 @@ beforeAll(async () => {
   media = await mkdtemp(join(tmpdir(), "cva-file-fixtures-"));
   work = await mkdtemp(join(tmpdir(), "cva-file-work-"));
   await makeFileMedia(media);
+  // As root the decoders run as an unprivileged user (exec.ts toolUser), who must reach the fixtures and job folders.
+  await chmod(media, 0o711);
+  await chmod(work, 0o711);
   prober = createFileProber({ artifacts });
 }, 180_000);
 
@@ -30,6 +34,8 @@ afterAll(async () => {
 
 async function measure(name: string, kind: FileKind, p: FileProber = prober): Promise<FileProbeOutcome> {
   const dir = await mkdtemp(join(work, "job-"));
+  const user = toolUser();
+  if (user) await chown(dir, user.uid, user.gid);
   try {
     return await p.probeFile(join(media, name), kind, { dir });
   } finally {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
@@ -44,6 +44,8 @@ describe("media-prober: raw video and audio file jobs", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "cva-file-worker-"));
+    // As root the decoders run as an unprivileged user, who must traverse the work folder to the job's own.
+    await chmod(dir, 0o711);
     await Promise.all([
       // 0.5 s of black, then 1 s of picture; 0.5 s of silence, then a tone.
       ffmpeg("-f", "lavfi", "-i", "color=black:s=320x180:r=25:d=0.5", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25:d=1",

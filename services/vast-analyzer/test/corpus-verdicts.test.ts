@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +46,8 @@ describeWithCorpus("VAST corpus verdicts (real media prober, spec set 0)", "vast
   beforeAll(async () => {
     srv = await startFixtureServer(corpusHandler());
     workDir = await mkdtemp(join(tmpdir(), "cva-vast-verdicts-"));
+    // As root the prober runs ffmpeg as an unprivileged user (media-prober exec.ts), which must traverse this folder.
+    await chmod(workDir, 0o711);
     const policy = createOutboundPolicy(["127.0.0.0/8", "::1/128"]);
     const prober = createMediaProber({ policy, artifacts: createMemoryArtifactSink(), workDir });
     // The IAB samples name one file three ways, ~100 times over: probe each distinct file once.
@@ -208,6 +210,8 @@ describe("hand-made ads that cannot play, through the real media prober", () => 
   beforeAll(async () => {
     srv = await startFixtureServer();
     workDir = await mkdtemp(join(tmpdir(), "cva-vast-hls-"));
+    // As root the prober runs ffmpeg as an unprivileged user (media-prober exec.ts), which must traverse this folder.
+    await chmod(workDir, 0o711);
     srv.route("/master.m3u8", (_req, res) =>
       res.writeHead(200, { "content-type": "application/vnd.apple.mpegurl" })
         .end("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\nlow/index.m3u8\n"));
