@@ -48,7 +48,11 @@ describe(`truth corpus, ${IN_FLIGHT} scans in flight`, () => {
     // Waits for this case's scan, which may still be queued behind up to a few slow (endless) cases.
     it(c.id, async () => {
       const r = await reports.get(c.id)!;
-      const diff = differences(r, expectationOf(c, f));
+      // As under deliberate overload (truth-overload.test.ts): a time-based field the scanner itself marked
+      // low-confidence, with its reason, is an honest answer on a starved machine — never a silently wrong one.
+      const low = new Set(r.measurement?.lowConfidenceFields ?? []);
+      const marked = low.size > 0 && (r.measurement?.reasons.length ?? 0) > 0;
+      const diff = differences(r, expectationOf(c, f)).filter((d) => !(marked && d.startsWith("animationDurationMs") && low.has("animation_duration")));
       expect(diff, failureOf(c, diff, jobIds.get(c.id) ?? "")).toEqual([]);
     }, 300_000);
   }
