@@ -2,6 +2,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { AudioFileReportSchema, ImageFileReportSchema, TestOutcome, VideoFileReportSchema } from "@cva/contracts";
+import { reportstore } from "@cva/contracts";
+import { renderReportPage } from "../src/report-page/render.ts";
 import { fillImageUrls } from "../src/scan/images.ts";
 import {
   audioFileV3Schema, imageFileV3Schema, renderAudioV3, renderImageV3, renderVideoV3, videoFileV3Schema,
@@ -190,5 +192,49 @@ describe("raw-file views in OpenAPI", () => {
     walk(imageFileV3Schema, "image", true);
     walk(audioFileV3Schema, "audio", true);
     expect(missing).toEqual([]);
+  });
+});
+
+describe("raw-file report pages (rendered from the views' JSON)", () => {
+  const BASE = "https://edge.test";
+  const page = (kind: string, json: string) =>
+    renderReportPage(create(reportstore.StoredReportSchema, { jobId: "j1", reportKind: kind, json: Buffer.from(json) }), { publicBaseUrl: BASE }).replace(/\u00a0/g, " ");
+  const row = (k: string, v: string) => `<th scope="row">${k}</th><td>${v}</td>`;
+
+  it("video: the file, poster, film strip, waveform and loudness; durations shown in ms units, not as seconds", () => {
+    const html = page("video_v3", renderVideoV3(urls(fullVideo())));
+    expect(html).toContain("<title>Video report — Spring</title>");
+    expect(html).toContain(`<img class="poster" src="${BASE}/artifacts/poster"`);
+    expect(html).toContain(`<img class="strip" src="${BASE}/artifacts/strip"`);
+    expect(html).toContain(`<img class="wave" src="${BASE}/artifacts/wave"`);
+    expect(html).toContain("-23.1 LUFS integrated, range 4.2 LU");
+    expect(html).toContain(row("Duration", "30 s"));
+    expect(html).toContain(row("Duration ms", "30 s"));
+    expect(html).toContain(row("Keyframe interval ms", "2 s"));
+    expect(html).toContain(row("Frozen frames ms", "600 ms"));
+    expect(html).toContain(row("Leading black ms", "1 s"));
+    expect(html).toContain(row("True peak", "-1.5 dBTP"));
+    expect(html).toContain(row("Type (from its bytes)", "video/mp4"));
+    expect(html).not.toContain("30,030");
+    expect(html).not.toContain("Other fields");
+  });
+
+  it("audio: the file, waveform, silence at the ends and clipping", () => {
+    const r = urls(create(AudioFileReportSchema, {
+      jobId: "a1", name: "Radio", durationMs: 1500n, fileSize: 10n,
+      fileInfo: {
+        container: { format: "wav", mimeType: "audio/wav", duration: 1.5 },
+        audio: { codec: "pcm_s16le", channels: 1, sampleRate: 44100, clipping: 68000n, loudness: { lufs: -10, lra: 0, truePeak: 0 } },
+        content: { leadingSilenceMs: 1000n, trailingSilenceMs: 0n },
+      },
+      audioWave: img("wave", "image/png"),
+    }));
+    const html = page("audio_v3", renderAudioV3(r));
+    expect(html).toContain("<title>Audio report — Radio</title>");
+    expect(html).toContain(`<img class="wave" src="${BASE}/artifacts/wave"`);
+    expect(html).toContain(row("Leading silence ms", "1 s"));
+    expect(html).toContain(row("Clipping", "68,000"));
+    expect(html).toContain(row("Sample rate", "44.1 kHz"));
+    expect(html).not.toContain("Other fields");
   });
 });
