@@ -6,7 +6,7 @@ import { reportstore } from "@cva/contracts";
 import { renderReportPage } from "../src/report-page/render.ts";
 import { fillImageUrls } from "../src/scan/images.ts";
 import {
-  audioFileV3Schema, imageFileV3Schema, renderAudioV3, renderImageV3, renderVideoV3, videoFileV3Schema,
+  audioV3Schema, imageV3Schema, renderAudioV3, renderImageV3, renderVideoV3, videoV3Schema,
 } from "../src/views/index.ts";
 
 // The JSON views of the raw-file reports (issue 19 §2–4): exact names, the proto/JSON unit changes (container.duration
@@ -56,7 +56,7 @@ function fullVideo() {
 describe("raw-file views", () => {
   it("video: every documented field with issue 19's names and units, schema-valid, URLs filled", () => {
     const doc = JSON.parse(renderVideoV3(urls(fullVideo())));
-    check(videoFileV3Schema, doc);
+    check(videoV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
       ["audio_wave", "duration", "error", "file", "file_info", "file_size", "film_strip", "job_id", "meta", "name", "not_measured", "poster", "scan_results", "screenshot"],
     );
@@ -91,7 +91,7 @@ describe("raw-file views", () => {
     ];
     r.analysisError = "video analysis stopped: the scan's deadline was reached";
     const doc = JSON.parse(renderVideoV3(urls(r)));
-    check(videoFileV3Schema, doc);
+    check(videoV3Schema, doc);
     expect("scan_type" in doc.file_info.video).toBe(false);
     expect("keyframe_interval" in doc.file_info.video).toBe(false);
     expect(doc.file_info.video.bars).toEqual({});
@@ -109,7 +109,7 @@ describe("raw-file views", () => {
     r.audioWave = undefined;
     r.notMeasured = ["file_info.content.leading_silence_ms", "file_info.content.trailing_silence_ms"];
     const doc = JSON.parse(renderVideoV3(r));
-    check(videoFileV3Schema, doc);
+    check(videoV3Schema, doc);
     expect(doc.file_info.audio).toEqual({});
     expect(doc.file_info.content).toEqual({ leading_black_ms: 1000, trailing_black_ms: 0, frozen_frames: 600 });
     expect(doc.audio_wave).toEqual({ bytes: 0, mime_type: "", url: "" });
@@ -126,7 +126,7 @@ describe("raw-file views", () => {
       audioWave: img("wave", "image/png"),
     }));
     const doc = JSON.parse(renderAudioV3(r));
-    check(audioFileV3Schema, doc);
+    check(audioV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(["audio_wave", "duration", "error", "file", "file_info", "file_size", "job_id", "meta", "name", "not_measured", "scan_results"]);
     expect(Object.keys(doc.file_info).sort()).toEqual(["audio", "container", "content"]);
     expect(doc.meta.creative_type).toBe("audio");
@@ -147,7 +147,7 @@ describe("raw-file views", () => {
       screenshot: img("shot", "image/png"),
     }));
     const doc = JSON.parse(renderImageV3(r));
-    check(imageFileV3Schema, doc);
+    check(imageV3Schema, doc);
     expect(doc).toMatchObject({
       format: "gif", mime_type: "image/gif", file_size: 5000, width: 300, height: 250, aspect_ratio: "6:5", bit_depth: 8, has_alpha: true,
       color_space: "srgb", icc_profile: "", animated: true, frame_count: 3, loop_count: 2, animation_duration: 1200, has_border: false,
@@ -161,15 +161,15 @@ describe("raw-file views", () => {
     // An AVIF sequence: its timing is not measured; the proto path animation_duration_ms is listed as animation_duration.
     r.notMeasured = ["frame_count", "loop_count", "animation_duration_ms", "optimized", "potential_saving_bytes"];
     const avif = JSON.parse(renderImageV3(r));
-    check(imageFileV3Schema, avif);
+    check(imageV3Schema, avif);
     for (const k of ["frame_count", "loop_count", "animation_duration", "optimized", "potential_saving_bytes"]) expect(k in avif).toBe(false);
     expect(avif.not_measured).toEqual(["frame_count", "loop_count", "animation_duration", "optimized", "potential_saving_bytes"]);
   });
 
   it("empty internal reports still produce schema-valid documents", () => {
-    check(videoFileV3Schema, JSON.parse(renderVideoV3(create(VideoFileReportSchema))));
-    check(audioFileV3Schema, JSON.parse(renderAudioV3(create(AudioFileReportSchema))));
-    check(imageFileV3Schema, JSON.parse(renderImageV3(create(ImageFileReportSchema))));
+    check(videoV3Schema, JSON.parse(renderVideoV3(create(VideoFileReportSchema))));
+    check(audioV3Schema, JSON.parse(renderAudioV3(create(AudioFileReportSchema))));
+    check(imageV3Schema, JSON.parse(renderImageV3(create(ImageFileReportSchema))));
   });
 });
 
@@ -188,9 +188,9 @@ describe("raw-file views in OpenAPI", () => {
       }
       if (!s.description) missing.push(path);
     };
-    walk(videoFileV3Schema, "video", true);
-    walk(imageFileV3Schema, "image", true);
-    walk(audioFileV3Schema, "audio", true);
+    walk(videoV3Schema, "video", true);
+    walk(imageV3Schema, "image", true);
+    walk(audioV3Schema, "audio", true);
     expect(missing).toEqual([]);
   });
 });

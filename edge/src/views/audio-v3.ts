@@ -10,7 +10,7 @@ import { imageSchema, imageView, int, metaSchema, metaView, obj, orEmpty, str } 
 // true peak, clipping in audio), the silence at the ends in file_info.content (the same place as a video's), the
 // duration in ms and the waveform.
 
-export const audioFileV3Schema = obj(
+export const audioV3Schema = obj(
   {
     job_id: str("the scan's id (GET /v3/reports/{job_id})"),
     name: str("copied from the request"),
@@ -34,7 +34,7 @@ export const audioFileV3Schema = obj(
   { description: "Audio file report, v3 (POST /v3/scanAudio)" },
 );
 
-export function audioFileV3View(r: AudioFileReport) {
+export function audioV3View(r: AudioFileReport) {
   const fi = fileInfoView(r.fileInfo, "audio");
   const doc = {
     job_id: r.jobId,

@@ -11,7 +11,7 @@ import { bool, int, map, metaSchema, metaView, num, obj, str } from "./shared.ts
 const JSON_PATH: Readonly<Record<string, string>> = { animation_duration_ms: "animation_duration" };
 const NOT_MEASURED = "; absent when not measured (then listed in not_measured)";
 
-export const imageFileV3Schema = obj(
+export const imageV3Schema = obj(
   {
     job_id: str("the scan's id (GET /v3/reports/{job_id})"),
     name: str("copied from the request"),
@@ -61,7 +61,7 @@ export const imageFileV3Schema = obj(
   },
 );
 
-export function imageFileV3View(r: ImageFileReport) {
+export function imageV3View(r: ImageFileReport) {
   const notMeasured = r.notMeasured.map((p) => JSON_PATH[p] ?? p);
   const doc = {
     job_id: r.jobId,

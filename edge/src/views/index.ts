@@ -1,9 +1,9 @@
 import fastJson from "fast-json-stringify";
 import type { AudioFileReport, ImageFileReport, TagReport, VastReport, VideoFileReport, ZipReport } from "@cva/contracts";
 import type { ReportKind } from "../scan/types.ts";
-import { audioFileV3Schema, audioFileV3View } from "./audio-v3.ts";
-import { imageFileV3Schema, imageFileV3View } from "./image-v3.ts";
-import { videoFileV3Schema, videoFileV3View } from "./media-file-v3.ts";
+import { audioV3Schema, audioV3View } from "./audio-v3.ts";
+import { imageV3Schema, imageV3View } from "./image-v3.ts";
+import { videoV3Schema, videoV3View } from "./media-file-v3.ts";
 import type { JsonSchema } from "./schema.ts";
 import { tagV2Schema, tagV2View } from "./tag-v2.ts";
 import { tagV3Schema, tagV3View } from "./tag-v3.ts";
@@ -12,8 +12,8 @@ import { zipV2Schema, zipV2View } from "./zip-v2.ts";
 import { zipV3Schema, zipV3View } from "./zip-v3.ts";
 
 export {
-  audioFileV3Schema, audioFileV3View, imageFileV3Schema, imageFileV3View, tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View,
-  videoFileV3Schema, videoFileV3View, zipV2Schema, zipV2View, zipV3Schema, zipV3View,
+  audioV3Schema, audioV3View, imageV3Schema, imageV3View, tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View,
+  videoV3Schema, videoV3View, zipV2Schema, zipV2View, zipV3Schema, zipV3View,
 };
 
 /** The raw-file reports' kinds (scan/types.ts FileReportKind once the endpoints land; a union here keeps both apart). */
@@ -26,9 +26,9 @@ export const VIEW_SCHEMAS: Record<ViewKind, JsonSchema> = {
   zip_v2: zipV2Schema,
   zip_v3: zipV3Schema,
   vast_v3: vastV3Schema,
-  video_v3: videoFileV3Schema,
-  image_v3: imageFileV3Schema,
-  audio_v3: audioFileV3Schema,
+  video_v3: videoV3Schema,
+  image_v3: imageV3Schema,
+  audio_v3: audioV3Schema,
 };
 
 // One compiled serializer per view. The report is serialized once: the same bytes are returned to the client and
@@ -53,11 +53,11 @@ export function renderVastV3(r: VastReport): string {
   return serializers.vast_v3(vastV3View(r));
 }
 export function renderVideoV3(r: VideoFileReport): string {
-  return serializers.video_v3(videoFileV3View(r));
+  return serializers.video_v3(videoV3View(r));
 }
 export function renderImageV3(r: ImageFileReport): string {
-  return serializers.image_v3(imageFileV3View(r));
+  return serializers.image_v3(imageV3View(r));
 }
 export function renderAudioV3(r: AudioFileReport): string {
-  return serializers.audio_v3(audioFileV3View(r));
+  return serializers.audio_v3(audioV3View(r));
 }

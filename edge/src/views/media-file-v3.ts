@@ -10,7 +10,7 @@ import { imageSchema, imageView, int, metaSchema, metaView, obj, orEmpty, screen
 // film_strip, poster, audio_wave) plus what a raw file is judged on (file_info.content, the video's scan type, colour,
 // HDR, keyframe interval, bars; the audio's true peak and clipping), the file as received and scan_results.
 
-export const videoFileV3Schema = obj(
+export const videoV3Schema = obj(
   {
     job_id: str("the scan's id (GET /v3/reports/{job_id})"),
     name: str("copied from the request"),
@@ -38,7 +38,7 @@ export const videoFileV3Schema = obj(
   { description: "Video file report, v3 (POST /v3/scanVideo)" },
 );
 
-export function videoFileV3View(r: VideoFileReport) {
+export function videoV3View(r: VideoFileReport) {
   const doc = {
     job_id: r.jobId,
     name: r.name,
