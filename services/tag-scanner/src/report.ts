@@ -8,6 +8,7 @@ import { loadSize } from "./fields/load-size.ts";
 import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
+import { cpuLoad } from "./fields/cpu-load.ts";
 import { measurementConfidence } from "./fields/measurement.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
@@ -15,6 +16,7 @@ import type { LayoutArtifact } from "./gatherers/layout.ts";
 import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
+import type { CpuSample } from "./gatherers/performance.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 
 /** Everything gathered during one scan: plain data, from which the report is a pure function. */
@@ -47,6 +49,10 @@ export interface TagArtifacts {
   heapBytes: number;
   /** The renderer main thread's starvation while the creative rendered (performance.ts), for `measurement`. */
   starvation: Array<{ at: number; ms: number }>;
+  /** The render's (time, CPU time) samples (performance.ts), for `cpu`. */
+  cpuSeries: CpuSample[];
+  /** The host's calibration scale (cpu-calibration.ts); undefined when the calibration was not available. */
+  cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
   renderEndedAt: number;
   landing?: LandingArtifact;
@@ -143,6 +149,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
   const dcl = domContentLoaded(art);
   const motionTail = { captureLagMs: art.captureLagMs ?? 0, scheduledEnd: art.scheduledMotionEnd };
+  const load = art.cpuScale !== undefined ? cpuLoad(art.cpuSeries, art.cpuScale) : undefined;
   const measured = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
@@ -167,6 +174,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
       size: c.size, value: c.value,
     })),
     cpuUsageMs: BigInt(art.cpuMs),
+    ...(load ? { cpu: load } : {}),
     creativeRendered: rendered,
     dialogs: art.events.dialogs,
     dimensions: painted,
