@@ -8,8 +8,8 @@ import { loadSize } from "./fields/load-size.ts";
 import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
-import { cpuLoad } from "./fields/cpu-load.ts";
-import { measurementConfidence } from "./fields/measurement.ts";
+import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
+import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
@@ -108,6 +108,17 @@ function domContentLoaded(art: TagArtifacts): number {
   return sinceNav(doc?.startTs, art.events.frameDcl.get(slot.creativeUrl));
 }
 
+/** `cpu` joins the low-confidence fields when the creative's thread was pinned by the host's contention (cpu-load.ts). */
+function withCpuConfidence(m: MeasurementOutcome, pinned: { ms: number; starvedMs: number }): MeasurementOutcome {
+  if (pinned.ms < CPU_PINNED_MS) return m;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return {
+    confidence: "low",
+    reasons: [...m.reasons, `the renderer had no idle moment for ${s(pinned.ms)} while kept from the CPU for ${s(pinned.starvedMs)}: cpu is a lower bound`],
+    fields: [...m.fields, "cpu"],
+  };
+}
+
 export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: StoredImages): TagReport {
   const { site, profile, job } = { ...art, job: ctx.job };
   const requests = creativeRequests(art);
@@ -150,11 +161,12 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const dcl = domContentLoaded(art);
   const motionTail = { captureLagMs: art.captureLagMs ?? 0, scheduledEnd: art.scheduledMotionEnd };
   const load = art.cpuScale !== undefined ? cpuLoad(art.cpuSeries, art.cpuScale) : undefined;
-  const measured = measurementConfidence({
+  const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
     renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
   });
+  const measured = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
   const hasVideo = art.videoPlayed || requests.some(
     (r) => r.resourceType === "media" && r.status !== undefined && r.status < 400 && /^video\//.test(r.mimeType ?? r.headers["content-type"] ?? ""),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cpuLoad } from "../src/fields/cpu-load.ts";
+import { cpuLoad, cpuPinned } from "../src/fields/cpu-load.ts";
 import type { CpuSample } from "../src/gatherers/performance.ts";
 
 /** Samples every `step` ms with `cpuPerStep(i)` ms of CPU and `starvedPerStep(i)` ms of wait between sample i-1 and i. */
@@ -28,11 +28,17 @@ describe("cpu (fields/cpu-load.ts)", () => {
     expect(load.averagePercent).toBeCloseTo((10 * 50 + 2 * 450) / 6000 * 100, 1);
   });
 
-  it("a thread never idle, kept from the CPU half the time by other processes, used all the time it was given", () => {
-    // A busy loop on a machine with two runnable threads per core: 500 ms of CPU and 500 ms waiting each second.
-    expect(cpuLoad(series(9, 500, () => 250, () => 250), 1)).toEqual({ averagePercent: 100, peakPercent: 100 });
-    // A timer-driven 20% whose bursts waited for a core: still its CPU per wall second.
-    expect(cpuLoad(series(9, 500, () => 100, () => 100), 1)).toEqual({ averagePercent: 20, peakPercent: 20 });
+  it("contention: a timer-driven load keeps its figure; a thread pinned by it is told apart (cpu is then a lower bound)", () => {
+    // A timer-driven 20% whose bursts waited for a core (each burst's wall time doubled): still 20%, not pinned.
+    const waited = series(9, 500, () => 100, () => 100);
+    expect(cpuLoad(waited, 1)).toEqual({ averagePercent: 20, peakPercent: 20 });
+    expect(cpuPinned(waited).ms).toBe(0);
+    // A busy loop on a host with two runnable threads per core: 50% is what it got, and 4 s of it were pinned.
+    const loop = series(9, 500, () => 250, () => 250);
+    expect(cpuLoad(loop, 1)).toEqual({ averagePercent: 50, peakPercent: 50 });
+    expect(cpuPinned(loop)).toEqual({ ms: 4000, starvedMs: 2000 });
+    // A busy loop alone on its core: never idle but never kept waiting, so not pinned.
+    expect(cpuPinned(series(9, 500, () => 500)).ms).toBe(0);
   });
 
   it("capped at one reference core; out-of-order samples are ordered by the renderer's clock", () => {

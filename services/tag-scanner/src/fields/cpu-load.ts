@@ -12,23 +12,38 @@ export interface CpuLoad {
 }
 
 /**
- * The share of one core the renderer main thread used between two samples, 0–1.
- *
- * CPU time over wall time, except when the thread never idled in the span: its tasks' wall time (TaskDuration) beyond
- * their CPU time is time it was runnable but kept from a core by other processes, and a thread that was either running
- * or waiting to run the whole span would have had the whole span on a core of its own — a busy loop reads 100 %, not
- * the 50 % a machine with two runnable threads per core leaves it. A creative that idles between bursts (timers, frames:
- * the usual ad) is measured by its CPU time per wall second, which contention does not change while each burst still
- * fits in its period. Limit: a creative wanting more than the share contention left it is read as saturated (100 %).
+ * The share of one core the renderer main thread used between two samples, 0–1: CPU time per wall time. A creative
+ * that idles between bursts (timers, frames: the usual ad) uses the same CPU per wall second however busy the host
+ * is, as long as each burst still fits in its period, so the figure does not depend on the scans beside it.
  */
 function share(a: CpuSample, b: CpuSample): number | undefined {
   const dt = b.t - a.t;
-  if (!(dt > 0)) return undefined;
-  const cpu = Math.max(0, b.cpu - a.cpu);
-  const starved = Math.max(0, b.busy - a.busy - cpu);
-  const neverIdle = cpu + starved >= 0.9 * dt;
-  return Math.min(1, neverIdle ? cpu / Math.max(cpu, dt - starved) : cpu / dt);
+  return dt > 0 ? Math.min(1, Math.max(0, b.cpu - a.cpu) / dt) : undefined;
 }
+
+/**
+ * How long the thread was pinned: never idle (its tasks' wall time filled the span) and kept from a core for a
+ * quarter of it or more. There the creative wanted more than the host gave it, its CPU per wall second is what it
+ * got, a lower bound of what it would use alone on a core (a busy loop on a host with two runnable threads per core
+ * reads 50 %), so cpu is marked low-confidence (report.ts) instead of reporting the host's contention as the
+ * creative's load. ms of pinned spans and the starvation in them.
+ */
+export function cpuPinned(series: readonly CpuSample[]): { ms: number; starvedMs: number } {
+  const s = [...series].sort((x, y) => x.t - y.t);
+  let ms = 0, starvedMs = 0;
+  for (let i = 1; i < s.length; i++) {
+    const a = s[i - 1]!, b = s[i]!;
+    const dt = b.t - a.t, busy = b.busy - a.busy, cpu = b.cpu - a.cpu;
+    if (dt > 0 && busy >= 0.9 * dt && busy - cpu >= 0.25 * dt) {
+      ms += dt;
+      starvedMs += busy - cpu;
+    }
+  }
+  return { ms: Math.round(ms), starvedMs: Math.round(starvedMs) };
+}
+
+/** Pinned this long (cpuPinned), cpu is a lower bound: one of its 1 s windows may be the host's, not the creative's. */
+export const CPU_PINNED_MS = 1_000;
 
 /**
  * `cpu` from the render's (time, CPU time) series and the host's calibration scale (its BenchmarkIndex over the
