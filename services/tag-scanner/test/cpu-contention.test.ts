@@ -22,10 +22,10 @@ afterAll(async () => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Three scans one after the other; the median average and whether any was marked a lower bound. */
+/** Five scans one after the other (single scans spread ±15 % on a host at load ~25); the median, and whether any was marked a lower bound. */
 async function measure(html: string): Promise<{ avg: number; all: number[]; pinned: boolean }> {
   const reports: TagReport[] = [];
-  for (let i = 0; i < 3; i++) reports.push(await scanner.scan(tagJob(html)));
+  for (let i = 0; i < 5; i++) reports.push(await scanner.scan(tagJob(html)));
   const all = reports.map((r) => r.cpu!.averagePercent);
   return { avg: median(all), all, pinned: reports.some((r) => r.measurement?.lowConfidenceFields.includes("cpu")) };
 }
@@ -40,8 +40,8 @@ describe("cpu under contention", () => {
     const contended = await measure(html);
     console.log(`cpu.average_percent alone ${alone.all.join("/")} (median ${alone.avg}), 2x contention ${contended.all.join("/")} (median ${contended.avg})`);
     // Asserted even when a scan was marked pinned (cpu a lower bound): measured here at load ~25 on 2 cores, both
-    // sides pinned, alone 12.7 and contended 14.1 (11 % apart).
+    // sides pinned, medians of 3: alone 12.7 / contended 14.1 (11 % apart), then 17.8 / 15.3 (14 %).
     if (alone.pinned || contended.pinned) console.log("cpu was marked low-confidence (pinned) in at least one scan");
     expect(Math.abs(contended.avg - alone.avg) / alone.avg).toBeLessThanOrEqual(0.15);
-  }, 300_000);
+  }, 480_000);
 });
