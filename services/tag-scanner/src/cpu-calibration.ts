@@ -26,8 +26,8 @@ export interface CpuCalibration {
 // instead of "as many as fit in 500 ms of Date.now()": the work is fixed and its cost is read from the renderer's
 // CPU clock (ThreadTime), so a worker that starts beside busy neighbours — whose wall clock runs on while the renderer
 // waits for a core — finds the same index as a quiet one. Units are Lighthouse's: iterations / 10 / second.
-const GC_ITERATIONS = 2_500;
-const NO_GC_ITERATIONS = 2_500;
+const GC_ITERATIONS = 1_500;
+const NO_GC_ITERATIONS = 1_500;
 const GC_WORK = `(() => {
   for (let i = 0; i < ${GC_ITERATIONS}; i++) {
     let s = '';
@@ -70,7 +70,7 @@ const median = (xs: number[]) => {
 /**
  * Runs Lighthouse's BenchmarkIndex workloads in a blank page of `browser` (an incognito context of its own, closed
  * after) and returns this host's index and scale. One warm-up run for V8's tiers, then `runs` measured ones; the
- * median is kept. About 0.3 s of CPU per run on this 2-core machine (index ~2 300).
+ * median is kept. About 0.2 s of CPU per run on this 2-core machine (index ~1 600), 0.8 s in all.
  */
 export async function calibrateCpu(browser: Browser, runs = 3): Promise<CpuCalibration> {
   const context = await browser.createBrowserContext();

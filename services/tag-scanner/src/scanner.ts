@@ -94,11 +94,13 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     if (!deps.imageWork) await imageWork.close();
   });
 
-  // The host's CPU calibration (cpu-calibration.ts), measured once per process: at warm-up, or after the first
-  // scan's render when the service was not warmed (never beside a render, whose timings it would disturb). A failed
-  // one is tried again by the next scan; meanwhile reports carry no `cpu`.
+  // The host's CPU calibration (cpu-calibration.ts), measured once per process when the service starts (warmUp), so
+  // that no scan renders beside it. A scanner never warmed up has none and its reports carry no `cpu`; a failed one is
+  // measured again after the next scan's render (never beside a render, whose timings it would disturb).
   let calibration: Promise<CpuCalibration | undefined> | undefined;
+  let calibrationWanted = false;
   function calibrate(browser: PageLease["browser"]): Promise<CpuCalibration | undefined> {
+    calibrationWanted = true;
     calibration ??= calibrateCpu(browser).then(
       (c) => {
         deps.logger?.info({ benchmark_index: c.benchmarkIndex, runs: c.runs, scale: c.scale, reference: REFERENCE_DEVICE }, "CPU calibrated");
@@ -149,14 +151,17 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // The next scan's page is prepared while this one measures, not while it renders: building a page starts a
       // renderer process, and four of those started beside four navigations (a burst of scans) held every first paint
       // back by over a second — parse-timed animations (timer chains, SMIL) then measured a second short.
-      const afterRender = () => { refill(); void calibrate(lease.browser); };
+      const afterRender = () => {
+        refill();
+        if (calibrationWanted && !calibration) void calibrate(lease.browser);
+      };
       const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
-      // Measured in ~2 s of CPU at start; a scan racing a slow calibration waits for it while its job has time.
+      // A scan that overtook the start's calibration (~1 s of CPU) waits for it while its job has time.
       const left = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - Date.now() - 1_500 : 20_000;
-      art.cpuScale = (await bounded(calibrate(lease.browser), Math.min(20_000, left), undefined))?.scale;
+      if (calibration) art.cpuScale = (await bounded(calibration, Math.min(20_000, left), undefined))?.scale;
       if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({

@@ -10,9 +10,11 @@ import { createTestScanner, tagJob } from "./helpers.ts";
 let pool: BrowserPool;
 let scanner: TagScanner;
 
-beforeAll(() => {
+beforeAll(async () => {
   ({ pool, scanner } = createTestScanner());
-});
+  // As a running worker: the service calibrates its CPU when it starts (warmUp).
+  await scanner.warmUp();
+}, 120_000);
 afterAll(async () => {
   await pool.close();
 });
