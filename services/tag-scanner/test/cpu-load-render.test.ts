@@ -54,4 +54,15 @@ describe("cpu on the reference device", () => {
     if (!busy.measurement?.lowConfidenceFields.includes("cpu")) expect(busy.cpu!.peakPercent).toBeGreaterThan(50);
     expect(busy.cpu!.averagePercent).toBeLessThan(busy.cpu!.peakPercent);
   }, 120_000);
+
+  it("a scanner never warmed up (never calibrated) reports no cpu rather than a guessed scale", async () => {
+    const cold = createTestScanner();
+    try {
+      const r = await cold.scanner.scan(tagJob(staticBanner));
+      expect(r.cpu).toBeUndefined();
+      expect(Number(r.cpuUsageMs)).toBeGreaterThan(0); // the raw host figure is still measured
+    } finally {
+      await cold.pool.close();
+    }
+  }, 120_000);
 });
