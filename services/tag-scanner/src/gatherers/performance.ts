@@ -28,7 +28,7 @@ export interface PerformanceArtifact {
 
 export interface CpuSample { t: number; cpu: number; busy: number }
 
-/** 30 s of render at 2 samples a second, plus the first 2 s at 4: more is the hold of a longer render (kept). */
+/** About 2 min of render at 2 samples a second (the render is bounded at 30 s by default): a bound, never reached. */
 const MAX_CPU_SAMPLES = 240;
 
 /**
