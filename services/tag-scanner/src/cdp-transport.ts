@@ -14,7 +14,10 @@ import type { ConnectionTransport } from "puppeteer-core";
  *    first and last bytes are kept, and the session gets a small event in its place that carries the start of the
  *    text and says how large it was (the report still lists it, cut as every console entry is);
  *  - console events beyond consoleBudget per session and kind (errors, warnings, the rest, exceptions, log entries)
- *    are dropped unparsed: a scan reports at most 200 errors and 200 warnings, so a loop of them is noise;
+ *    are dropped unparsed: a scan reports at most 200 errors and 200 warnings, so a loop of them is noise; and beyond
+ *    contextConsoleBudget per browser context (one scan) and kind, whichever session they come on — every dedicated
+ *    worker is a session of its own (puppeteer attaches to it and enables its Runtime), so a budget per session alone
+ *    let a creative multiply it by the workers it starts (measured: 16 workers, 8 002 events parsed for 500);
  *  - any other event over otherEventMaxBytes is dropped; a response over responseMaxBytes becomes an error
  *    response to its command (the caller fails at once instead of waiting for its time-out).
  * Bytes are only scanned for the separator (memchr speed); what is dropped is never copied or decoded.
@@ -24,6 +27,8 @@ export interface PipeLimits {
   eventTextMaxBytes: number;
   /** Console events delivered per session and kind (errors, warnings, other console calls, exceptions, log entries). */
   consoleBudget: number;
+  /** Console events delivered per browser context (a scan) and kind, over all its sessions: pages, frames, workers. */
+  contextConsoleBudget: number;
   /** Any other event larger than this is dropped. */
   otherEventMaxBytes: number;
   /** A response larger than this becomes an error response to its command. */
@@ -32,13 +37,16 @@ export interface PipeLimits {
 
 /**
  * 256 KB: an ordinary console message is a few hundred bytes, a stack-heavy one a few KB; the report keeps 1 000
- * characters of each. 500 per kind: 2.5 times the 200 errors and 200 warnings a report keeps. 32 MB for other events:
+ * characters of each. 500 per kind: 2.5 times the 200 errors and 200 warnings a report keeps; 2 000 per scan and kind:
+ * the scan's page has two sessions listening (puppeteer's and the scan's), each given its 500, and the rest is shared
+ * by whatever else the creative starts. 32 MB for other events:
  * the largest the scan needs are screencast frames (~100 KB). 256 MB for responses: the answers to the scan's own
  * commands (a screenshot is ≤ 8 M pixels), half of V8's longest string.
  */
 export const DEFAULT_PIPE_LIMITS: PipeLimits = {
   eventTextMaxBytes: 256 * 1024,
   consoleBudget: 500,
+  contextConsoleBudget: 2_000,
   otherEventMaxBytes: 32 * 1024 * 1024,
   responseMaxBytes: 256 * 1024 * 1024,
 };
@@ -166,6 +174,17 @@ function lastBytes(parts: Buffer[], n: number): Buffer {
   return Buffer.concat(out, have);
 }
 
+/** The counters of one session or context; sessions end with Target.detachedFromTarget, and this bound holds if one is missed. */
+function counters(all: Map<string, Map<string, number>>, key: string): Map<string, number> {
+  let c = all.get(key);
+  if (!c) {
+    if (all.size >= 10_000) all.delete(all.keys().next().value!);
+    c = new Map();
+    all.set(key, c);
+  }
+  return c;
+}
+
 export class BoundedPipeTransport implements ConnectionTransport {
   onmessage?: (message: string) => void;
   onclose?: () => void;
@@ -178,6 +197,9 @@ export class BoundedPipeTransport implements ConnectionTransport {
   private info: Head | undefined;
   /** Console events delivered, per session and kind. */
   private budgets = new Map<string, Map<string, number>>();
+  /** The browser context of each attached session (from Target.attachedToTarget), and its console events delivered. */
+  private contextOf = new Map<string, string>();
+  private contextBudgets = new Map<string, Map<string, number>>();
   private closed = false;
 
   private readonly limits: PipeLimits;
@@ -257,7 +279,20 @@ export class BoundedPipeTransport implements ConnectionTransport {
       }
     } else if (info.method === "Target.detachedFromTarget") {
       const gone = /"params":\{"sessionId":"([0-9A-Za-z]{1,64})"/.exec(message.toString("latin1", 0, 200))?.[1];
-      if (gone) this.budgets.delete(gone);
+      if (gone) {
+        this.budgets.delete(gone);
+        this.contextOf.delete(gone);
+      }
+    } else if (info.method === "Target.attachedToTarget") {
+      // JSON escapes every quote inside a string, so these patterns match only the protocol's own fields, never a
+      // title or URL the creative chose.
+      const text = message.toString("latin1");
+      const session = /"params":\{"sessionId":"([0-9A-Za-z]{1,64})"/.exec(text)?.[1];
+      const context = /"browserContextId":"([0-9A-Za-z]{1,64})"/.exec(text)?.[1];
+      if (session && context) {
+        if (this.contextOf.size >= 10_000) this.contextOf.delete(this.contextOf.keys().next().value!);
+        this.contextOf.set(session, context);
+      }
     }
     this.deliver(message.toString("utf8"));
   }
@@ -286,16 +321,18 @@ export class BoundedPipeTransport implements ConnectionTransport {
   }
 
   private withinBudget(sessionId: string, kind: string): boolean {
-    let perSession = this.budgets.get(sessionId);
-    if (!perSession) {
-      // Sessions end with Target.detachedFromTarget; this bound holds if one is missed.
-      if (this.budgets.size >= 10_000) this.budgets.delete(this.budgets.keys().next().value!);
-      perSession = new Map();
-      this.budgets.set(sessionId, perSession);
-    }
+    const perSession = counters(this.budgets, sessionId);
     const n = (perSession.get(kind) ?? 0) + 1;
+    if (n > this.limits.consoleBudget) return false;
+    const context = this.contextOf.get(sessionId);
+    if (context !== undefined) {
+      const perContext = counters(this.contextBudgets, context);
+      const c = (perContext.get(kind) ?? 0) + 1;
+      if (c > this.limits.contextConsoleBudget) return false;
+      perContext.set(kind, c);
+    }
     perSession.set(kind, n);
-    return n <= this.limits.consoleBudget;
+    return true;
   }
 
   private capFor(h: Head): number {
