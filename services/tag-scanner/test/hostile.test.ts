@@ -199,6 +199,28 @@ describe("targeting.page_url on a private host", () => {
   }, 90_000);
 });
 
+/** Runs `fn` with JSON.parse watched: the longest text parsed, and how many console events. */
+async function parsing(fn: () => Promise<void>): Promise<{ longest: number; consoleEvents: number }> {
+  const parse = JSON.parse;
+  let longest = 0;
+  let consoleEvents = 0;
+  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    if (typeof text === "string") {
+      longest = Math.max(longest, text.length);
+      if (text.startsWith('{"method":"Runtime.consoleAPICalled"')) consoleEvents++;
+    }
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    await fn();
+    // Every message read from the pipe reaches JSON.parse within a few macrotasks (one message per macrotask).
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    return { longest, consoleEvents };
+  } finally {
+    JSON.parse = parse;
+  }
+}
+
 // Issue 20, hole 8: every CDP message of a browser crosses one pipe into this process and was parsed whole before any
 // cap applied, so a creative logging multi-MB strings in a loop made the scanner read and JSON.parse hundreds of MB on
 // the event loop every scan of that browser shares.
@@ -244,28 +266,6 @@ describe("console floods", () => {
       stream.off("data", onData);
       await ctx.close().catch(() => {});
       lease.release();
-    }
-  }
-
-  /** Runs `fn` with JSON.parse watched: the longest text parsed, and how many console events. */
-  async function parsing(fn: () => Promise<void>): Promise<{ longest: number; consoleEvents: number }> {
-    const parse = JSON.parse;
-    let longest = 0;
-    let consoleEvents = 0;
-    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
-      if (typeof text === "string") {
-        longest = Math.max(longest, text.length);
-        if (text.startsWith('{"method":"Runtime.consoleAPICalled"')) consoleEvents++;
-      }
-      return parse(text, reviver);
-    }) as typeof JSON.parse;
-    try {
-      await fn();
-      // Every message read from the pipe reaches JSON.parse within a few macrotasks (one message per macrotask).
-      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
-      return { longest, consoleEvents };
-    } finally {
-      JSON.parse = parse;
     }
   }
 
@@ -327,6 +327,33 @@ describe("console floods", () => {
     });
     await stillWorks();
   }, 240_000);
+});
+
+// A creative's localStorage was read whole out of every frame (up to 50) and cut to the report's 4 096 characters
+// only here, after Chromium had sent it over the CDP pipe every scan of the browser shares and this process had parsed
+// it: a frame holds up to 10 MB of it, so 50 frames of 50 origins made 500 MB. Each frame's entries are cut in the page.
+describe("storage floods", () => {
+  it("a frame's multi-MB localStorage values are cut in the page, before they cross the pipe", async () => {
+    let r: Awaited<ReturnType<TagScanner["scan"]>> | undefined;
+    const parsed = await parsing(async () => {
+      r = await scanner.scan(tagJob(`${box}<script>
+const mb = "v".repeat(1 << 20);
+for (let i = 0; i < 4; i++) localStorage.setItem("k" + i + "${"k".repeat(2000)}", mb);
+localStorage.setItem("small", "kept");
+</script>`));
+    });
+    const entries = r!.localStorage;
+    expect(entries).toHaveLength(5);
+    expect(entries.find((e) => e.key === "small")?.value).toBe("kept");
+    for (const e of entries.filter((x) => x.key !== "small")) {
+      expect(e.key).toHaveLength(1001);
+      expect(e.key.endsWith("…")).toBe(true);
+      expect(e.value).toBe(`${"v".repeat(4096)}…`);
+    }
+    // 4 MB written; the read carried at most the cut entries (4 × (1 001 + 4 097) characters), not the megabytes.
+    expect(parsed.longest).toBeLessThan(256 * 1024);
+    await stillWorks();
+  }, 120_000);
 });
 
 function htmlFiles(dir: string): string[] {
