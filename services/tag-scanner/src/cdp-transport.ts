@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { ConnectionTransport } from "puppeteer-core";
+import { JsonStringCompactor } from "./cdp-compact.ts";
 
 /**
  * The CDP pipe between Chromium and this process, bounded before anything is parsed.
@@ -18,6 +19,9 @@ import type { ConnectionTransport } from "puppeteer-core";
  *    contextConsoleBudget per browser context (one scan) and kind, whichever session they come on — every dedicated
  *    worker is a session of its own (puppeteer attaches to it and enables its Runtime), so a budget per session alone
  *    let a creative multiply it by the workers it starts (measured: 16 workers, 8 002 events parsed for 500);
+ *  - a network, fetch, target or frame event over compactAboveBytes has every JSON string longer than
+ *    maxStringBytes shortened as it streams in (cdp-compact.ts): those carry URLs, whose size the creative chooses
+ *    (a data: URL of hundreds of MB, repeated whole in several events per request);
  *  - any other event over otherEventMaxBytes is dropped; a response over responseMaxBytes becomes an error
  *    response to its command (the caller fails at once instead of waiting for its time-out).
  * Bytes are only scanned for the separator (memchr speed); what is dropped is never copied or decoded.
@@ -31,6 +35,10 @@ export interface PipeLimits {
   contextConsoleBudget: number;
   /** Any other event larger than this is dropped. */
   otherEventMaxBytes: number;
+  /** A network/fetch/target/frame event larger than this has its long strings shortened before it is parsed. */
+  compactAboveBytes: number;
+  /** What such an event keeps of each string: the report keeps ≤ 8 KB of a URL and ≤ 16 KB of headers anyway. */
+  maxStringBytes: number;
   /** A response larger than this becomes an error response to its command. */
   responseMaxBytes: number;
 }
@@ -48,6 +56,8 @@ export const DEFAULT_PIPE_LIMITS: PipeLimits = {
   consoleBudget: 500,
   contextConsoleBudget: 2_000,
   otherEventMaxBytes: 32 * 1024 * 1024,
+  compactAboveBytes: 256 * 1024,
+  maxStringBytes: 16 * 1024,
   responseMaxBytes: 256 * 1024 * 1024,
 };
 
@@ -56,6 +66,8 @@ const TAIL_BYTES = 256;
 
 /** Events whose size a creative controls and that the scan can do with the start of. */
 const TEXT_EVENTS = new Set(["Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded", "Page.javascriptDialogOpening"]);
+/** Events whose long strings are URLs (and headers) the creative sized: shortened rather than parsed whole. */
+const COMPACTED = /^(?:Network|Fetch|Target)\.|^Page\.(?:frame|navigatedWithinDocument|windowOpen|documentOpened)/;
 /** Events counted against the console budget. */
 const BUDGETED = new Set(["Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded"]);
 
@@ -66,6 +78,8 @@ export interface TransportStats {
   dropped: number;
   /** Responses too large to read, answered with an error. */
   refused: number;
+  /** Network/target/frame events delivered with their long strings shortened. */
+  compacted: number;
 }
 
 interface Head {
@@ -188,11 +202,13 @@ function counters(all: Map<string, Map<string, number>>, key: string): Map<strin
 export class BoundedPipeTransport implements ConnectionTransport {
   onmessage?: (message: string) => void;
   onclose?: () => void;
-  readonly stats: TransportStats = { cut: 0, dropped: 0, refused: 0 };
+  readonly stats: TransportStats = { cut: 0, dropped: 0, refused: 0, compacted: 0 };
   private parts: Buffer[] = [];
   private bytes = 0;
   /** Set once the current message passed its cap: only its head and tail are kept from then on. */
   private over: { head: Buffer; tail: Buffer; info: Head } | undefined;
+  /** Set once the current message is an event whose long strings are being shortened. */
+  private compact: JsonStringCompactor | undefined;
   private cap = Infinity;
   private info: Head | undefined;
   /** Console events delivered, per session and kind. */
@@ -240,6 +256,10 @@ export class BoundedPipeTransport implements ConnectionTransport {
 
   private append(piece: Buffer): void {
     this.bytes += piece.length;
+    if (this.compact) {
+      this.compact.push(piece);
+      return;
+    }
     if (this.over) {
       const t = Buffer.concat([this.over.tail, piece]);
       this.over.tail = t.subarray(Math.max(0, t.length - TAIL_BYTES));
@@ -249,6 +269,12 @@ export class BoundedPipeTransport implements ConnectionTransport {
     if (this.info === undefined && this.bytes >= 200) {
       this.info = headOf(firstBytes(this.parts, 200));
       this.cap = this.capFor(this.info);
+    }
+    if (this.info?.method && this.bytes > this.limits.compactAboveBytes && COMPACTED.test(this.info.method)) {
+      this.compact = new JsonStringCompactor(this.limits.maxStringBytes);
+      for (const p of this.parts) this.compact.push(p);
+      this.parts = [];
+      return;
     }
     if (this.bytes > Math.min(this.cap, this.limits.responseMaxBytes)) {
       const head = firstBytes(this.parts, HEAD_BYTES);
@@ -261,14 +287,26 @@ export class BoundedPipeTransport implements ConnectionTransport {
     const bytes = this.bytes;
     const over = this.over;
     const parts = this.parts;
+    const compact = this.compact;
     this.parts = [];
     this.bytes = 0;
     this.over = undefined;
+    this.compact = undefined;
     this.cap = Infinity;
     this.info = undefined;
     if (over) return this.deliverOver(over, bytes);
     if (bytes === 0) return;
-    const message = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
+    let message: Buffer;
+    if (compact) {
+      message = compact.end();
+      if (message.length > this.limits.otherEventMaxBytes) {
+        this.stats.dropped++;
+        return;
+      }
+      this.stats.compacted++;
+    } else {
+      message = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
+    }
     const info = headOf(message);
     if (info.method && BUDGETED.has(info.method)) {
       const head = message.toString("latin1", 0, Math.min(message.length, 200));
