@@ -18,7 +18,10 @@ import { JsonStringCompactor } from "./cdp-compact.ts";
  *    are dropped unparsed: a scan reports at most 200 errors and 200 warnings, so a loop of them is noise; and beyond
  *    contextConsoleBudget per browser context (one scan) and kind, whichever session they come on — every dedicated
  *    worker is a session of its own (puppeteer attaches to it and enables its Runtime), so a budget per session alone
- *    let a creative multiply it by the workers it starts (measured: 16 workers, 8 002 events parsed for 500);
+ *    let a creative multiply it by the workers it starts (measured: 16 workers, 8 002 events parsed for 500); and
+ *    once a context's text events over 4 KB add up to contextTextBytes, each further one gets its stand-in (the
+ *    count budgets alone let 2 000 events of 255 KB each through: 48.7 MB of Log.entryAdded for one scan's failed
+ *    fetches of 200 KB URLs, 512 MB possible);
  *  - a network, fetch, target or frame event over compactAboveBytes has every JSON string longer than
  *    maxStringBytes shortened as it streams in (cdp-compact.ts): those carry URLs, whose size the creative chooses
  *    (a data: URL of hundreds of MB, repeated whole in several events per request);
@@ -33,6 +36,11 @@ export interface PipeLimits {
   consoleBudget: number;
   /** Console events delivered per browser context (a scan) and kind, over all its sessions: pages, frames, workers. */
   contextConsoleBudget: number;
+  /**
+   * Bytes of text events (console, exceptions, log entries, dialogs) over 4 KB delivered whole per browser context;
+   * past it each such event gets its stand-in, as one over eventTextMaxBytes does.
+   */
+  contextTextBytes: number;
   /** Any other event larger than this is dropped. */
   otherEventMaxBytes: number;
   /** A network/fetch/target/frame event larger than this has its long strings shortened before it is parsed. */
@@ -47,7 +55,9 @@ export interface PipeLimits {
  * 256 KB: an ordinary console message is a few hundred bytes, a stack-heavy one a few KB; the report keeps 1 000
  * characters of each. 500 per kind: 2.5 times the 200 errors and 200 warnings a report keeps; 2 000 per scan and kind:
  * the scan's page has two sessions listening (puppeteer's and the scan's), each given its 500, and the rest is shared
- * by whatever else the creative starts. 32 MB for other events:
+ * by whatever else the creative starts; 16 MB of large text events per scan: 64 of the largest. 32 KB before a
+ * network event is compacted: an ordinary one is a few KB, and a 200 KB URL in a loop made 124 MB of them for one scan
+ * (12.9 MB at 32 KB); 16 KB kept of each string, the most a network record keeps. 32 MB for other events:
  * the largest the scan needs are screencast frames (~100 KB). 256 MB for responses: the answers to the scan's own
  * commands (a screenshot is ≤ 8 M pixels), half of V8's longest string.
  */
@@ -55,13 +65,16 @@ export const DEFAULT_PIPE_LIMITS: PipeLimits = {
   eventTextMaxBytes: 256 * 1024,
   consoleBudget: 500,
   contextConsoleBudget: 2_000,
+  contextTextBytes: 16 * 1024 * 1024,
   otherEventMaxBytes: 32 * 1024 * 1024,
-  compactAboveBytes: 256 * 1024,
+  compactAboveBytes: 32 * 1024,
   maxStringBytes: 16 * 1024,
   responseMaxBytes: 256 * 1024 * 1024,
 };
 
 const HEAD_BYTES = 2048;
+/** A text event this small is always delivered whole (a report keeps 1 000 characters of it). */
+const SMALL_TEXT_BYTES = 4096;
 const TAIL_BYTES = 256;
 
 /** Events whose size a creative controls and that the scan can do with the start of. */
@@ -216,6 +229,8 @@ export class BoundedPipeTransport implements ConnectionTransport {
   /** The browser context of each attached session (from Target.attachedToTarget), and its console events delivered. */
   private contextOf = new Map<string, string>();
   private contextBudgets = new Map<string, Map<string, number>>();
+  /** Bytes of large text events delivered whole, per browser context. */
+  private contextText = new Map<string, number>();
   private closed = false;
 
   private readonly limits: PipeLimits;
@@ -308,6 +323,10 @@ export class BoundedPipeTransport implements ConnectionTransport {
       message = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
     }
     const info = headOf(message);
+    if (info.method && TEXT_EVENTS.has(info.method) && bytes > SMALL_TEXT_BYTES && !this.withinTextBytes(message)) {
+      // The scan's text bytes are spent: read as if over the size cap — never decoded whole, a stand-in delivered.
+      return this.deliverOver({ head: message.subarray(0, HEAD_BYTES), tail: message.subarray(bytes - TAIL_BYTES), info }, bytes);
+    }
     if (info.method && BUDGETED.has(info.method)) {
       const head = message.toString("latin1", 0, Math.min(message.length, 200));
       const sessionId = sessionIdOf(message.toString("latin1", Math.max(0, message.length - TAIL_BYTES))) ?? "";
@@ -356,6 +375,17 @@ export class BoundedPipeTransport implements ConnectionTransport {
     }
     this.stats.cut++;
     this.deliver(stand);
+  }
+
+  /** Counts a large text event against its context's bytes; false once they are spent (unknown context: per message only). */
+  private withinTextBytes(message: Buffer): boolean {
+    const context = this.contextOf.get(sessionIdOf(message.toString("latin1", Math.max(0, message.length - TAIL_BYTES))) ?? "");
+    if (context === undefined) return true;
+    const used = this.contextText.get(context) ?? 0;
+    if (used + message.length > this.limits.contextTextBytes) return false;
+    if (!this.contextText.has(context) && this.contextText.size >= 10_000) this.contextText.delete(this.contextText.keys().next().value!);
+    this.contextText.set(context, used + message.length);
+    return true;
   }
 
   private withinBudget(sessionId: string, kind: string): boolean {

@@ -172,3 +172,26 @@ describe("BoundedPipeTransport: events whose URLs a creative sized", () => {
     }
   });
 });
+
+// Count budgets alone let 2 000 console events of 255 KB each through per scan: the bytes of large text events are
+// budgeted per browser context too (a scan's failed fetches of 200 KB URLs made 48.7 MB of Log.entryAdded).
+describe("BoundedPipeTransport: a scan's text bytes", () => {
+  const attached = (session: string, context: string) =>
+    JSON.stringify({ method: "Target.attachedToTarget", params: { sessionId: session, targetInfo: { targetId: "T", type: "worker", title: `"browserContextId":"CTX2"`, url: "", attached: true, canAccessOpener: false, browserContextId: context }, waitingForDebugger: false } });
+  const OTHER = "FEDCBA9876543210FEDCBA9876543210";
+
+  it("past the context's bytes, each large text event gets its stand-in; small ones and other contexts stay whole", async () => {
+    const p = pipe({ contextTextBytes: 1024 * 1024 });
+    const line = (i: number, session = SESSION) => consoleEvent("error", `L${i} ${"z".repeat(100 * 1024)}`, session);
+    p.feed([attached(SESSION, "CTX1"), attached(OTHER, "CTX2"), ...Array.from({ length: 20 }, (_, i) => line(i)), consoleEvent("error", "small"), line(99, OTHER)]);
+    const got = (await p.messages(24)).slice(2).map((m) => JSON.parse(m).params.args[0].value as string);
+    expect(got).toHaveLength(22);
+    const whole = got.slice(0, 20).filter((t) => !t.includes("not read"));
+    // 1 MiB of 100 KiB messages: 10 whole (each ~100.2 KiB with its JSON), the rest cut to their start.
+    expect(whole.length).toBe(10);
+    for (const t of got.slice(10, 20)) expect(t).toMatch(/^L\d+ z{200,}… \[100 KB not read\]$/);
+    expect(got[20]).toBe("small");
+    // The other context's budget is its own — and a title claiming its context id did not move the first session there.
+    expect(got[21]!.length).toBeGreaterThan(100 * 1024);
+  });
+});
