@@ -137,6 +137,21 @@ setTimeout(() => { top.location.href = "http://169.254.169.254/latest/meta-data/
     await stillWorks();
   }, 90_000);
 
+  it("permission prompts are answered at once, every one refused: nothing waits on a user, nothing is granted", async () => {
+    const r = await scanner.scan(tagJob(`${box}<script>
+const say = (m) => console.error(m);
+navigator.geolocation.getCurrentPosition(() => say("geolocation granted"), (e) => say("geolocation refused " + e.code));
+Notification.requestPermission().then((p) => say("notifications " + p), () => say("notifications refused"));
+navigator.mediaDevices.getUserMedia({ video: true, audio: true }).then(() => say("camera granted"), (e) => say("camera refused " + e.name));
+navigator.clipboard.readText().then(() => say("clipboard granted"), (e) => say("clipboard refused " + e.name));
+</script>`));
+    const said = r.console!.errors;
+    expect(said).toEqual(expect.arrayContaining(["geolocation refused 1", "notifications denied", "clipboard refused NotAllowedError"]));
+    expect(said.some((m) => m.startsWith("camera refused"))).toBe(true);
+    expect(said.some((m) => m.includes("granted"))).toBe(false);
+    expect(r.dialogs).toEqual([]);
+  }, 90_000);
+
   it("file:///etc/passwd cannot be read or leaked", async () => {
     const r = await scanner.scan(tagJob(`${box}
 <iframe src="file:///etc/passwd" id="f" width="10" height="10" style="position:absolute;left:0;top:0;border:0"></iframe>
