@@ -1,7 +1,7 @@
 import type { EdgeLimits } from "./ports.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCAN_ENDPOINTS } from "./constants.ts";
 import { IDEMPOTENCY_KEY_MAX } from "./validation/idempotency-key.ts";
-import { requestSchemas } from "./validation/schemas.ts";
+import { multipartRequestSchema, requestSchemas } from "./validation/schemas.ts";
 import { VIEW_SCHEMAS } from "./views/index.ts";
 
 // OpenAPI 3.1 for every JSON endpoint, built from the same schemas the views serialize with and the limits the
@@ -41,8 +41,15 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
   };
   const paths: Record<string, unknown> = {};
   for (const ep of SCAN_ENDPOINTS) {
-    const schemaName = { tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", zip_v3: "ZipReportV3", vast_v3: "VastReportV3" }[ep.kind];
-    const operationId = { tag_v3: "scanTagV3", tag_v2: "scanTagV2", zip_v2: "scanZipV2", zip_v3: "scanZipV3", vast_v3: "scanVastV3" }[ep.kind];
+    const schemaName = {
+      tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", zip_v3: "ZipReportV3", vast_v3: "VastReportV3",
+      video_v3: "VideoReportV3", image_v3: "ImageReportV3", audio_v3: "AudioReportV3",
+    }[ep.kind];
+    const operationId = {
+      tag_v3: "scanTagV3", tag_v2: "scanTagV2", zip_v2: "scanZipV2", zip_v3: "scanZipV3", vast_v3: "scanVastV3",
+      video_v3: "scanVideoV3", image_v3: "scanImageV3", audio_v3: "scanAudioV3",
+    }[ep.kind];
+    const file = ep.kind === "video_v3" || ep.kind === "image_v3" || ep.kind === "audio_v3" ? ep.kind : undefined;
     paths[ep.path] = {
       post: {
         operationId,
@@ -50,7 +57,13 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.${ep.notes ? ` ${ep.notes}` : ""}`,
         security,
         parameters: [idempotencyKey],
-        requestBody: { required: true, content: { "application/json": { schema: reqSchemas[ep.kind] } } },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": { schema: reqSchemas[ep.kind] },
+            ...(file ? { "multipart/form-data": { schema: multipartRequestSchema(file, limits) } } : {}),
+          },
+        },
         responses: {
           "200": {
             description: "the scan report",
@@ -178,6 +191,9 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         ZipReportV2: VIEW_SCHEMAS.zip_v2,
         ZipReportV3: VIEW_SCHEMAS.zip_v3,
         VastReportV3: VIEW_SCHEMAS.vast_v3,
+        VideoReportV3: VIEW_SCHEMAS.video_v3,
+        ImageReportV3: VIEW_SCHEMAS.image_v3,
+        AudioReportV3: VIEW_SCHEMAS.audio_v3,
         ReportList: {
           type: "object",
           required: ["reports", "next_page_token"],

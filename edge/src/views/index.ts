@@ -1,6 +1,9 @@
 import fastJson from "fast-json-stringify";
-import type { TagReport, VastReport, ZipReport } from "@cva/contracts";
+import type { AudioFileReport, ImageFileReport, TagReport, VastReport, VideoFileReport, ZipReport } from "@cva/contracts";
 import type { ReportKind } from "../scan/types.ts";
+import { audioV3Schema, audioV3View } from "./audio-v3.ts";
+import { imageV3Schema, imageV3View } from "./image-v3.ts";
+import { videoV3Schema, videoV3View } from "./media-file-v3.ts";
 import type { JsonSchema } from "./schema.ts";
 import { tagV2Schema, tagV2View } from "./tag-v2.ts";
 import { tagV3Schema, tagV3View } from "./tag-v3.ts";
@@ -16,6 +19,9 @@ export const VIEW_SCHEMAS: Record<ReportKind, JsonSchema> = {
   zip_v2: zipV2Schema,
   zip_v3: zipV3Schema,
   vast_v3: vastV3Schema,
+  video_v3: videoV3Schema,
+  image_v3: imageV3Schema,
+  audio_v3: audioV3Schema,
 };
 
 // One compiled serializer per view. The report is serialized once: the same bytes are returned to the client and
@@ -38,4 +44,13 @@ export function renderZipV3(r: ZipReport): string {
 }
 export function renderVastV3(r: VastReport): string {
   return serializers.vast_v3(vastV3View(r));
+}
+export function renderVideoV3(r: VideoFileReport): string {
+  return serializers.video_v3(videoV3View(r));
+}
+export function renderImageV3(r: ImageFileReport): string {
+  return serializers.image_v3(imageV3View(r));
+}
+export function renderAudioV3(r: AudioFileReport): string {
+  return serializers.audio_v3(audioV3View(r));
 }
