@@ -30,6 +30,8 @@ function floorOf(workspace: string): number {
   if (workspace === "packages/contracts") return 0;
   // The `cva` CLI: a client of the public HTTP API that stands alone (no workspace import), so any floor may use it.
   if (workspace === "packages/cli") return 0;
+  // Which endpoint a creative goes to (one browser module the CLI imports and the console serves): imports nothing.
+  if (workspace === "packages/creative-kind") return 0;
   // Pixel helpers (rasters, the border detector, animated-image timing): pure, importing no workspace.
   if (workspace === "packages/platform" || workspace === "packages/imaging") return 1;
   if (workspace === "packages/spec-sets") return 2;

@@ -2,7 +2,6 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
   AudioFileReportSchema,
   ImageFileReportSchema,
-  ScanResultsSchema,
   TagReportSchema,
   VideoFileReportSchema,
   VastReportSchema,
@@ -16,7 +15,7 @@ import {
   type VastReport,
   type ZipReport,
 } from "@cva/contracts";
-import { evaluateTag, evaluateVast, evaluateZip } from "@cva/spec-sets";
+import { evaluateAudioFile, evaluateImageFile, evaluateTag, evaluateVast, evaluateVideoFile, evaluateZip } from "@cva/spec-sets";
 import { randomBytes } from "node:crypto";
 import { renderAudioV3, renderImageV3, renderTagV2, renderTagV3, renderVastV3, renderVideoV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
@@ -63,24 +62,29 @@ export function scanOutcome(req: ScanRequestFields, jobId: string, report: AnyRe
       r.scanResults = withReportUrl(evaluateVast(r, req.specId), reportUrl);
       return { kind: req.kind, jobId, pageToken, report: r, json: renderVastV3(r) };
     }
-    case "video_v3":
-    case "image_v3":
-    case "audio_v3": {
-      const r = report as VideoFileReport | ImageFileReport | AudioFileReport;
+    // The raw files: the spec set's video / image / audio tests on the worker's measurements.
+    case "video_v3": {
+      const r = report as VideoFileReport;
       r.jobId = jobId;
       r.name = req.name;
-      r.scanResults = withReportUrl(fileScanResults(req.specId), reportUrl);
-      if (req.kind === "video_v3") return { kind: req.kind, jobId, pageToken, report: r as VideoFileReport, json: renderVideoV3(r as VideoFileReport) };
-      if (req.kind === "image_v3") return { kind: req.kind, jobId, pageToken, report: r as ImageFileReport, json: renderImageV3(r as ImageFileReport) };
-      return { kind: req.kind, jobId, pageToken, report: r as AudioFileReport, json: renderAudioV3(r as AudioFileReport) };
+      r.scanResults = withReportUrl(evaluateVideoFile(r, req.specId), reportUrl);
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderVideoV3(r) };
+    }
+    case "image_v3": {
+      const r = report as ImageFileReport;
+      r.jobId = jobId;
+      r.name = req.name;
+      r.scanResults = withReportUrl(evaluateImageFile(r, req.specId), reportUrl);
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderImageV3(r) };
+    }
+    case "audio_v3": {
+      const r = report as AudioFileReport;
+      r.jobId = jobId;
+      r.name = req.name;
+      r.scanResults = withReportUrl(evaluateAudioFile(r, req.specId), reportUrl);
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderAudioV3(r) };
     }
   }
-}
-
-// The raw-file kinds' guideline tests are not in @cva/spec-sets yet (issue 19 part 5): their scan_results name the
-// spec set and the report page, with no tests run, rather than a verdict nobody computed.
-function fileScanResults(specId: number): ScanResults {
-  return create(ScanResultsSchema, { specId, passed: 0, failed: 0, tests: [] });
 }
 
 function withReportUrl(results: ScanResults, reportUrl: string): ScanResults {

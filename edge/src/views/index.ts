@@ -11,9 +11,16 @@ import { vastV3Schema, vastV3View } from "./vast-v3.ts";
 import { zipV2Schema, zipV2View } from "./zip-v2.ts";
 import { zipV3Schema, zipV3View } from "./zip-v3.ts";
 
-export { tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View, zipV2Schema, zipV2View, zipV3Schema, zipV3View };
+export {
+  audioV3Schema, audioV3View, imageV3Schema, imageV3View, tagV2Schema, tagV2View, tagV3Schema, tagV3View, vastV3Schema, vastV3View,
+  videoV3Schema, videoV3View, zipV2Schema, zipV2View, zipV3Schema, zipV3View,
+};
 
-export const VIEW_SCHEMAS: Record<ReportKind, JsonSchema> = {
+/** The raw-file reports' kinds (scan/types.ts FileReportKind once the endpoints land; a union here keeps both apart). */
+export type FileViewKind = "video_v3" | "image_v3" | "audio_v3";
+type ViewKind = ReportKind | FileViewKind;
+
+export const VIEW_SCHEMAS: Record<ViewKind, JsonSchema> = {
   tag_v3: tagV3Schema,
   tag_v2: tagV2Schema,
   zip_v2: zipV2Schema,
@@ -28,7 +35,7 @@ export const VIEW_SCHEMAS: Record<ReportKind, JsonSchema> = {
 // stored, so GET /v3/reports/{job_id} returns the report exactly as first returned.
 const serializers = Object.fromEntries(
   Object.entries(VIEW_SCHEMAS).map(([k, schema]) => [k, fastJson(schema as unknown as Parameters<typeof fastJson>[0])]),
-) as Record<ReportKind, (doc: unknown) => string>;
+) as Record<ViewKind, (doc: unknown) => string>;
 
 export function renderTagV3(r: TagReport): string {
   return serializers.tag_v3(tagV3View(r));

@@ -74,11 +74,11 @@ export interface MetaJson {
   scan_duration: string; server_location: string; timestamp: number; ua: string;
 }
 export const metaSchema = obj({
-  api_version: str(), cpu: str(), creative_type: str("ad_tag, zip or vast"), device: str(), language: str(), ram: str(),
+  api_version: str(), cpu: str(), creative_type: str("ad_tag, zip, vast, video, image or audio"), device: str(), language: str(), ram: str(),
   scan_duration: str("seconds as a decimal number, e.g. \"2.41\""), server_location: str(), timestamp: int("Unix seconds"), ua: str(),
 });
 /** `creativeType` and `apiVersion` come from the endpoint: the view, not the worker, decides what the report is. */
-export function metaView(m: Meta | undefined, creativeType: "ad_tag" | "zip" | "vast", apiVersion: "v2" | "v3"): MetaJson {
+export function metaView(m: Meta | undefined, creativeType: "ad_tag" | "zip" | "vast" | "video" | "image" | "audio", apiVersion: "v2" | "v3"): MetaJson {
   return {
     api_version: apiVersion,
     cpu: m?.cpu ?? "",

@@ -29,6 +29,10 @@ export interface TagArtifacts {
   events: PageEventsArtifact;
   paints: number[];
   pixelChanges: number[];
+  /** How far behind the page the screencast was at its last change, ms (screencast.ts). */
+  captureLagMs?: number;
+  /** Epoch ms when the page's visible finite animations were scheduled to end, as the watch's probes confirmed it. */
+  scheduledMotionEnd?: number;
   stillMoving: boolean;
   usesDocumentWrite: boolean;
   videoPlayed: boolean;
@@ -60,6 +64,8 @@ export interface StoredImages {
   screenshot?: { highres: { id: string; bytes: number; color: string }; thumbnail: { id: string; bytes: number; color: string } };
   hasBorder: boolean;
   landingShot?: { id: string; bytes: number };
+  /** Why the screenshot (and with it has_border) is missing, for the scan log: never taken, or its analysis failed. */
+  problem?: string;
 }
 
 export interface ReportContext {
@@ -136,10 +142,11 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const ttvs = timeToVisualStart(art.navWallMs, art.paints, art.pixelChanges[1], rendered);
   const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
   const dcl = domContentLoaded(art);
+  const motionTail = { captureLagMs: art.captureLagMs ?? 0, scheduledEnd: art.scheduledMotionEnd };
   const measured = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation,
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
   });
   const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
   const hasVideo = art.videoPlayed || requests.some(
@@ -151,7 +158,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   return create(TagReportSchema, {
     jobId: job.jobId,
     thirdPartyAdServer: thirdPartyAdServer(requests.map((r) => r.url), site.markup),
-    animationDurationMs: BigInt(rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving) : 0),
+    animationDurationMs: BigInt(rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving, motionTail) : 0),
     blockedByAdblock: blockedByAdblock(requests.filter((r) => !r.synthetic || !site.hostPageIsWrapper), site.markup, site.entryUrl),
     console: { errors: art.events.consoleErrors, warnings: art.events.consoleWarnings },
     cookies: art.cookies.map((c) => ({

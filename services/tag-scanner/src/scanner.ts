@@ -137,6 +137,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       log?.info({
         ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
         ...(gatherErrors.length > 0 ? { gatherer_errors: gatherErrors } : {}),
+        ...(images.problem ? { screenshot_problem: images.problem } : {}),
       }, "tag scanned");
       return report;
     } catch (err) {
@@ -163,7 +164,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
    */
   async function storeScreenshot(box: { width: number } | undefined, png: Uint8Array | undefined): Promise<StoredImages> {
     const out: StoredImages = { hasBorder: false };
-    if (!png) return out;
+    if (!png) return { ...out, problem: "no screenshot: the capture did not answer within its step" };
     try {
       const img = await imageWork.analyse(png, box ? Math.min(box.width, MAX_SHOT_CSS) : undefined);
       out.hasBorder = img.hasBorder;
@@ -172,8 +173,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         highres: { id: hiId, bytes: png.byteLength, color: img.color },
         thumbnail: { id: thId, bytes: img.thumbnail.byteLength, color: img.color },
       };
-    } catch {
-      /* an undecodable screenshot leaves the field empty */
+    } catch (err) {
+      // An undecodable screenshot leaves the field empty; the scan log says why.
+      out.problem = err instanceof Error ? err.message : String(err);
     }
     return out;
   }
@@ -221,6 +223,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // updates), and the screencast's change times (compositor frames) — a loaded machine pulls these apart.
       paints_ms: signals.artifact.paints.slice(0, 4).map((p) => Math.round(p - render.startedAt)),
       changes_ms: screencast.artifact.changes.slice(0, 12).map((c) => Math.round(c - render.startedAt)),
+      capture_lag_ms: screencast.artifact.lastChangeLagMs,
+      scheduled_end_ms: watch.scheduledEnd !== undefined ? Math.round(watch.scheduledEnd - render.startedAt) : -1,
     }, "render watch");
 
     const { measured, storage } = measure;
@@ -229,6 +233,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       profile, site, requests: net.artifact.requests, mixedContent: net.artifact.mixedContent.slice(0, net.artifact.creativeMixedContent),
       navTs: net.artifact.navTs, navWallMs: net.artifact.navWallTime !== undefined ? net.artifact.navWallTime * 1000 : undefined,
       events: events.artifact, paints: signals.artifact.paints, pixelChanges: screencast.artifact.changes,
+      captureLagMs: screencast.artifact.lastChangeLagMs, scheduledMotionEnd: watch.scheduledEnd,
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
       cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,

@@ -1,4 +1,5 @@
 import type { Expected, LookupRule, Omission, Rule, SpecSet } from "./types.ts";
+import { ATSC_A85, audioFileRules, imageFileRules, videoFileRules } from "./file-rules.ts";
 
 // Spec set 0, "IAB guidelines". Every figure cites its row of spec/iab-guidelines.md (shared docs) and, through it,
 // the public source. Where no IAB figure exists the rule is marked basis "industry" (someone else's published figure)
@@ -685,6 +686,9 @@ const rules: Rule[] = [
   },
 ];
 
+// ---- raw files (scanVideo, scanImage, scanAudio): US loudness figures (ATSC A/85); spec set 2 has EBU R128's.
+rules.push(...videoFileRules(ATSC_A85), ...audioFileRules(ATSC_A85), ...imageFileRules(kbTable((w) => w[0])));
+
 const omitted: Omission[] = [
   { test: "time_to_visual_start", scope: "tag", reason: `No IAB figure for time to visual start (${GUIDE}: "Not found anywhere").` },
   { test: "memory", scope: "tag", reason: `No IAB figure for memory (${GUIDE}: "Not found anywhere").` },
@@ -708,7 +712,7 @@ export const iabSpecSet: SpecSet = {
   id: 0,
   name: "IAB guidelines",
   description:
-    "IAB New Ad Portfolio 2017 display figures, IAB VAST and video guidelines, and the Chrome Heavy Ad limits, with product defaults (marked) where IAB publishes no figure.",
+    "IAB New Ad Portfolio 2017 display figures, IAB VAST and video guidelines, and the Chrome Heavy Ad limits, with product defaults (marked) where IAB publishes no figure. Raw video and audio files are judged by US loudness figures (ATSC A/85); spec set 2 is the same set with EBU R128's.",
   notes: [
     "1 KB = 1000 bytes: the IAB table writes kB (SI prefix), and the decimal reading is the stricter one.",
     "Creative size = declared_dimensions if set (non-zero), else the measured dimensions. Sizes not in the IAB 2017 table have no IAB weight figure: initial_load and host_initiated_subload are left out for them rather than judged against another size's figure.",
