@@ -7,12 +7,14 @@ import { createHash } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
-import { CreativeFileSchema, ScanJobResultSchema, ScanKind, VideoFileReportSchema, type ScanJob, type ScanJobResult } from "@cva/contracts";
+import { Code, ConnectError, createClient, createRouterTransport } from "@connectrpc/connect";
+import { CreativeFileSchema, scan, ScanJobResultSchema, ScanKind, VideoFileReportSchema, type ScanJob, type ScanJobResult } from "@cva/contracts";
 import { UploadError, type StoredUpload } from "@cva/platform";
 import { until } from "@cva/platform/testing/index.ts";
 import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildEdge } from "../src/app.ts";
+import { registerScanService } from "../src/grpc/service.ts";
 import { FakeAuth, FakeDispatcher, FakeReportStore, testConfig } from "./fakes.ts";
 
 /** An uploads store that streams like the real one (consumes, digests, enforces the limit) and keeps no bytes. */
@@ -168,5 +170,57 @@ describe("multipart uploads of raw files", () => {
     const b = send(port, [fieldPart("name", "no file")]);
     b.req.end(`--${BOUNDARY}--\r\n`);
     expect((await b.answer).json).toEqual({ error_type: "payload_error", message: 'file: required (a multipart/form-data part named "file")' });
+  });
+});
+
+describe("gRPC raw-file streams", () => {
+  async function grpc(over: { maxInFlightPerCustomer?: number } = {}) {
+    const s = await setup(over);
+    const client = createClient(scan.ScanService, createRouterTransport((r) =>
+      registerScanService(r, { useCases: s.ctx.useCases, limits: s.ctx.deps.config.limits, isKnownSpecId: s.ctx.isKnownSpecId, logger: s.ctx.deps.logger, uploads: s.uploads })));
+    return { ...s, client };
+  }
+  const headers = { "x-apikey": "key-a" };
+  const fields = (f: Record<string, unknown>) => ({ part: { case: "fields" as const, value: f } });
+  const chunk = (b: Uint8Array) => ({ part: { case: "chunk" as const, value: b } });
+  async function* stream(...msgs: Array<ReturnType<typeof fields> | ReturnType<typeof chunk>>) {
+    yield* msgs;
+  }
+  const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => ConnectError.from(e));
+
+  it("streams the chunks to the store, the job names the object, and it is removed after the scan", async () => {
+    const { client, uploads, dispatcher } = await grpc();
+    const res = await client.scanVideo(stream(fields({ name: "g", fileName: "g.mp4", mimeType: "video/mp4" }), chunk(Buffer.alloc(300_000, 1)), chunk(Buffer.alloc(5, 2))), { headers });
+    expect(res.report?.name).toBe("g");
+    expect(Number(res.report?.file?.size)).toBe(300_005);
+    const input = dispatcher.jobs[0]!.input.value as { source: { case: string }; name: string };
+    expect(input).toMatchObject({ name: "g.mp4", source: { case: "stored" } });
+    expect(uploads.objects.size).toBe(0);
+    expect(uploads.deleted).toHaveLength(1);
+  });
+
+  it("a url goes to the worker as is; chunks after a url, a stream without fields first, or bad fields are payload errors read no chunk", async () => {
+    const { client, uploads, dispatcher } = await grpc();
+    await client.scanVideo(stream(fields({ url: "https://cdn.example/spot.mp4" })), { headers });
+    expect(dispatcher.jobs[0]!.input.value).toMatchObject({ source: { case: "url", value: "https://cdn.example/spot.mp4" } });
+    const after = await failure(client.scanVideo(stream(fields({ url: "https://cdn.example/spot.mp4" }), chunk(Buffer.alloc(4))), { headers }));
+    expect([after?.code, after?.rawMessage]).toEqual([Code.InvalidArgument, "chunk: no file bytes may follow a url"]);
+    const noFields = await failure(client.scanVideo(stream(chunk(Buffer.alloc(4))), { headers }));
+    expect(noFields?.rawMessage).toBe("fields: the first message of the stream must carry the fields");
+    const badSpec = await failure(client.scanVideo(stream(fields({ specId: 99 }), chunk(Buffer.alloc(4))), { headers }));
+    expect(badSpec?.rawMessage).toBe("spec_id: unknown specification set 99");
+    const empty = await failure(client.scanVideo(stream(fields({})), { headers }));
+    expect(empty?.rawMessage).toBe("file: must not be empty");
+    expect(uploads.objects.size).toBe(0);
+  });
+
+  it("at the in-flight cap the chunks are only digested, and the answer is the in-flight refusal", async () => {
+    const { client, uploads, ctx } = await grpc({ maxInFlightPerCustomer: 1 });
+    const ticket = ctx.useCases.admission.enter("cust-a", "video_v3");
+    const err = await failure(client.scanVideo(stream(fields({}), chunk(Buffer.alloc(100_000, 3))), { headers }));
+    expect(err?.code).toBe(Code.Unavailable);
+    expect(err?.rawMessage).toMatch(/^too many video file scans in flight/);
+    expect(uploads.objects.size + uploads.purged).toBe(0);
+    if ("release" in ticket) ticket.release();
   });
 });
