@@ -102,7 +102,7 @@ const platformFloors = floorsWithin("packages/platform", [
  * Below them, the browser and page support the gatherers use. Files not in the table orchestrate, beside scanner.ts.
  */
 const tagScannerFloors = floorsWithin("services/tag-scanner", [
-  ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0], ["src/gatherers/page-script.ts", 0], ["src/cdp-transport.ts", 0],
+  ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0], ["src/gatherers/page-script.ts", 0], ["src/cdp-transport.ts", 0], ["src/cdp-compact.ts", 0],
   ["src/new-tab-profile.ts", 0], ["src/netns.ts", 0], ["src/sandbox.ts", 0], ["src/browser-pool.ts", 0],
   ["src/gatherers/", 1],
   ["src/fields/", 2],

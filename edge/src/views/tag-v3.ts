@@ -1,3 +1,4 @@
+import { cpuSchema, cpuView } from "./cpu.ts";
 import type { TagReport } from "@cva/contracts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
 import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
@@ -20,6 +21,7 @@ export const tagV3Schema = obj(
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
     measurement: measurementSchema,
+    cpu: cpuSchema,
     name: str("copied from the request"),
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
@@ -47,6 +49,7 @@ export function tagV3View(r: TagReport) {
       url: lp?.url ?? "",
       working: lp?.working ?? false,
     },
+    cpu: cpuView(r.cpu),
     measurement: measurementView(r?.measurement),
     name: r.name,
     scan_results: tagScanResultsView(r.scanResults),

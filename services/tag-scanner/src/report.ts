@@ -8,13 +8,15 @@ import { loadSize } from "./fields/load-size.ts";
 import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
-import { measurementConfidence } from "./fields/measurement.ts";
+import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
+import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
 import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
+import type { CpuSample } from "./gatherers/performance.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 
 /** Everything gathered during one scan: plain data, from which the report is a pure function. */
@@ -47,6 +49,10 @@ export interface TagArtifacts {
   heapBytes: number;
   /** The renderer main thread's starvation while the creative rendered (performance.ts), for `measurement`. */
   starvation: Array<{ at: number; ms: number }>;
+  /** The render's (time, CPU time) samples (performance.ts), for `cpu`. */
+  cpuSeries: CpuSample[];
+  /** The host's calibration scale (cpu-calibration.ts); undefined when the calibration was not available. */
+  cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
   renderEndedAt: number;
   landing?: LandingArtifact;
@@ -102,6 +108,17 @@ function domContentLoaded(art: TagArtifacts): number {
   return sinceNav(doc?.startTs, art.events.frameDcl.get(slot.creativeUrl));
 }
 
+/** `cpu` joins the low-confidence fields when the creative's thread was pinned by the host's contention (cpu-load.ts). */
+function withCpuConfidence(m: MeasurementOutcome, pinned: { ms: number; starvedMs: number }): MeasurementOutcome {
+  if (pinned.ms < CPU_PINNED_MS) return m;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return {
+    confidence: "low",
+    reasons: [...m.reasons, `the renderer had no idle moment for ${s(pinned.ms)} while kept from the CPU for ${s(pinned.starvedMs)}: cpu is a lower bound`],
+    fields: [...m.fields, "cpu"],
+  };
+}
+
 export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: StoredImages): TagReport {
   const { site, profile, job } = { ...art, job: ctx.job };
   const requests = creativeRequests(art);
@@ -143,11 +160,13 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
   const dcl = domContentLoaded(art);
   const motionTail = { captureLagMs: art.captureLagMs ?? 0, scheduledEnd: art.scheduledMotionEnd };
-  const measured = measurementConfidence({
+  const load = art.cpuScale !== undefined ? cpuLoad(art.cpuSeries, art.cpuScale) : undefined;
+  const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
     renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
   });
+  const measured = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
   const hasVideo = art.videoPlayed || requests.some(
     (r) => r.resourceType === "media" && r.status !== undefined && r.status < 400 && /^video\//.test(r.mimeType ?? r.headers["content-type"] ?? ""),
@@ -167,6 +186,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
       size: c.size, value: c.value,
     })),
     cpuUsageMs: BigInt(art.cpuMs),
+    ...(load ? { cpu: load } : {}),
     creativeRendered: rendered,
     dialogs: art.events.dialogs,
     dimensions: painted,

@@ -18,6 +18,8 @@ import { createImageWork, type ImageWork } from "./image-work.ts";
 import { createPageOriginGuard } from "./page-origin.ts";
 import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
 import { createWarmPages, type PageLease } from "./warm-pages.ts";
+import { calibrateCpu, REFERENCE_DEVICE, type CpuCalibration } from "./cpu-calibration.ts";
+import { bounded } from "./util.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
 export class BrowserLostError extends Error {
@@ -92,6 +94,27 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     if (!deps.imageWork) await imageWork.close();
   });
 
+  // The host's CPU calibration (cpu-calibration.ts), measured once per process when the service starts (warmUp), so
+  // that no scan renders beside it. A scanner never warmed up has none and its reports carry no `cpu`; a failed one is
+  // measured again after the next scan's render (never beside a render, whose timings it would disturb).
+  let calibration: Promise<CpuCalibration | undefined> | undefined;
+  let calibrationWanted = false;
+  function calibrate(browser: PageLease["browser"]): Promise<CpuCalibration | undefined> {
+    calibrationWanted = true;
+    calibration ??= calibrateCpu(browser).then(
+      (c) => {
+        deps.logger?.info({ benchmark_index: c.benchmarkIndex, runs: c.runs, scale: c.scale, reference: REFERENCE_DEVICE }, "CPU calibrated");
+        return c;
+      },
+      (err) => {
+        deps.logger?.warn({ err: String(err) }, "CPU calibration failed; reports carry no cpu until it succeeds");
+        calibration = undefined;
+        return undefined;
+      },
+    );
+    return calibration;
+  }
+
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
     const log = deps.logger?.child?.({ job_id: job.jobId }) ?? deps.logger;
     // Throws PageUrlRefusedError (the client's error) for a page_url on a non-public host.
@@ -128,10 +151,17 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // The next scan's page is prepared while this one measures, not while it renders: building a page starts a
       // renderer process, and four of those started beside four navigations (a burst of scans) held every first paint
       // back by over a second — parse-timed animations (timer chains, SMIL) then measured a second short.
-      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, refill);
+      const afterRender = () => {
+        refill();
+        if (calibrationWanted && !calibration) void calibrate(lease.browser);
+      };
+      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
+      // A scan that overtook the start's calibration (~1 s of CPU) waits for it while its job has time.
+      const left = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - Date.now() - 1_500 : 20_000;
+      if (calibration) art.cpuScale = (await bounded(calibration, Math.min(20_000, left), undefined))?.scale;
       if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({
@@ -237,7 +267,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
       cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
-      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt,
+      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries,
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
@@ -256,6 +286,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const lease = t.value;
       try {
         await warm.ready(lease);
+        await calibrate(lease.browser);
       } finally {
         lease.release();
       }

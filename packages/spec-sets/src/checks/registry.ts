@@ -4,6 +4,8 @@ import type { AudioFileTest, ImageFileTest, MediaFileTest, TagTest, VastXmlTest,
 import { animation_duration as tag_animation_duration } from "./tag/animation_duration.ts";
 import { blocked_by_adblock as tag_blocked_by_adblock } from "./tag/blocked_by_adblock.ts";
 import { console_errors as tag_console_errors } from "./tag/console_errors.ts";
+import { cpu_average as tag_cpu_average } from "./tag/cpu_average.ts";
+import { cpu_peak as tag_cpu_peak } from "./tag/cpu_peak.ts";
 import { cpu_usage as tag_cpu_usage } from "./tag/cpu_usage.ts";
 import { creative_border as tag_creative_border } from "./tag/creative_border.ts";
 import { dialogs as tag_dialogs } from "./tag/dialogs.ts";
@@ -108,6 +110,8 @@ export const tagTests: ReadonlyMap<string, TagTest> = new Map(
     tag_blocked_by_adblock,
     tag_console_errors,
     tag_cpu_usage,
+    tag_cpu_average,
+    tag_cpu_peak,
     tag_creative_border,
     tag_dialogs,
     tag_document_write,

@@ -139,6 +139,18 @@ const rules: Rule[] = [
   },
   {
     kind: "fixed",
+    test: "cpu_average",
+    scope: "tag",
+    basis: "iab",
+    operator: "<=",
+    expected: 30,
+    expected_text: "at most 30% CPU of a mid-tier phone's core",
+    source: SOURCES.cpu,
+    reason:
+      "The IAB names no device; the figure is applied on the scanner's reference device (a mid-tier phone, Lighthouse BenchmarkIndex 1000), where most impressions are served, and to the average over the render — the text gives no window.",
+  },
+  {
+    kind: "fixed",
     test: "animation_duration",
     scope: "tag",
     basis: "iab",
@@ -691,6 +703,12 @@ rules.push(...videoFileRules(ATSC_A85), ...audioFileRules(ATSC_A85), ...imageFil
 
 const omitted: Omission[] = [
   { test: "time_to_visual_start", scope: "tag", reason: `No IAB figure for time to visual start (${GUIDE}: "Not found anywhere").` },
+  {
+    test: "cpu_peak",
+    scope: "tag",
+    reason:
+      "No published per-second CPU limit found: IAB 2017 gives 30% per active ad (applied to cpu_average), Chrome's Heavy Ad limit is 15 s in any 30 s window (heavy_ad_cpu); no High/Medium/Low bands with a citable source either.",
+  },
   { test: "memory", scope: "tag", reason: `No IAB figure for memory (${GUIDE}: "Not found anywhere").` },
   { test: "iframes", scope: "tag", reason: `No IAB figure for the iframe count (${GUIDE}: "Not found anywhere").` },
   { test: "measurement_pixels", scope: "tag", reason: "Informational: the guidelines set no limit on measurement pixels." },
