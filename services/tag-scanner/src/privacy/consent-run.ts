@@ -1,0 +1,156 @@
+import { create } from "@bufbuild/protobuf";
+import { ScanJobSchema, type ScanJob } from "@cva/contracts";
+import type { EgressProxy, OutboundPolicy } from "@cva/platform";
+import { randomBytes } from "node:crypto";
+import type { Browser, BrowserContext, Protocol, Target } from "puppeteer-core";
+import type { DeviceProfile } from "../config.ts";
+import { gatherInterception } from "../gatherers/interception.ts";
+import { gatherNetwork, type RequestRecord } from "../gatherers/network.ts";
+import { createProbeWorlds } from "../gatherers/probe-world.ts";
+import { readStorage, type StorageArtifact } from "../gatherers/storage.ts";
+import { MRAID_ENV_JS } from "../mraid-host.ts";
+import { tabProfile } from "../prepared-page.ts";
+import { buildSyntheticSite, type SyntheticSite } from "../synthetic-origin.ts";
+import { bounded, sleep } from "../util.ts";
+import { consentPageSource } from "./consent-page.ts";
+import { fillMacros, type ConsentState } from "./consent-states.ts";
+
+/** One consent API call kind seen in a run: api + command + whether by postMessage, with its count. */
+export interface ConsentCall { api: string; command: string; post: boolean; count: number }
+
+/** What one consent state's run saw: the privacy summary's inputs (no screenshots, layout or timing). */
+export interface ConsentRunArtifact {
+  state: string;
+  site: SyntheticSite;
+  requests: RequestRecord[];
+  storage: StorageArtifact;
+  calls: ConsentCall[];
+  watchedMs: number;
+  /** Set when the run failed or was cut short. */
+  error?: string;
+}
+
+const MAX_CALL_KINDS = 50;
+const MAX_PAYLOAD = 500;
+/** After the watch, requests already on their way may finish (a pixel fired at the end). */
+const DRAIN_MS = 1_000;
+
+/** The job with its creative's consent macros filled as an ad server would for `state` (tag markup, bundle HTML/JS). */
+export function jobForState(job: ScanJob, state: ConsentState): ScanJob {
+  if (job.input.case !== "tag") return job;
+  const input = job.input.value;
+  const creative = input.creative;
+  if (creative.case === "html") {
+    return create(ScanJobSchema, { ...job, input: { case: "tag", value: { ...input, creative: { case: "html", value: fillMacros(creative.value, state) } } } });
+  }
+  if (creative.case === "bundle") {
+    const dec = new TextDecoder();
+    const enc = new TextEncoder();
+    const files = creative.value.files.map((f) => {
+      if (!/\.(html?|m?js)$/i.test(f.path) || f.data.byteLength > 4 * 1024 * 1024) return f;
+      const text = dec.decode(f.data);
+      const filled = fillMacros(text, state);
+      return filled === text ? f : { ...f, data: enc.encode(filled) };
+    });
+    return create(ScanJobSchema, { ...job, input: { case: "tag", value: { ...input, creative: { case: "bundle", value: { ...creative.value, files } } } } });
+  }
+  return job;
+}
+
+/**
+ * One consent state's run: its own incognito context and egress proxy on the scan's browser (nothing shared with the
+ * full run: cookies, storage, cache), the CMP of the state in the host page (consent-page.ts), its headers on every
+ * request, the creative's macros filled for the state; the creative loads and is watched for `watchMs` (the full run's
+ * render window), then requests on their way get a second, then cookies and localStorage are read. Everything is
+ * bounded by `deadline`; a failure ends the run with what it saw and its error.
+ */
+export async function runConsentState(opts: {
+  browser: Browser;
+  startProxy: (policy: OutboundPolicy) => Promise<EgressProxy>;
+  policy: OutboundPolicy;
+  job: ScanJob;
+  profile: DeviceProfile;
+  state: ConsentState;
+  watchMs: number;
+  deadline: number;
+}): Promise<ConsentRunArtifact> {
+  const { state } = opts;
+  const site = buildSyntheticSite(jobForState(opts.job, state));
+  const out: ConsentRunArtifact = { state: state.name, site, requests: [], storage: { cookies: [], localStorage: [] }, calls: [], watchedMs: 0 };
+  const left = () => opts.deadline - Date.now();
+  let proxy: EgressProxy | undefined;
+  let context: BrowserContext | undefined;
+  try {
+    proxy = await opts.startProxy(opts.policy);
+    context = await opts.browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
+    // Popups are closed at once, as in the full run's render phase.
+    context.on("targetcreated", (t: Target) => {
+      if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
+    });
+    const page = await context.newPage();
+    const client = await page.createCDPSession();
+    const siteRef: { current?: SyntheticSite } = { current: site };
+    let mainFrameId = "";
+    const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
+    const interception = gatherInterception(client, siteRef, () => mainFrameId);
+    const worlds = createProbeWorlds(client);
+    const binding = `__cva_${randomBytes(6).toString("hex")}`;
+    const token = randomBytes(9).toString("hex");
+    const calls = new Map<string, ConsentCall>();
+    // The same arrays the gatherers fill: a run that fails later still reports what it saw until then.
+    out.requests = net.artifact.requests;
+    out.calls = [];
+    client.on("Runtime.bindingCalled", (e: Protocol.Runtime.BindingCalledEvent) => {
+      if (e.name !== binding || e.payload.length > MAX_PAYLOAD) return;
+      let m: { t?: unknown; api?: unknown; command?: unknown; post?: unknown };
+      try {
+        m = JSON.parse(e.payload) as typeof m;
+      } catch {
+        return;
+      }
+      if (!m || m.t !== token || (m.api !== "__tcfapi" && m.api !== "__gpp" && m.api !== "__uspapi")) return;
+      const command = typeof m.command === "string" ? m.command.slice(0, 64) : "";
+      const post = m.post === true;
+      const key = `${m.api}\u0000${command}\u0000${post}`;
+      const c = calls.get(key);
+      if (c) c.count++;
+      else if (calls.size < MAX_CALL_KINDS) {
+        const call = { api: m.api, command, post, count: 1 };
+        calls.set(key, call);
+        out.calls.push(call);
+      }
+    });
+    mainFrameId = (await client.send("Page.getFrameTree")).frameTree.frame.id;
+    const t = tabProfile(opts.profile);
+    await Promise.all([
+      client.send("Page.enable"),
+      client.send("Runtime.enable"),
+      net.start(),
+      interception.start(),
+      client.send("Runtime.addBinding", { name: binding }),
+      client.send("Page.addScriptToEvaluateOnNewDocument", { source: consentPageSource(binding, token, state.cmp) }),
+      site.inApp ? client.send("Page.addScriptToEvaluateOnNewDocument", { source: MRAID_ENV_JS }) : undefined,
+      client.send("Emulation.setDeviceMetricsOverride", { width: t.width, height: t.height, deviceScaleFactor: t.deviceScaleFactor, mobile: t.isMobile }),
+      client.send("Emulation.setTouchEmulationEnabled", { enabled: t.hasTouch, maxTouchPoints: t.hasTouch ? 5 : 1 }),
+      client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
+      client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": opts.profile.language, ...state.headers } }),
+    ]);
+    const started = Date.now();
+    await bounded(client.send("Page.navigate", { url: site.entryUrl }), Math.max(0, left()), undefined);
+    await sleep(Math.max(0, Math.min(opts.watchMs - (Date.now() - started), left())));
+    // Requests on their way when the watch ends still count (a pixel fired last); none is waited for past DRAIN_MS.
+    const drainEnd = Math.min(Date.now() + DRAIN_MS, opts.deadline);
+    while (Date.now() < drainEnd && net.inflight() > 0) await sleep(50);
+    out.watchedMs = Date.now() - started;
+    interception.stop();
+    out.storage = await readStorage(client, worlds, Math.max(200, Math.min(3_000, left())));
+    await bounded(net.stop(), 500, undefined);
+    if (Date.now() > opts.deadline) out.error = "cut short by the scan's deadline";
+  } catch (err) {
+    out.error = `the ${state.name} run failed: ${String(err).slice(0, 300)}`;
+  } finally {
+    if (context) await bounded(context.close(), 10_000, undefined);
+    if (proxy) await bounded(proxy.close(), 5_000, undefined);
+  }
+  return out;
+}
