@@ -1,5 +1,6 @@
 import type { TagReport } from "@cva/contracts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
+import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
 import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
 
 export const landingPageSchema = obj(
@@ -21,6 +22,8 @@ export const tagV3Schema = obj(
     landing_page: landingPageSchema,
     measurement: measurementSchema,
     name: str("copied from the request"),
+    network: networkV3Schema,
+    privacy: privacySchema,
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
   },
@@ -49,6 +52,8 @@ export function tagV3View(r: TagReport) {
     },
     measurement: measurementView(r?.measurement),
     name: r.name,
+    network: networkV3View(r.network),
+    privacy: privacyView(r.privacy),
     scan_results: tagScanResultsView(r.scanResults),
     time_to_visual_start: Number(r.timeToVisualStartMs),
   };

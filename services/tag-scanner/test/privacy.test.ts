@@ -37,7 +37,8 @@ beforeAll(async () => {
     pool, artifacts: createMemoryArtifactSink(), location: "usa", vendors,
     policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
     pageHostPolicy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
-    timeouts: { renderMs: 8_000, holdMs: 1_000, stepMs: 4_000 },
+    // stepMs bounds each measuring read (storage among them): generous, for a loaded machine.
+    timeouts: { renderMs: 8_000, holdMs: 1_000, stepMs: 8_000 },
   });
 }, 60_000);
 afterAll(async () => {

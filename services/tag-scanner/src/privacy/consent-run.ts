@@ -34,6 +34,8 @@ const MAX_CALL_KINDS = 50;
 const MAX_PAYLOAD = 500;
 /** After the watch, requests already on their way may finish (a pixel fired at the end). */
 const DRAIN_MS = 1_000;
+/** The network must have been idle this long after load before a run ends. */
+const QUIET_MS = 500;
 
 /** The job with its creative's consent macros filled as an ad server would for `state` (tag markup, bundle HTML/JS). */
 export function jobForState(job: ScanJob, state: ConsentState): ScanJob {
@@ -135,15 +137,25 @@ export async function runConsentState(opts: {
       client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
       client.send("Network.setExtraHTTPHeaders", { headers: { "Accept-Language": opts.profile.language, ...state.headers } }),
     ]);
+    let loaded = false;
+    client.on("Page.loadEventFired", () => { loaded = true; });
     const started = Date.now();
     await bounded(client.send("Page.navigate", { url: site.entryUrl }), Math.max(0, left()), undefined);
     await sleep(Math.max(0, Math.min(opts.watchMs - (Date.now() - started), left())));
-    // Requests on their way when the watch ends still count (a pixel fired last); none is waited for past DRAIN_MS.
+    // Then on evidence, not time: until the page has loaded (its frames and their scripts) and the network has been
+    // quiet for QUIET_MS — a loaded machine can take longer than the full run's render to get there — within the
+    // deadline; a request still on its way then gets at most DRAIN_MS more.
+    let quietSince = Date.now();
+    while (left() > 0) {
+      if (net.busy()) quietSince = Date.now();
+      else if (loaded && Date.now() - quietSince >= QUIET_MS) break;
+      await sleep(50);
+    }
     const drainEnd = Math.min(Date.now() + DRAIN_MS, opts.deadline);
     while (Date.now() < drainEnd && net.inflight() > 0) await sleep(50);
     out.watchedMs = Date.now() - started;
     interception.stop();
-    out.storage = await readStorage(client, worlds, Math.max(200, Math.min(3_000, left())));
+    out.storage = await readStorage(client, worlds, Math.max(1_000, Math.min(8_000, left() + 3_000)));
     await bounded(net.stop(), 500, undefined);
     if (Date.now() > opts.deadline) out.error = "cut short by the scan's deadline";
   } catch (err) {

@@ -22,7 +22,7 @@
  */
 function consentCmp(binding, token, cfg, libs) {
   "use strict";
-  const apply = Reflect.apply, stringify = JSON.stringify, defineProperty = Object.defineProperty;
+  const apply = Reflect.apply, stringify = JSON.stringify, parse = JSON.parse, defineProperty = Object.defineProperty;
   const w = /** @type {Record<string, any>} */ (/** @type {unknown} */ (self));
   /** @type {unknown} */
   let bind;
@@ -73,11 +73,11 @@ function consentCmp(binding, token, cfg, libs) {
     w[api] = wrapper;
   }
   // postMessage calls (from frames that cannot reach the top's functions): each API's <api>Call / <api>Return.
-  const post = /** @type {(m: unknown, origin: string) => void} */ (Window.prototype.postMessage);
   self.addEventListener("message", (event) => {
     /** @type {any} */
     let data = event.data;
-    if (typeof data === "string") { try { data = JSON.parse(data); } catch (e) { return; } }
+    const asString = typeof data === "string";
+    if (asString) { try { data = apply(parse, JSON, [data]); } catch (e) { return; } }
     if (!data || typeof data !== "object") return;
     for (const api of Object.keys(originals)) {
       const call = data[`${api}Call`];
@@ -86,7 +86,13 @@ function consentCmp(binding, token, cfg, libs) {
       const source = event.source;
       /** @param {unknown} returnValue @param {boolean} success */
       const reply = (returnValue, success) => {
-        try { if (source) apply(post, source, [{ [`${api}Return`]: { returnValue, success, callId: call.callId } }, "*"]); } catch (e) {}
+        // As the IAB stubs answer: plain data (the library's objects may hold what structured clone refuses), a
+        // string when the call came as one.
+        try {
+          const msg = { [`${api}Return`]: { returnValue: apply(parse, JSON, [apply(stringify, JSON, [returnValue ?? null])]), success, callId: call.callId } };
+          // The source's own postMessage: a cross-origin WindowProxy is no receiver for Window.prototype.postMessage.
+          if (source) /** @type {Window} */ (source).postMessage(asString ? apply(stringify, JSON, [msg]) : msg, "*");
+        } catch (e) {}
       };
       try {
         if (api === "__gpp") apply(originals[api], undefined, [call.command, reply, call.parameter, call.version]);
