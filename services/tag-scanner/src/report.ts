@@ -16,7 +16,7 @@ import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
-import type { ConsentRunArtifact } from "./privacy/consent-run.ts";
+import type { ConsentRunArtifact } from "./privacy/artifact.ts";
 import { privacyField } from "./privacy/report-field.ts";
 import { hostOf, registrableDomain, vendorOfHost, type VendorDb } from "./privacy/vendors.ts";
 

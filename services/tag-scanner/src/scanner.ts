@@ -18,7 +18,7 @@ import { createImageWork, type ImageWork } from "./image-work.ts";
 import { createPageOriginGuard } from "./page-origin.ts";
 import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
 import { createWarmPages, type PageLease } from "./warm-pages.ts";
-import type { ConsentRunArtifact } from "./privacy/consent-run.ts";
+import type { ConsentRunArtifact } from "./privacy/artifact.ts";
 import { startConsentRuns } from "./privacy/consent-runs.ts";
 import { vendorDb, type VendorDb } from "./privacy/vendors.ts";
 

@@ -5,30 +5,17 @@ import { randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Protocol, Target } from "puppeteer-core";
 import type { DeviceProfile } from "../config.ts";
 import { gatherInterception } from "../gatherers/interception.ts";
-import { gatherNetwork, type RequestRecord } from "../gatherers/network.ts";
+import { gatherNetwork } from "../gatherers/network.ts";
 import { createProbeWorlds } from "../gatherers/probe-world.ts";
-import { readStorage, type StorageArtifact } from "../gatherers/storage.ts";
+import { readStorage } from "../gatherers/storage.ts";
 import { MRAID_ENV_JS } from "../mraid-host.ts";
 import { tabProfile } from "../prepared-page.ts";
 import { buildSyntheticSite, type SyntheticSite } from "../synthetic-origin.ts";
 import { bounded, sleep } from "../util.ts";
+import type { ConsentCall, ConsentRunArtifact } from "./artifact.ts";
 import { consentPageSource } from "./consent-page.ts";
 import { fillMacros, type ConsentState } from "./consent-states.ts";
 
-/** One consent API call kind seen in a run: api + command + whether by postMessage, with its count. */
-export interface ConsentCall { api: string; command: string; post: boolean; count: number }
-
-/** What one consent state's run saw: the privacy summary's inputs (no screenshots, layout or timing). */
-export interface ConsentRunArtifact {
-  state: string;
-  site: SyntheticSite;
-  requests: RequestRecord[];
-  storage: StorageArtifact;
-  calls: ConsentCall[];
-  watchedMs: number;
-  /** Set when the run failed or was cut short. */
-  error?: string;
-}
 
 const MAX_CALL_KINDS = 50;
 const MAX_PAYLOAD = 500;

@@ -2,7 +2,8 @@ import type { ScanJob } from "@cva/contracts";
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
 import type { Browser } from "puppeteer-core";
 import type { DeviceProfile } from "../config.ts";
-import { runConsentState, type ConsentRunArtifact } from "./consent-run.ts";
+import type { ConsentRunArtifact } from "./artifact.ts";
+import { runConsentState } from "./consent-run.ts";
 import { consentStates } from "./consent-states.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { RequestRecord } from "../gatherers/network.ts";
 import type { StorageArtifact } from "../gatherers/storage.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
-import type { ConsentRunArtifact } from "./consent-run.ts";
+import type { ConsentRunArtifact } from "./artifact.ts";
 import { summarisePrivacy } from "./summary.ts";
 import { vendorDb, type VendorDb } from "./vendors.ts";
 

@@ -2,7 +2,7 @@ import { isPixel } from "../fields/is-pixel.ts";
 import type { RequestRecord } from "../gatherers/network.ts";
 import type { StorageArtifact } from "../gatherers/storage.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
-import type { ConsentCall, ConsentRunArtifact } from "./consent-run.ts";
+import type { ConsentCall } from "./artifact.ts";
 import { ENCODED_MACRO_RE, MACRO_RE, REFUSED_STATES, consentStates } from "./consent-states.ts";
 import { TRACKING_CATEGORIES, hostOf, registrableDomain, vendorOfHost, type VendorDb, type VendorInfo } from "./vendors.ts";
 
