@@ -19,12 +19,14 @@ const timeouts = {
   landingMs: envInt("TAG_LANDING_TIMEOUT_MS", DEFAULT_TIMEOUTS.landingMs),
 };
 const policy = outboundPolicyFromEnv();
+// The consent states' runs (privacy/): on unless TAG_CONSENT_STATES=0 (the bench's baseline, or a worker that must not).
+const consentStates = envString("TAG_CONSENT_STATES", "1") !== "0";
 
 await runScannerMain({
   name: "tag-scanner",
   portEnv: "TAG_SCANNER_PORT",
   defaultPort: 9103,
   defaultMetricsPort: 9203,
-  describe: { pool, timeouts, policy: policy.describe() },
-  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts }),
+  describe: { pool, timeouts, policy: policy.describe(), consentStates },
+  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates }),
 });
