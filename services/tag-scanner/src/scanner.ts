@@ -60,7 +60,10 @@ export interface TagScannerDeps {
   imageWork?: ImageWork;
   /** Addresses a page_url host may have (page-origin.ts; default public unicast only, whatever the allowlist says). */
   pageHostPolicy?: OutboundPolicy;
-  /** Render the consent states (privacy/): default true; TAG_CONSENT_STATES=0 turns them off (the bench's baseline). */
+  /**
+   * Render the consent states (privacy/) for v3 jobs. Off unless asked: the process turns it on (TAG_CONSENT_STATES,
+   * default 1; main.ts), tests that are not about consent keep their one run per scan.
+   */
   consentStates?: boolean;
   /** Whom hosts belong to (privacy/vendors.ts; default the curated list). */
   vendors?: VendorDb;
@@ -136,7 +139,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // The next scan's page is prepared while this one measures, not while it renders: building a page starts a
       // renderer process, and four of those started beside four navigations (a burst of scans) held every first paint
       // back by over a second — parse-timed animations (timer chains, SMIL) then measured a second short.
-      const consent = deps.consentStates === false ? undefined : (renderMs: number, deadline: number) => startConsentRuns({
+      // v3 reports only: v2's documented shape has no privacy to carry them.
+      const consent = !deps.consentStates || job.apiVersion !== "v3" ? undefined : (renderMs: number, deadline: number) => startConsentRuns({
         browser: lease.browser, startProxy: (policy) => startProxy(policy, lease.proxyListener), policy: pageOrigins.policy,
         job, profile, renderMs, deadline,
       });

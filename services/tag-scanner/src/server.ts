@@ -12,7 +12,7 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   artifacts?: ArtifactSink;
   pool?: BrowserPoolOptions;
   timeouts?: Partial<ScanTimeouts>;
-  /** Render the consent states (TAG_CONSENT_STATES; default true). */
+  /** Render the consent states for v3 jobs (TAG_CONSENT_STATES; main.ts defaults it to on). */
   consentStates?: boolean;
 }
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
   port = new URL(fixture.origin).port;
   pool = createBrowserPool({ browsers: 1, slots: 2 });
   scanner = createTagScanner({
-    pool, artifacts: createMemoryArtifactSink(), location: "usa", vendors,
+    pool, artifacts: createMemoryArtifactSink(), location: "usa", vendors, consentStates: true,
     policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
     pageHostPolicy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
     // stepMs bounds each measuring read (storage among them): generous, for a loaded machine.
