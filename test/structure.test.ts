@@ -109,7 +109,7 @@ const tagScannerFloors = floorsWithin("services/tag-scanner", [
   ["src/scanner.ts", 4],
   ["src/service.ts", 5], ["src/routes.ts", 5], ["src/job.ts", 5],
   ["src/server.ts", 6], ["src/main.ts", 6], ["src/index.ts", 6],
-  ["test/", 7],
+  ["test/", 7], ["scripts/", 7],
 ], 4, "tag-scanner floors");
 
 const RULES: Rule[] = [floors, isolatedServices, noTestCodeInProduction, entryPoints, platformFloors, tagScannerFloors];
