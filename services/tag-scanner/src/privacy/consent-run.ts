@@ -148,8 +148,13 @@ export async function runConsentState(opts: {
   } catch (err) {
     out.error = `the ${state.name} run failed: ${String(err).slice(0, 300)}`;
   } finally {
-    if (context) await bounded(context.close(), 10_000, undefined);
-    if (proxy) await bounded(proxy.close(), 5_000, undefined);
+    // Closed in the background: the report does not wait for a context to close (a wedged one takes its 10 s).
+    const [ctx, px] = [context, proxy];
+    void (async () => {
+      if (ctx) await bounded(ctx.close(), 10_000, undefined);
+      if (px) await bounded(px.close(), 5_000, undefined);
+    })();
   }
-  return out;
+  // Copies: the gatherers' own lists may still grow until the context is gone.
+  return { ...out, requests: [...out.requests], calls: out.calls.map((c) => ({ ...c })) };
 }
