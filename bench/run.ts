@@ -10,11 +10,12 @@ import { DEFAULT_BROWSERS, DEFAULT_SLOTS } from "@cva/tag-scanner/browser-pool.t
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
 import { makeVideo, serveVast } from "./creatives.ts";
+import { addConsentRow, staticTagP50 } from "./consent.ts";
 import { imageP50, makeVideo1080, uploadRss, videoFileVsFloor } from "./media-files.ts";
 import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sections.ts";
 import { BenchTable, median, pct } from "./table.ts";
 
-const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,zip,vast,files,capacity,configs,cold-start").split(","));
+const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,consent,zip,vast,files,capacity,configs,cold-start").split(","));
 /** Tag scanner configurations the capacity curve is measured for besides the default (DEFAULT_BROWSERS x DEFAULT_SLOTS). */
 const CONFIGS = [
   { browsers: 1, slots: 2 },
@@ -61,9 +62,11 @@ try {
     process.stderr.write(`could not start the stack with every worker (${err.message.split("\n")[0]}); starting the edge only\n`);
     return startStack({ only: ["auth", "report-store", "edge"], env: UNCAPPED });
   });
+  let consentOff: number | undefined;
   await withStack(main, async (ctx) => {
     await section("rejects", () => edgeRejects(ctx));
     await section("tag", () => tagVsFloor(ctx, floor));
+    await section("consent", async () => { consentOff = await staticTagP50(ctx); });
     await section("zip", () => zipVsTag(ctx));
     await section("vast", () => vastVsFloor(ctx, vast.url, media));
     // The raw-file scans: video beside a full decode, the image p50, the edge's memory under a 300 MB upload.
@@ -78,6 +81,13 @@ try {
       curves.push(c);
       addCurveRows(table, c, floorC);
     });
+  });
+  await section("consent", async () => {
+    // The main stack runs the default (no consent runs); this one turns them on.
+    const stack = await startStack({ only: ["auth", "report-store", "tag-scanner", "edge"], waitForWorkers: ["tag"], env: { TAG_CONSENT_STATES: "1", ...UNCAPPED } });
+    let on: number | undefined;
+    await withStack(stack, async (ctx) => { on = await staticTagP50(ctx); });
+    addConsentRow(table, on, consentOff);
   });
   if (sections.has("configs")) {
     for (const { browsers, slots } of CONFIGS) {

@@ -227,7 +227,7 @@ export function fullTagReport(): TagReport {
           serverIp: "93.184.216.34", ssl: true, sslInfo: { protocol: "TLS 1.3", validFrom: 1700000000n, validTo: 1800000000n },
           status: 200, statusText: "OK", timingMs: 35n, url: "https://example.com/ad.js", startedMs: 5n,
         },
-        { bytes: 43n, headers: {}, isPixel: true, method: "GET", resourceType: "image", serverIp: "1.2.3.4", ssl: false, status: 200, statusText: "OK", timingMs: 12n, url: "http://pixel.example/p.gif" },
+        { bytes: 43n, headers: {}, isPixel: true, method: "GET", resourceType: "image", serverIp: "1.2.3.4", ssl: false, status: 200, statusText: "OK", timingMs: 12n, url: "http://pixel.example/p.gif", vendor: { name: "Pixel Co", category: "measurement", gvlId: 77 } },
       ],
     },
     jobId: "worker-job",
@@ -252,6 +252,18 @@ export function fullTagReport(): TagReport {
       confidence: Measurement_Confidence.LOW,
       reasons: ["the renderer was kept from the CPU for 1.4 s while the creative rendered"],
       lowConfidenceFields: ["animation_duration"],
+    },
+    privacy: {
+      states: [
+        { state: "no_cmp", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: ["k"], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, watchedMs: 1500n },
+        { state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: [], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", watchedMs: 1600n },
+      ],
+      readsConsent: true,
+      consentCalls: [{ state: "tcf_denied", api: "__tcfapi", command: "addEventListener", count: 1, viaPostMessage: false }],
+      consentMacros: [{ macro: "${GDPR_CONSENT_755}", host: "pixel.example", foundIn: "markup", filled: true, vendorId: 755, hostVendor: { name: "Pixel Co", category: "measurement", gvlId: 77 }, vendorMatches: false }],
+      violations: [{ state: "tcf_denied", kind: "cookie", what: "uid", domain: "example.com" }],
+      allowedDomains: ["example.com"],
+      unapprovedDomains: ["pixel.example"],
     },
   });
 }

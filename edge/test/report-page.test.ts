@@ -113,6 +113,32 @@ describe("report page: what it shows", () => {
     expect(vendorOf("93.184.216.34")).toBe("93.184.216.34");
   });
 
+  it("privacy: each consent state, what happened after the user refused, the macros and the domains outside the list, escaped", () => {
+    const privacy = {
+      states: [
+        { state: "no_cmp", cookies: [{ name: "uid", domain: "publisher.test" }], storage_keys: ["uid"], third_party_domains: ["tracker.test"], requests: 2, pixels: 1, signal: "", error: "", watched_ms: 1500 },
+        { state: "tcf_denied", cookies: [], storage_keys: [], third_party_domains: [], requests: 0, pixels: 0, signal: "TCF", error: "cut short by the scan's deadline", watched_ms: 900 },
+      ],
+      reads_consent: true,
+      consent_calls: [{ state: "tcf_denied", api: "__tcfapi", command: "getTCData", count: 2, via_post_message: true }],
+      consent_macros: [{ macro: "${GDPR_CONSENT_755}", host: "ads.dsp.test", found_in: "markup", filled: true, vendor_id: 755, host_vendor: {}, vendor_matches: false }],
+      violations: [{ state: "tcf_denied", kind: "tracking_request", what: `http://tracker.test/p.gif?${HOSTILE}`, domain: "tracker.test" }],
+      allowed_domains: ["publisher.test"],
+      unapproved_domains: ["tracker.test"],
+    };
+    const html = page("tag_v3", { privacy });
+    inert(html);
+    expect(html).toContain(`<h2 id="h-privacy">Privacy and consent</h2>`);
+    expect(html).toContain("TCF v2.2: nothing consented<br><small>cut short by the scan&#39;s deadline</small>");
+    expect(html).toContain("uid (publisher.test)");
+    expect(html).toContain(HOSTILE_ESCAPED);
+    expect(html).toContain(`tcf_denied: __tcfapi(&quot;getTCData&quot;) × 2 by postMessage`);
+    expect(html).toContain("<code>${GDPR_CONSENT_755}</code>");
+    expect(html).toContain("Outside allowed_domains (publisher.test)");
+    // A report without consent runs (v2, or stored before them) has no such section.
+    expect(page("tag_v3", { privacy: { states: [] } })).not.toContain("h-privacy");
+  });
+
   it("animation: first paint and end of motion on a timeline, the guideline's limit, and the -1 cases in words", () => {
     const tests = { animation_duration: { name: "Animation Duration", data_type: "int", unit: "ms", expected: 15000, operator: "<=", actual: 1500, result: "passed", message: "" } };
     const html = page("tag_v3", { time_to_visual_start: 250, animation_duration: 1500, scan_results: { passed: 1, failed: 0, tests } });

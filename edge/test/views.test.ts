@@ -24,7 +24,7 @@ const TAG_V2_KEYS = [
   "dom_content_loaded", "has_border", "has_video", "iframes", "job_id", "local_storage", "memory_usage", "meta",
   "missing_assets", "mobile_friendly", "network", "screenshot", "ssl", "uses_document_write", "visual_artifacts",
 ];
-const V3_ONLY = ["animation_duration", "cpu", "landing_page", "measurement", "name", "scan_results", "time_to_visual_start"];
+const V3_ONLY = ["animation_duration", "cpu", "landing_page", "measurement", "name", "privacy", "scan_results", "time_to_visual_start"];
 
 describe("views", () => {
   it("tag v3: every documented field, exact names, schema-valid", () => {
@@ -65,6 +65,18 @@ describe("views", () => {
       confidence: "low", reasons: ["the renderer was kept from the CPU for 1.4 s while the creative rendered"], low_confidence_fields: ["animation_duration"],
     });
     expect(doc.name).toBe("Spring");
+    // v3 only: the vendor of each response ({} when unknown) and the consent states' privacy summary.
+    expect(doc.network.responses.map((x: { vendor: unknown }) => x.vendor)).toEqual([{}, { name: "Pixel Co", category: "measurement", gvl_id: 77 }]);
+    expect(doc.privacy.states[1]).toEqual({
+      state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storage_keys: [], third_party_domains: ["pixel.example"],
+      requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", error: "", watched_ms: 1600,
+    });
+    expect(doc.privacy.consent_macros[0]).toEqual({
+      macro: "${GDPR_CONSENT_755}", host: "pixel.example", found_in: "markup", filled: true, vendor_id: 755,
+      host_vendor: { name: "Pixel Co", category: "measurement", gvl_id: 77 }, vendor_matches: false,
+    });
+    expect(doc.privacy).toMatchObject({ reads_consent: true, allowed_domains: ["example.com"], unapproved_domains: ["pixel.example"] });
+    expect(doc.privacy.violations).toEqual([{ state: "tcf_denied", kind: "cookie", what: "uid", domain: "example.com" }]);
   });
 
   it("tag v2: no v3-only fields, plus visual_artifacts", () => {
@@ -72,6 +84,7 @@ describe("views", () => {
     check(tagV2Schema, doc);
     expect(Object.keys(doc).sort()).toEqual([...TAG_V2_KEYS].sort());
     for (const k of V3_ONLY) expect(doc).not.toHaveProperty(k);
+    expect(doc.network.responses[1]).not.toHaveProperty("vendor");
     expect(doc.visual_artifacts).toBe(true);
     expect(doc.meta.api_version).toBe("v2");
   });

@@ -6,6 +6,7 @@ import { creativeFileTable, fileMediaCard, IMAGE_KEYS, imageFacts, imageMetadata
 import { renderOther } from "./sections/generic.ts";
 import { mediaFileCard, renderAds, renderLint, renderPixels, renderTrackers, renderVastCreatives, renderWrapperChain, renderXml } from "./sections/media.ts";
 import { renderNetwork } from "./sections/network.ts";
+import { renderPrivacy } from "./sections/privacy.ts";
 import { insecureUrls, renderConsole, renderCookies, renderDialogs, renderLocalStorage, renderMissingAssets } from "./sections/storage.ts";
 import { counts, renderTestsTable, renderVerdict, testRows } from "./sections/tests.ts";
 import { renderScreens, renderTimeline } from "./sections/visuals.ts";
@@ -125,6 +126,7 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   add("problems", "Problems found", problems(report));
   if (has("lint")) add("lint", "VAST lint", renderLint(report), "lint");
   if (has("network")) add("network", "Network", renderNetwork(report), "network");
+  if (has("privacy")) add("privacy", "Privacy and consent", renderPrivacy(report), "privacy");
   if (has("cookies")) add("cookies", "Cookies", renderCookies(report), "cookies");
   if (has("local_storage")) add("storage", "Local storage", renderLocalStorage(report), "local_storage");
   add("dialogs", "Dialogs", renderDialogs(report), "dialogs");

@@ -40,6 +40,8 @@ export const reportCaseOf = (req: Pick<ScanRequestFields, "kind">) =>
 /** The location a scan runs in: its targeting.country, else the edge's SERVER_LOCATION. */
 export const locationOf = (req: ScanRequestFields, config: EdgeConfig) => ("targeting" in req ? req.targeting.country : undefined) ?? config.serverLocation;
 
+const allowlist = (req: ScanRequest): string[] => ("vendorAllowlist" in req ? (req.vendorAllowlist ?? []) : []);
+
 export function buildJob(config: EdgeConfig, jobId: string, req: ScanRequest): { job: ScanJob; location: string } {
   const { kind, apiVersion } = KIND_OF[req.kind];
   const t: TargetingInput = "targeting" in req ? req.targeting : {};
@@ -59,9 +61,9 @@ export function buildJob(config: EdgeConfig, jobId: string, req: ScanRequest): {
     deadlineUnixMs: BigInt(Date.now() + config.scanTimeoutMs),
     input:
       req.kind === "tag_v3" || req.kind === "tag_v2"
-        ? { case: "tag", value: create(TagInputSchema, { creative: { case: "html", value: req.html }, captureLandingPage: req.kind === "tag_v3" }) }
+        ? { case: "tag", value: create(TagInputSchema, { creative: { case: "html", value: req.html }, captureLandingPage: req.kind === "tag_v3", allowedDomains: allowlist(req) }) }
         : req.kind === "zip_v2" || req.kind === "zip_v3"
-          ? { case: "zip", value: create(ZipInputSchema, { data: req.zip, captureLandingPage: req.kind === "zip_v3" }) }
+          ? { case: "zip", value: create(ZipInputSchema, { data: req.zip, captureLandingPage: req.kind === "zip_v3", allowedDomains: allowlist(req) }) }
           : req.kind === "vast_v3"
             ? { case: "vast", value: create(VastInputSchema, { url: req.url }) }
             : { case: FILE_CASE[req.kind], value: fileInputOf(req, config) },

@@ -42,13 +42,15 @@ export type FileSource =
 
 /** A validated scan request, whichever door (JSON or gRPC) it came through. */
 export type ScanRequest =
-  | { kind: "tag_v3"; html: string; specId: number; workspaceId: number; name: string }
+  | { kind: "tag_v3"; html: string; specId: number; workspaceId: number; name: string; vendorAllowlist?: string[] }
   | { kind: "tag_v2"; html: string; targeting: TargetingInput }
   | { kind: "zip_v2"; zip: Uint8Array; targeting: TargetingInput }
-  | { kind: "zip_v3"; zip: Uint8Array; specId: number; workspaceId: number; name: string }
+  | { kind: "zip_v3"; zip: Uint8Array; specId: number; workspaceId: number; name: string; vendorAllowlist?: string[] }
   | { kind: "vast_v3"; url: string; specId: number; workspaceId: number; name: string }
   | { kind: FileReportKind; file: FileSource; specId: number; workspaceId: number; name: string };
 
+// vendorAllowlist: the request's allowed_domains (approved_vendors_only), set only when given. Its key sorts after
+// "html", which must stay the first member of a request's canonical form (scan/request-hash.ts).
 type WithoutPayload<R> = R extends unknown ? Omit<R, "html" | "zip" | "file"> : never;
 /** A request's kind, options and targeting: everything but its payload (an ad tag's html, a zip's bytes, a file). */
 export type ScanRequestFields = WithoutPayload<ScanRequest>;

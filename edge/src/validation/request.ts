@@ -80,6 +80,27 @@ function optionalInteger(body: Json, key: string, field: string): number | undef
   return v;
 }
 
+/** allowed_domains entries: a domain name, optionally written `*.example.com` (the same: subdomains are always in). */
+const DOMAIN = /^(\*\.)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+export const MAX_ALLOWED_DOMAINS = 200;
+
+/** v3 tag and zip: `allowed_domains`, the hosts a creative may contact (privacy.unapproved_domains, approved_vendors_only). */
+function allowedDomains(body: Json): { vendorAllowlist?: string[] } {
+  const v = optional(body, "allowed_domains");
+  if (v === undefined) return {};
+  if (!Array.isArray(v)) throw payloadError(`allowed_domains: must be an array of domain names, got ${typeName(v)}`);
+  // The streamed body keeps one item past the limit (scan-body-reader.ts), so the count is not told.
+  if (v.length > MAX_ALLOWED_DOMAINS) throw payloadError(`allowed_domains: at most ${MAX_ALLOWED_DOMAINS} entries`);
+  const out: string[] = [];
+  v.forEach((d: unknown, i: number) => {
+    if (typeof d !== "string") throw payloadError(`allowed_domains[${i}]: must be a string, got ${typeName(d)}`);
+    const name = d.trim().toLowerCase().replace(/\.$/, "");
+    if (name.length === 0 || name.length > 253 || !DOMAIN.test(name)) throw payloadError(`allowed_domains[${i}]: must be a domain name such as ads.example.com or *.example.com`);
+    out.push(name.replace(/^\*\./, ""));
+  });
+  return out.length > 0 ? { vendorAllowlist: [...new Set(out)] } : {};
+}
+
 function parseTargeting(body: Json, allowed: readonly (keyof TargetingInput)[]): TargetingInput {
   const t = optional(body, "targeting");
   if (t === undefined) return {};
@@ -142,7 +163,7 @@ export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestCo
     case "tag_v3":
     case "tag_v2": {
       const fields: ScanRequestFields = kind === "tag_v3"
-        ? { kind, ...v3Options(body, ctx) }
+        ? { kind, ...v3Options(body, ctx), ...allowedDomains(body) }
         : { kind, targeting: parseTargeting(body, ["device", "language", "country", "pageUrl"]) };
       const bytes = decodeBase64Strict(data, "data", limits.maxTagBytes, "ad tag");
       if (bytes instanceof Uint8Array) return received({ ...fields, html: checkTagBytes(bytes, "data", limits) } as ScanRequest);
@@ -153,7 +174,7 @@ export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestCo
     case "zip_v3": {
       const fields: ScanRequestFields = kind === "zip_v3"
         // v3 has no targeting (spec, Versioning 2): a zip v3 scan runs like a v3 tag scan, desktop, en-US.
-        ? { kind, ...v3Options(body, ctx) }
+        ? { kind, ...v3Options(body, ctx), ...allowedDomains(body) }
         // The spec lists only device and language for zip targeting; other keys are ignored like unknown fields.
         : { kind, targeting: parseTargeting(body, ["device", "language"]) };
       const bytes = decodeBase64Strict(data, "data", limits.maxZipBytes, "zip");

@@ -9,7 +9,9 @@ import { Base64Field, type DataSink } from "./base64-field.ts";
 
 // The JSON body of a scan endpoint, read as it streams in: never held whole, never parsed into a copy of itself.
 // A small JSON tokenizer keeps only what the request's validation reads (request.ts): the top-level members `data`,
-// `spec_id`, `workspace_id`, `name`, `targeting` and targeting's `device`, `language`, `country`, `page_url`; every
+// `spec_id`, `workspace_id`, `name`, `targeting` and targeting's `device`, `language`, `country`, `page_url`, and the
+// items of `allowed_domains` (at most 201: validation refuses more than 200; an item that is an object or array is
+// kept as an empty one, which validation refuses for not being a string); every
 // other value is checked for syntax and dropped. `data` goes straight through the strict base64 checks into its
 // decoded bytes (base64-field.ts) — or, for a request the edge does not keep (its customer at the in-flight cap),
 // into the few facts its checks and digest need. So a 13 MB body costs the edge its decoded bytes at most (10 MB for
@@ -58,7 +60,10 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 const HEX = /^[0-9A-Fa-f]$/;
 
 // `url`: the raw-file scans' alternative to `data` (other endpoints ignore it like any unknown member).
-const TOP_KEYS = new Set(["data", "url", "spec_id", "workspace_id", "name", "targeting"]);
+const TOP_KEYS = new Set(["data", "url", "spec_id", "workspace_id", "name", "targeting", "allowed_domains"]);
+/** The one kept array (v3 tag/zip `allowed_domains`): its items are kept up to one past what validation allows. */
+const LIST_KEY = "allowed_domains";
+const MAX_LIST = 201;
 const TARGETING_KEYS = new Set(["device", "language", "country", "page_url"]);
 // Keys longer than this are none of the above: not kept.
 const MAX_KEY = 16;
@@ -135,7 +140,7 @@ class NumberReader {
 }
 
 /** Where the value being read goes: the body's root, a top-level member, a member of `targeting` — or nowhere. */
-type Dest = { to: "root" } | { to: "top"; key: string } | { to: "targeting"; key: string } | undefined;
+type Dest = { to: "root" } | { to: "top"; key: string } | { to: "targeting"; key: string } | { to: "list" } | undefined;
 
 export interface ScanBodyOptions {
   kind: ReportKind;
@@ -157,6 +162,8 @@ export class ScanBodyParser {
   private top: Json | undefined;
   private targeting: Json | undefined;
   private targetingDepth = -1;
+  private list: unknown[] | undefined;
+  private listDepth = -1;
   // The key being read or last read, at the top level and in targeting.
   private topKey = "";
   private targetingKey = "";
@@ -299,6 +306,7 @@ export class ScanBodyParser {
     if (this.depth === 0) return { to: "root" };
     if (this.depth === 1 && this.top) return TOP_KEYS.has(this.topKey) ? { to: "top", key: this.topKey } : undefined;
     if (this.depth === 2 && this.targetingDepth === 1) return TARGETING_KEYS.has(this.targetingKey) ? { to: "targeting", key: this.targetingKey } : undefined;
+    if (this.depth === 2 && this.listDepth === 1) return this.list!.length < MAX_LIST ? { to: "list" } : undefined;
     return undefined;
   }
 
@@ -306,6 +314,7 @@ export class ScanBodyParser {
     if (!dest) return;
     if (dest.to === "root") this.root = value;
     else if (dest.to === "top") this.top![dest.key] = value;
+    else if (dest.to === "list") this.list!.push(value);
     else this.targeting![dest.key] = value;
   }
 
@@ -325,11 +334,17 @@ export class ScanBodyParser {
         this.state = S.ObjFirst;
         return;
       }
-      case "[":
-        this.put(dest, []);
+      case "[": {
+        const arr: unknown[] = [];
+        if (dest?.to === "top" && dest.key === LIST_KEY) {
+          this.list = arr;
+          this.listDepth = this.depth;
+        }
+        this.put(dest, arr);
         this.push(ARR);
         this.state = S.ArrFirst;
         return;
+      }
       case '"':
         this.readingKey = false;
         this.sink =
@@ -456,6 +471,7 @@ export class ScanBodyParser {
     if (this.depth === 0 || this.stack[this.depth - 1] !== type) return this.fail();
     this.depth--;
     if (this.depth === this.targetingDepth) this.targetingDepth = -1;
+    if (this.depth === this.listDepth) this.listDepth = -1;
     // The container's value was put when it opened.
     this.dest = undefined;
     this.state = this.depth === 0 ? S.End : S.After;

@@ -16,6 +16,15 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
     workspace_id: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0, description: "workspace the report is stored in" },
     name: { type: "string", maxLength: limits.maxNameLength, description: "echoed in the report as name" },
   };
+  const allowedDomains = {
+    allowed_domains: {
+      type: "array",
+      maxItems: 200,
+      items: { type: "string", maxLength: 253, examples: ["*.doubleclick.net", "adsrvr.org"] },
+      description:
+        "the domains the creative may contact (\"connection screening\"): each entry covers the domain and its subdomains (a leading *. is the same). When given, the report's privacy.unapproved_domains lists every host contacted outside it (in any consent state) and the test approved_vendors_only fails on any. An entry that is not a domain name is a payload_error naming it.",
+    },
+  };
   const language = {
     type: "string",
     maxLength: MAX_LANGUAGE_LENGTH,
@@ -29,7 +38,7 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
       type: "object",
       description: note,
       required: ["data"],
-      properties: { data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes), ...v3 },
+      properties: { data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes), ...v3, ...allowedDomains },
     },
     vast_v3: {
       type: "object",
@@ -59,7 +68,7 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
       type: "object",
       description: note,
       required: ["data"],
-      properties: { data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes), ...v3 },
+      properties: { data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes), ...v3, ...allowedDomains },
     },
     ...fileRequestSchemas(limits, v3, note),
     zip_v2: {

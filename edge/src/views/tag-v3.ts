@@ -1,6 +1,7 @@
 import { cpuSchema, cpuView } from "./cpu.ts";
 import type { TagReport } from "@cva/contracts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
+import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
 import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
 
 export const landingPageSchema = obj(
@@ -23,6 +24,8 @@ export const tagV3Schema = obj(
     measurement: measurementSchema,
     cpu: cpuSchema,
     name: str("copied from the request"),
+    network: networkV3Schema,
+    privacy: privacySchema,
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
   },
@@ -52,6 +55,8 @@ export function tagV3View(r: TagReport) {
     cpu: cpuView(r.cpu),
     measurement: measurementView(r?.measurement),
     name: r.name,
+    network: networkV3View(r.network),
+    privacy: privacyView(r.privacy),
     scan_results: tagScanResultsView(r.scanResults),
     time_to_visual_start: Number(r.timeToVisualStartMs),
   };

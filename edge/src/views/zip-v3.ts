@@ -5,6 +5,7 @@ import { imageView } from "./shared.ts";
 import { measurementSchema, measurementView } from "./tag-common.ts";
 import { arr, bool, int, obj, str } from "./shared.ts";
 import { zipV2Schema, zipV2View } from "./zip-v2.ts";
+import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
 
 const v2 = zipV2Schema as { properties: Record<string, Record<string, unknown>>; required: string[] };
 
@@ -30,6 +31,8 @@ export const zipV3Schema = obj(
     measurement: measurementSchema,
     cpu: cpuSchema,
     name: str("copied from the request"),
+    network: networkV3Schema,
+    privacy: privacySchema,
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
     has_backup_ad: bool("the zip holds a backup image: a static image of the ad's size (the fallback where HTML5 cannot run)"),
@@ -59,6 +62,8 @@ export function zipV3View(r: ZipReport) {
     cpu: cpuView(render?.cpu),
     measurement: measurementView(render?.measurement),
     name: render?.name ?? "",
+    network: networkV3View(render?.network),
+    privacy: privacyView(render?.privacy),
     scan_results: tagScanResultsView(r.scanResults),
     time_to_visual_start: Number(render?.timeToVisualStartMs ?? 0),
     has_backup_ad: r.hasBackupAd,

@@ -18,6 +18,9 @@ import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
 import type { CpuSample } from "./gatherers/performance.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
+import type { ConsentRunArtifact } from "./privacy/artifact.ts";
+import { privacyField } from "./privacy/report-field.ts";
+import { hostOf, registrableDomain, vendorOfHost, type VendorDb } from "./privacy/vendors.ts";
 
 /** Everything gathered during one scan: plain data, from which the report is a pure function. */
 export interface TagArtifacts {
@@ -63,6 +66,12 @@ export interface TagArtifacts {
   resolvedIp(host: string): string | undefined;
   /** Number of requests before the click-through: later ones belong to the landing page, not the creative. */
   creativeRequestCount?: number;
+  /** Whom hosts belong to (vendor on each response, privacy). */
+  vendors?: VendorDb;
+  /** The consent states' runs (privacy/); undefined when they were not run. */
+  consentRuns?: ConsentRunArtifact[];
+  /** The customer's allowed_domains (approved_vendors_only). */
+  allowedDomains?: readonly string[];
 }
 
 /** What the upload step made of the images: measured in Node, stored by the artifact sink. */
@@ -87,7 +96,7 @@ export interface ReportContext {
  * The creative's own requests: not our wrapper page, not the placement's files (mraid.js), not the browser's favicon
  * fetch, not the landing page's.
  */
-export function creativeRequests(art: TagArtifacts): RequestRecord[] {
+export function creativeRequests(art: Pick<TagArtifacts, "site" | "requests" | "creativeRequestCount">): RequestRecord[] {
   const { site } = art;
   const favicon = new URL("/favicon.ico", site.entryUrl).href;
   // The wrapper host page of a tag and the slot page of a framed bundle are ours.
@@ -119,9 +128,17 @@ function withCpuConfidence(m: MeasurementOutcome, pinned: { ms: number; starvedM
   };
 }
 
+/** The vendor of a third-party host (first-party and unknown hosts have none). */
+function vendorField(db: VendorDb | undefined, host: string, pageDomain: string) {
+  if (!db || !host || registrableDomain(host) === pageDomain) return {};
+  const v = vendorOfHost(db, host);
+  return v ? { vendor: { name: v.name, category: v.category, gvlId: v.gvlId } } : {};
+}
+
 export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: StoredImages): TagReport {
   const { site, profile, job } = { ...art, job: ctx.job };
   const requests = creativeRequests(art);
+  const pageDomain = registrableDomain(hostOf(site.entryUrl));
   const responses = requests.map((r) => {
     let hostname = "";
     try {
@@ -148,6 +165,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
       url: r.url,
       startedMs: BigInt(started),
       failure,
+      ...vendorField(art.vendors, r.synthetic ? "" : hostname, pageDomain),
     };
   });
   const markupBytes = site.hostPageIsWrapper ? Buffer.byteLength(site.markup) : 0;
@@ -240,6 +258,15 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     usesDocumentWrite: art.usesDocumentWrite,
     visualArtifacts: hasVisualArtifacts(declared, painted),
     timedOut: art.timedOut,
+    ...(art.consentRuns
+      ? {
+          privacy: privacyField({
+            site, requests, storage: { cookies: art.cookies, localStorage: art.localStorage }, consentRuns: art.consentRuns,
+            watchedMs: art.renderEndedAt - (art.navWallMs ?? art.renderEndedAt), vendors: art.vendors, allowedDomains: art.allowedDomains,
+            creativeRequests,
+          }),
+        }
+      : {}),
     measurement: {
       confidence: measured.confidence === "high" ? Measurement_Confidence.HIGH : Measurement_Confidence.LOW,
       reasons: measured.reasons,

@@ -20,6 +20,9 @@ import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
 import { createWarmPages, type PageLease } from "./warm-pages.ts";
 import { calibrateCpu, REFERENCE_DEVICE, type CpuCalibration } from "./cpu-calibration.ts";
 import { bounded } from "./util.ts";
+import type { ConsentRunArtifact } from "./privacy/artifact.ts";
+import { startConsentRuns } from "./privacy/consent-runs.ts";
+import { vendorDb, type VendorDb } from "./privacy/vendors.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
 export class BrowserLostError extends Error {
@@ -59,6 +62,13 @@ export interface TagScannerDeps {
   imageWork?: ImageWork;
   /** Addresses a page_url host may have (page-origin.ts; default public unicast only, whatever the allowlist says). */
   pageHostPolicy?: OutboundPolicy;
+  /**
+   * Render the consent states (privacy/) for v3 jobs. Off unless asked: the process turns it on (TAG_CONSENT_STATES,
+   * default 1; main.ts), tests that are not about consent keep their one run per scan.
+   */
+  consentStates?: boolean;
+  /** Whom hosts belong to (privacy/vendors.ts; default the curated list). */
+  vendors?: VendorDb;
 }
 
 export interface TagScanner {
@@ -72,7 +82,7 @@ export interface TagScanner {
 }
 
 /** Milliseconds spent per phase, for the scan log (where an operator looks first when scans get slow). */
-interface PhaseMs { setup: number; render: number; measure: number; landing: number }
+interface PhaseMs { setup: number; render: number; measure: number; landing: number; consentWait?: number }
 
 export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
@@ -89,6 +99,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   });
   const warm = createWarmPages({ perBrowser: deps.pool.slotsPerBrowser ?? 1, prepare });
   const imageWork = deps.imageWork ?? createImageWork();
+  const vendors = deps.vendors ?? vendorDb();
   deps.pool.onClose?.(async () => {
     await warm.close();
     if (!deps.imageWork) await imageWork.close();
@@ -155,7 +166,12 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         refill();
         if (calibrationWanted && !calibration) void calibrate(lease.browser);
       };
-      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender);
+      // v3 reports only: v2's documented shape has no privacy to carry them.
+      const consent = !deps.consentStates || job.apiVersion !== "v3" ? undefined : (renderMs: number, deadline: number) => startConsentRuns({
+        browser: lease.browser, startProxy: (policy) => startProxy(policy, lease.proxyListener), policy: pageOrigins.policy,
+        job, profile, renderMs, deadline,
+      });
+      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender, consent);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
@@ -217,6 +233,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   async function gather(
     job: ScanJob, profile: DeviceProfile, prepared: PreparedPage, t0: number,
     signal: AbortSignal | undefined, log: ScanLogger | undefined, afterRender: () => void,
+    consent?: (renderMs: number, deadline: number) => Promise<ConsentRunArtifact[]>,
   ) {
     const site = buildSyntheticSite(job);
     const captureLanding = job.input.case === "tag" && job.input.value.captureLandingPage;
@@ -232,6 +249,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
     const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
+    // The consent states run while this run stores its screenshot and clicks through (privacy/consent-runs.ts): after
+    // the measure phase, whose reads (storage, layout: each bounded) starved beside three renderer starts on a loaded
+    // machine and came back empty.
+    const consentRuns = consent?.(render.endedAt - render.startedAt, jobDeadline);
     const measuredAt = Date.now();
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const click = await clickThroughPhase(prepared, {
@@ -242,6 +263,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       setup: render.startedAt - t0, render: render.endedAt - render.startedAt, measure: measuredAt - render.endedAt, landing: Date.now() - measuredAt,
     };
     const stopped = await runPhase(gatherers, "stop", { ms: 2_000 });
+    const consentDone = Date.now();
+    const privacyRuns = consentRuns ? await consentRuns : undefined;
+    phaseMs.consentWait = Date.now() - consentDone;
 
     const changes = screencast.localChanges();
     const { watch } = render;
@@ -272,6 +296,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
       creativeRequestCount: net.artifact.creativeRequests,
+      vendors, consentRuns: privacyRuns,
+      allowedDomains: job.input.case === "tag" ? job.input.value.allowedDomains : [],
     };
     const gatherErrors = [...render.errors, ...click.errors, ...stopped];
     return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };

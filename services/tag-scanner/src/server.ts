@@ -12,6 +12,8 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   artifacts?: ArtifactSink;
   pool?: BrowserPoolOptions;
   timeouts?: Partial<ScanTimeouts>;
+  /** Render the consent states for v3 jobs (TAG_CONSENT_STATES=1; main.ts defaults it to off). */
+  consentStates?: boolean;
 }
 
 export type TagScannerProcess = ScannerProcess;
@@ -25,7 +27,7 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
   // Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
   const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
-  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts });
+  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
   return startScannerProcess({

@@ -33,7 +33,8 @@ export function renderViaDispatcher(dispatcher: JobSubmitter, options: RenderVia
     const timeoutMs = childTimeoutMs(job, { marginMs, fallbackMs });
     if (timeoutMs <= 0) throw new RenderUnavailableError("the scan ran out of time before the creative could be rendered");
     const captureLandingPage = job.input.case === "zip" && job.input.value.captureLandingPage;
-    const tagJob = childJob(job, "render", ScanKind.TAG, { case: "tag", value: create(TagInputSchema, { creative: { case: "bundle", value: bundle }, captureLandingPage }) });
+    const allowedDomains = job.input.case === "zip" ? job.input.value.allowedDomains : [];
+    const tagJob = childJob(job, "render", ScanKind.TAG, { case: "tag", value: create(TagInputSchema, { creative: { case: "bundle", value: bundle }, captureLandingPage, allowedDomains }) });
     try {
       return await runChildJob(dispatcher, tagJob, { report: "tag", timeoutMs, location: servedLocationOf(job.targeting?.country, splitLocations(options.location)) });
     } catch (err) {

@@ -21,6 +21,10 @@ import { missing_assets as tag_missing_assets } from "./tag/missing_assets.ts";
 import { network_requests as tag_network_requests } from "./tag/network_requests.ts";
 import { ssl as tag_ssl } from "./tag/ssl.ts";
 import { time_to_visual_start as tag_time_to_visual_start } from "./tag/time_to_visual_start.ts";
+import { no_identifiers_without_consent as tag_no_identifiers_without_consent } from "./tag/no_identifiers_without_consent.ts";
+import { no_tracking_without_consent as tag_no_tracking_without_consent } from "./tag/no_tracking_without_consent.ts";
+import { consent_macros_filled as tag_consent_macros_filled } from "./tag/consent_macros_filled.ts";
+import { approved_vendors_only as tag_approved_vendors_only } from "./tag/approved_vendors_only.ts";
 import { error_url as xml_error_url } from "./vast/xml/error_url.ts";
 import { mezzanine as xml_mezzanine } from "./vast/xml/mezzanine.ts";
 import { tracking_events as xml_tracking_events } from "./vast/xml/tracking_events.ts";
@@ -126,6 +130,10 @@ export const tagTests: ReadonlyMap<string, TagTest> = new Map(
     tag_network_requests,
     tag_ssl,
     tag_time_to_visual_start,
+    tag_no_identifiers_without_consent,
+    tag_no_tracking_without_consent,
+    tag_consent_macros_filled,
+    tag_approved_vendors_only,
   ].map((t) => [t.meta.id, t]),
 );
 

@@ -44,6 +44,12 @@ export const SOURCES = {
   cm360Html5:
     "Campaign Manager 360 HTML5 assets (support.google.com/campaignmanager/answer/4558694): \"The primary HTML file should have at " +
     "least one click tag\"; \"You can also add an image to show when a browser doesn't support HTML5\"",
+  tcf:
+    "IAB Europe TCF v2.2 Policies (iabeurope.eu/tcf-2-0, policies Chapter II-III: a vendor needs a legal basis — consent for " +
+    "purpose 1, storing or accessing information on a device — before it stores or reads identifiers or processes personal data) " +
+    "and GDPR art. 5(3) of the ePrivacy Directive 2002/58/EC (storing or reading information on a user's device needs consent)",
+  gpp: "IAB Tech Lab GPP, US National Privacy section (usnat, sid 7): SaleOptOut, SharingOptOut, TargetedAdvertisingOptOut = 1 (opted out); GPC (Sec-GPC: 1, globalprivacycontrol.org) is an opt-out signal under the state laws the section carries",
+  tcfMacros: "IAB Europe TCF v2.2 technical specification, \"Consent string and vendor list formats\", URL-based services: ${GDPR}, ${GDPR_CONSENT_XXXXX} with XXXXX the vendor's GVL id, ${ADDTL_CONSENT}; IAB Tech Lab GPP ${GPP_STRING_XXXXX}, ${GPP_SID}",
   minifiedSpec: "spec/creative-validation-api.md, Limits 5: \"minified is false when more than 5% saving is possible in any CSS or JavaScript file\"",
 } as const;
 
@@ -247,6 +253,52 @@ const rules: Rule[] = [
     expected_text: "opens no dialogs",
     source: SOURCES.noFigure,
     reason: "A dialog blocks the publisher's page until dismissed.",
+  },
+
+  // ---- Consent and privacy (privacy.*: the consent states of services/tag-scanner) ----
+  {
+    kind: "fixed",
+    test: "no_identifiers_without_consent",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "sets no cookie or storage key when the user refused",
+    source: `${SOURCES.tcf}; ${SOURCES.gpp}`,
+    reason: "Storing an identifier on the device needs consent (ePrivacy art. 5(3)); under a US opt-out an identifier serves only the sale/sharing/targeting refused. No figure is involved: any is a failure.",
+  },
+  {
+    kind: "fixed",
+    test: "no_tracking_without_consent",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "makes no third-party tracking request when the user refused",
+    source: `${SOURCES.tcf}; ${SOURCES.gpp}`,
+    reason: "A tracking request sends the user's personal data (IP address, identifiers) to a vendor without a legal basis under tcf_denied, and serves a refused purpose under gpp_us_opt_out. Any is a failure.",
+  },
+  {
+    kind: "fixed",
+    test: "consent_macros_filled",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "every consent macro is filled and names the vendor that reads it",
+    source: SOURCES.tcfMacros,
+    reason: "An unfilled macro leaves the vendor without any consent signal; a ${GDPR_CONSENT_nnn} naming another vendor's id hands it a signal for the wrong vendor.",
+  },
+  {
+    kind: "fixed",
+    test: "approved_vendors_only",
+    scope: "tag",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "contacts only the request's allowed_domains",
+    source: "The request's allowed_domains (the customer's own list: \"connection screening\")",
+    reason: "The customer's list is the rule: any host outside it fails. Left out when no list is given.",
   },
 
   // ---- VAST document ----
