@@ -74,7 +74,8 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     await page.click("#scan");
     await page.waitForFunction(() => !document.getElementById("error")!.hidden);
     expect(await axeViolations(page)).toEqual([]);
-    expect(problems.filter((p) => !/404/.test(p))).toEqual([]);
+    // The API's own 4xx answers to the provoked errors are logged by the browser as failed loads; nothing else may be.
+    expect(problems.filter((p) => !/status of 4\d\d/.test(p))).toEqual([]);
   });
 
   it("works from the keyboard alone: an ad tag scanned, then its report page; the key stays in this tab's sessionStorage", async () => {
@@ -125,7 +126,7 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("error-title");
   });
 
-  it("sends a video to /v3/scanVideo and shows the server's own message when it has no such endpoint", async () => {
+  it("sends a video to /v3/scanVideo and shows the server's own error as it answered", async () => {
     await page.type("#api-key", "key-a");
     await page.click('input[name="source"][value="file"]');
     const mp4 = path.join(dir, "preroll.mp4");
@@ -133,12 +134,15 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     await (await page.$("input#file"))!.uploadFile(mp4);
     await page.waitForFunction(() => document.getElementById("endpoint")!.textContent === "Sends POST /v3/scanVideo.");
     expect(await text("#file-kind")).toMatch(/^preroll\.mp4 \(2\.1 KB\): video file, because its bytes are a video file\.$/);
+    const answered = page.waitForResponse((r) => r.url().endsWith("/v3/scanVideo"));
     await page.click("#scan");
+    const res = await answered;
+    const body = (await res.json()) as { error_type: string; message: string };
+    // The fake edge has no media worker: whatever it answered is shown as it answered.
+    expect(res.status()).toBeGreaterThanOrEqual(400);
     await page.waitForFunction(() => !document.getElementById("error")!.hidden);
-    // The fake edge has no media endpoints: its 404 is shown as it answered.
-    expect(await text("#error-type")).toBe("invalid_endpoint");
-    expect(await text("#error-message")).toBe("no endpoint POST /v3/scanVideo");
-    expect(await text("#error-hint")).toMatch(/does not offer video file scans/);
+    expect(await text("#error-type")).toBe(body.error_type);
+    expect(await text("#error-message")).toBe(body.message);
   });
 
   it("takes a dropped zip, and sends a tag with targeting to v2, showing its report as JSON", async () => {
