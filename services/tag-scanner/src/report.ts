@@ -9,6 +9,7 @@ import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { measurementConfidence } from "./fields/measurement.ts";
+import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
@@ -53,6 +54,10 @@ export interface TagArtifacts {
   resolvedIp(host: string): string | undefined;
   /** Number of requests before the click-through: later ones belong to the landing page, not the creative. */
   creativeRequestCount?: number;
+  /** Photosensitivity frames, pause control, document checks (fields/accessibility-report.ts). */
+  accessibility?: AccessibilityArtifacts;
+  /** Epoch ms when the navigation to the creative started (local clock): the origin of worst_second_ms. */
+  renderStartedAt?: number;
 }
 
 /** What the upload step made of the images: measured in Node, stored by the artifact sink. */
@@ -147,11 +152,12 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   );
   const landing = art.landing;
   const shot = images.screenshot;
+  const animationMs = rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving) : 0;
 
   return create(TagReportSchema, {
     jobId: job.jobId,
     thirdPartyAdServer: thirdPartyAdServer(requests.map((r) => r.url), site.markup),
-    animationDurationMs: BigInt(rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving) : 0),
+    animationDurationMs: BigInt(animationMs),
     blockedByAdblock: blockedByAdblock(requests.filter((r) => !r.synthetic || !site.hostPageIsWrapper), site.markup, site.entryUrl),
     console: { errors: art.events.consoleErrors, warnings: art.events.consoleWarnings },
     cookies: art.cookies.map((c) => ({
@@ -213,6 +219,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     usesDocumentWrite: art.usesDocumentWrite,
     visualArtifacts: hasVisualArtifacts(declared, painted),
     timedOut: art.timedOut,
+    accessibility: buildAccessibility(art.accessibility, { renderStartMs: art.renderStartedAt ?? 0, animationMs, rendered }),
     measurement: {
       confidence: measured.confidence === "high" ? Measurement_Confidence.HIGH : Measurement_Confidence.LOW,
       reasons: measured.reasons,

@@ -237,6 +237,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
       creativeRequestCount: net.artifact.creativeRequests,
+      renderStartedAt: render.startedAt,
+      accessibility: { flashes: prepared.flashes.artifact },
     };
     const gatherErrors = [...render.errors, ...click.errors, ...stopped];
     return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };
