@@ -9,6 +9,7 @@ import type { BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
 import { runPhase } from "./gatherers/gatherer.ts";
 import { MAX_SHOT_CSS } from "./gatherers/measure.ts";
+import { accessibilityPhase } from "./phases/accessibility.ts";
 import { clickThroughPhase } from "./phases/click-through.ts";
 import { measurePhase } from "./phases/measure.ts";
 import { renderPhase } from "./phases/render.ts";
@@ -70,7 +71,7 @@ export interface TagScanner {
 }
 
 /** Milliseconds spent per phase, for the scan log (where an operator looks first when scans get slow). */
-interface PhaseMs { setup: number; render: number; measure: number; landing: number }
+interface PhaseMs { setup: number; render: number; measure: number; accessibility: number; landing: number }
 
 export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
@@ -199,15 +200,22 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const { gatherers, events, signals, net, interception, perf, screencast, proxy } = prepared;
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
-    const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
+    // The page is put back to its width after the responsiveness layout: the accessibility phase (and the click) follow.
+    const measure = await measurePhase(prepared, { site, profile, thenClick: true, timeouts, jobDeadline });
     const measuredAt = Date.now();
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
+    const motion = screencast.artifact.changes;
+    const a11y = await accessibilityPhase(prepared, {
+      site, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline,
+      longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),
+    });
+    const a11yDoneAt = Date.now();
     const click = await clickThroughPhase(prepared, {
       capture: captureLanding, responsive: measure.responsive, click: measure.measured.layout?.click, touch: profile.hasTouch,
       timeouts, jobDeadline,
     });
     const phaseMs: PhaseMs = {
-      setup: render.startedAt - t0, render: render.endedAt - render.startedAt, measure: measuredAt - render.endedAt, landing: Date.now() - measuredAt,
+      setup: render.startedAt - t0, render: render.endedAt - render.startedAt, measure: measuredAt - render.endedAt, accessibility: a11yDoneAt - measuredAt, landing: Date.now() - a11yDoneAt,
     };
     const stopped = await runPhase(gatherers, "stop", { ms: 2_000 });
 
@@ -238,7 +246,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       resolvedIp: (h) => proxy.resolvedIp(h),
       creativeRequestCount: net.artifact.creativeRequests,
       renderStartedAt: render.startedAt,
-      accessibility: { flashes: prepared.flashes.artifact },
+      accessibility: { flashes: prepared.flashes.artifact, ...a11y },
     };
     const gatherErrors = [...render.errors, ...click.errors, ...stopped];
     return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };

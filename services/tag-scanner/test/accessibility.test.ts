@@ -92,3 +92,67 @@ describe("flash verdict from frames that may have been dropped", () => {
     expect(couldHideRisk({ firstAt: 3_000, lastAt: 5_000, blind: [[1_000, 2_000]] }, [])).toBe(false);
   });
 });
+
+/** An endless 1 s slide loop (CSS), with `button` inside the ad. */
+function loop(button: string): string {
+  return `<div style="width:300px;height:250px;background:#fff;position:relative;overflow:hidden" id="ad">
+<div id="slide" style="width:100px;height:100px;background:#036;position:absolute;left:0;top:0;animation:mv 1s linear infinite"></div>${button}
+</div><style>@keyframes mv{from{left:0}to{left:200px}}</style>`;
+}
+const PAUSE_SCRIPT = `<script>document.getElementById("p").addEventListener("click", () => { document.getElementById("slide").style.animationPlayState = "paused"; });</script>`;
+
+describe("motion and its pause control (WCAG 2.2.2)", () => {
+  it.each([
+    { name: "a pause button that pauses", html: loop(`<button id="p" style="position:absolute;right:4px;bottom:4px">Pause</button>`) + PAUSE_SCRIPT, want: "WORKS", control: "Pause" },
+    { name: "a stop icon button (aria-label) that does nothing", html: loop(`<button id="p" aria-label="Stop animation" style="position:absolute;right:4px;bottom:4px;width:24px;height:24px"></button>`), want: "DOES_NOT_WORK", control: "Stop animation" },
+    { name: "no control", html: loop(""), want: "MISSING", control: "" },
+  ])("endless motion with $name", async ({ html, want, control }) => {
+    const { Accessibility_PauseControl } = await import("@cva/contracts");
+    const { report, a } = await scanA11y(html);
+    expect(report.animationDurationMs).toBe(-1n);
+    expect(a.motionOver5s).toBe(true);
+    expect(Accessibility_PauseControl[a.pauseControl]).toBe(want);
+    expect(a.pauseControlName).toBe(control);
+  }, 40_000);
+});
+
+// A 20x20 grey PNG-free image: an SVG data URL (no text in it, but large enough to count as an image that could hold some).
+const IMG = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="60"><rect width="120" height="60" fill="#369"/></svg>')}`;
+
+describe("document checks (axe-core in every frame's isolated world)", () => {
+  it("finds the image without alt, the exit link with no name and the low-contrast text; says what it could not check", async () => {
+    const html = `<div style="width:300px;height:250px;background:#fff;position:relative">
+<img src="${IMG}" width="120" height="60" id="noalt">
+<a href="https://example.com/exit" id="exit"><img src="${IMG}" width="120" height="60" alt=""></a>
+<p id="faint" style="color:#bbb;background:#fff;font-size:12px;margin:0">Faint offer text</p>
+<canvas id="cv" width="100" height="40"></canvas>
+</div><script>const c = document.getElementById("cv").getContext("2d"); c.fillText("drawn text", 5, 20);
+// The creative cannot fake the result: axe runs in an isolated world, not this one.
+window.axe = { run: () => Promise.resolve({ violations: [] }) }; Element.prototype.getAttribute = () => "forged";</script>`;
+    const { a } = await scanA11y(html);
+    const rules = Object.fromEntries(a.violations.map((v) => [v.ruleId, v]));
+    expect(a.documentCheckError).toBe("");
+    expect(a.rulesChecked).toContain("color-contrast");
+    expect(rules["image-alt"]?.targets).toEqual(["#noalt"]);
+    expect(rules["image-alt"]?.wcag).toContain("1.1.1");
+    expect(rules["link-name"]?.targets).toEqual(["#exit"]);
+    expect(rules["link-name"]?.wcag).toEqual(expect.arrayContaining(["2.4.4", "4.1.2"]));
+    expect(rules["color-contrast"]?.targets).toEqual(["#faint"]);
+    expect(rules["color-contrast"]?.wcag).toContain("1.4.3");
+    // Our wrapper page's <html> is not the tag's: no language finding for it.
+    expect(rules["html-has-lang"]).toBeUndefined();
+    expect(a.notChecked.map((n) => n.kind).sort()).toEqual(["canvas_text", "image_text"]);
+    expect(a.notChecked.find((n) => n.kind === "canvas_text")?.count).toBe(1);
+  }, 40_000);
+
+  it("a creative that names its images and exit, with readable text, has no findings; a framed document without lang has one", async () => {
+    const inner = `<!doctype html><html><body style="margin:0"><p style="color:#000;background:#fff">Inner</p></body></html>`;
+    const html = `<div style="width:300px;height:250px;background:#fff">
+<a href="https://example.com/exit" aria-label="Shop the sale"><img src="${IMG}" width="120" height="60" alt="Sale banner"></a>
+<p style="color:#222;background:#fff;margin:0">Readable offer</p>
+<iframe id="fr" width="200" height="50" srcdoc="${inner.replace(/"/g, "&quot;")}" title="inner"></iframe></div>`;
+    const { a } = await scanA11y(html);
+    expect(a.violations.map((v) => v.ruleId)).toEqual(["html-has-lang"]);
+    expect(a.violations[0]!.targets[0]).toMatch(/^frame .* >> html$/);
+  }, 40_000);
+});

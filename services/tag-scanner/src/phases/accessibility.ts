@@ -1,0 +1,39 @@
+import type { ScanTimeouts } from "../config.ts";
+import { probeFrames, runDocumentChecks, tryPauseControl, type A11yArtifact } from "../gatherers/accessibility.ts";
+import type { PreparedPage } from "../prepared-page.ts";
+import type { SyntheticSite } from "../synthetic-origin.ts";
+
+/** Pixel changes are counted over this window before and after the pause click. */
+const PAUSE_OBSERVE_MS = 1_500;
+
+/**
+ * The accessibility phase, after measuring (so that what it costs the renderer is not counted as the creative's CPU)
+ * and before the click-through (which leaves the creative): axe-core in every frame, the probe for pause controls,
+ * canvases and images, then — when the creative moved for more than 5 s — the pause control tried.
+ */
+export async function accessibilityPhase(prepared: PreparedPage, opts: {
+  site: SyntheticSite;
+  responsive: boolean;
+  /** The render watch ended with the creative still moving (endless or at the time-out). */
+  stillMoving: boolean;
+  /** The creative moved for more than about 5 s: a pause control is needed (the report decides exactly). */
+  longMotion: boolean;
+  timeouts: Pick<ScanTimeouts, "stepMs">;
+  jobDeadline: number;
+}): Promise<A11yArtifact> {
+  const { worlds, client } = prepared;
+  const { stepMs } = opts.timeouts;
+  if (!opts.responsive) {
+    return { canvases: 0, images: 0, document: { violations: [], rulesChecked: [], error: "the page did not answer", frames: 0, framesMissed: 0, ms: 0 } };
+  }
+  const left = () => opts.jobDeadline - Date.now() - stepMs;
+  const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
+  const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
+  let pause;
+  if (opts.longMotion) {
+    pause = left() > PAUSE_OBSERVE_MS * 2 + 2_000
+      ? await tryPauseControl(client, probe.controls[0], { stillMoving: opts.stillMoving, observeMs: PAUSE_OBSERVE_MS })
+      : { control: probe.controls[0]?.name ?? "", ...(probe.controls[0] ? { outcome: "not_verified" as const } : {}) };
+  }
+  return { document, pause, canvases: probe.canvases, images: probe.images };
+}
