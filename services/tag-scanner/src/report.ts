@@ -219,7 +219,10 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     usesDocumentWrite: art.usesDocumentWrite,
     visualArtifacts: hasVisualArtifacts(declared, painted),
     timedOut: art.timedOut,
-    accessibility: buildAccessibility(art.accessibility, { renderStartMs: art.renderStartedAt ?? 0, animationMs, rendered }),
+    accessibility: buildAccessibility(art.accessibility, {
+      renderStartMs: art.renderStartedAt ?? 0, animationMs, rendered,
+      starved: measured.confidence === "low" ? measured.reasons.join("; ") : undefined,
+    }),
     measurement: {
       confidence: measured.confidence === "high" ? Measurement_Confidence.HIGH : Measurement_Confidence.LOW,
       reasons: measured.reasons,

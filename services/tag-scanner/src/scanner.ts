@@ -229,6 +229,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // updates), and the screencast's change times (compositor frames) — a loaded machine pulls these apart.
       paints_ms: signals.artifact.paints.slice(0, 4).map((p) => Math.round(p - render.startedAt)),
       changes_ms: screencast.artifact.changes.slice(0, 12).map((c) => Math.round(c - render.startedAt)),
+      // The photosensitivity capture: changed frames decoded, time in which a frame may have been dropped, worst delay.
+      flash_frames: prepared.flashes.artifact.decoded,
+      flash_blind_ms: Math.round(prepared.flashes.artifact.blind.reduce((s, [a, b]) => s + b - a, 0)),
+      flash_max_delay_ms: Math.round(prepared.flashes.artifact.maxDelayMs),
     }, "render watch");
 
     const { measured, storage } = measure;

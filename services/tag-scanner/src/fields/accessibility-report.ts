@@ -26,9 +26,9 @@ const IMAGE_REASON = "text baked into an image is pixels: axe cannot read it, so
 /** The `accessibility` message of the tag report: a pure function of the artifacts. */
 export function buildAccessibility(
   a: AccessibilityArtifacts | undefined,
-  ctx: { renderStartMs: number; animationMs: number; rendered: boolean },
+  ctx: { renderStartMs: number; animationMs: number; rendered: boolean; starved?: string },
 ): MessageInitShape<typeof AccessibilitySchema> {
-  const flashes = flashFields(a?.flashes, ctx.renderStartMs);
+  const flashes = flashFields(a?.flashes, ctx.renderStartMs, ctx.starved);
   const moving = motionOver5s(ctx.animationMs, ctx.rendered);
   const doc = a?.document;
   return {

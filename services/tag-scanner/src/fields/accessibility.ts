@@ -19,9 +19,10 @@ export interface FlashFields {
  * The photosensitivity fields from the flash gatherer. A risk seen is a risk (missed frames only hide transitions);
  * no risk is a verdict only when no frame can have been missed while the creative changed: frames that arrived late
  * (the screencast drops frames while earlier ones wait) or were left undecoded make it "not judged", with the reason.
+ * A starved renderer (measurement confidence low) makes a pass "not judged" too: it may not have drawn every state.
  * Times are ms after `renderStartMs` (the navigation to the creative, epoch ms).
  */
-export function flashFields(f: FlashArtifact | undefined, renderStartMs: number): FlashFields {
+export function flashFields(f: FlashArtifact | undefined, renderStartMs: number, starved?: string): FlashFields {
   const r = f?.result;
   if (!f || !r) {
     return {
@@ -36,6 +37,8 @@ export function flashFields(f: FlashArtifact | undefined, renderStartMs: number)
     const blindMs = f.blind.reduce((s, [a, b]) => s + Math.max(0, Math.min(b, f.lastAt) - Math.max(a, f.firstAt)), 0);
     if (f.frames > 0 && f.decoded === 0) reason = "no frame could be decoded";
     else if (f.skipped > 0) reason = `${f.skipped} of ${f.frames} changed frames were not analysed (over the decode budget or backlog)`;
+    // A starved renderer draws late or not at all: the flashes it should have drawn may never have reached a frame.
+    else if (starved && f.frames > 1) reason = `the renderer was starved of CPU while it rendered (${starved}): frames it should have drawn may never have been drawn`;
     else if (hiding) reason = `for ${Math.round(blindMs)} ms of the motion the screencast had ${IN_FLIGHT_LIMIT} frames waiting (frames up to ${Math.round(f.maxDelayMs)} ms late) and may have dropped enough frames to hide more than three flashes in a second`;
   }
   return {
