@@ -364,6 +364,7 @@ describe("spec set registry", () => {
     expect(listSpecSets()).toEqual([
       expect.objectContaining({ id: 0, name: "IAB guidelines" }),
       expect.objectContaining({ id: 1, name: "Chrome Heavy Ad Intervention" }),
+      expect.objectContaining({ id: 2, name: "WCAG 2.2 accessibility" }),
     ]);
   });
 });

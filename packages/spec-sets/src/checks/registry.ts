@@ -19,6 +19,11 @@ import { missing_assets as tag_missing_assets } from "./tag/missing_assets.ts";
 import { network_requests as tag_network_requests } from "./tag/network_requests.ts";
 import { ssl as tag_ssl } from "./tag/ssl.ts";
 import { time_to_visual_start as tag_time_to_visual_start } from "./tag/time_to_visual_start.ts";
+import { exit_name as tag_exit_name } from "./tag/exit_name.ts";
+import { image_alt as tag_image_alt } from "./tag/image_alt.ts";
+import { motion_pause as tag_motion_pause } from "./tag/motion_pause.ts";
+import { photosensitivity as tag_photosensitivity } from "./tag/photosensitivity.ts";
+import { text_contrast as tag_text_contrast } from "./tag/text_contrast.ts";
 import { error_url as xml_error_url } from "./vast/xml/error_url.ts";
 import { mezzanine as xml_mezzanine } from "./vast/xml/mezzanine.ts";
 import { tracking_events as xml_tracking_events } from "./vast/xml/tracking_events.ts";
@@ -96,6 +101,11 @@ export const tagTests: ReadonlyMap<string, TagTest> = new Map(
     tag_network_requests,
     tag_ssl,
     tag_time_to_visual_start,
+    tag_photosensitivity,
+    tag_motion_pause,
+    tag_image_alt,
+    tag_exit_name,
+    tag_text_contrast,
   ].map((t) => [t.meta.id, t]),
 );
 
