@@ -200,13 +200,14 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const { gatherers, events, signals, net, interception, perf, screencast, proxy } = prepared;
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
-    // The page is put back to its width after the responsiveness layout: the accessibility phase (and the click) follow.
-    const measure = await measurePhase(prepared, { site, profile, thenClick: true, timeouts, jobDeadline });
+    const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
     const measuredAt = Date.now();
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
     const a11y = await accessibilityPhase(prepared, {
-      site, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline,
+      site, profile, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline,
+      // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
+      narrowed: !captureLanding,
       longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),
     });
     const a11yDoneAt = Date.now();

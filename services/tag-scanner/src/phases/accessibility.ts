@@ -1,7 +1,12 @@
-import type { ScanTimeouts } from "../config.ts";
+import type { DeviceProfile, ScanTimeouts } from "../config.ts";
 import { probeFrames, runDocumentChecks, tryPauseControl, type A11yArtifact } from "../gatherers/accessibility.ts";
+import { pageFunction } from "../gatherers/page-script.ts";
+import { bounded } from "../util.ts";
 import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
+
+const TWO_FRAMES = pageFunction<[fallbackMs: number]>(new URL("../gatherers/page/two-frames.js", import.meta.url), "twoFrames")(500);
+const setSlotWidth = pageFunction<[width: number]>(new URL("../gatherers/page/slot-width.js", import.meta.url), "setSlotWidth");
 
 /** Pixel changes are counted over this window before and after the pause click. */
 const PAUSE_OBSERVE_MS = 1_500;
@@ -13,6 +18,9 @@ const PAUSE_OBSERVE_MS = 1_500;
  */
 export async function accessibilityPhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;
+  profile: DeviceProfile;
+  /** The page was left at the measure phase's narrower width: it is put back first (contrast and controls as shown). */
+  narrowed: boolean;
   responsive: boolean;
   /** The render watch ended with the creative still moving (endless or at the time-out). */
   stillMoving: boolean;
@@ -27,6 +35,13 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
     return { canvases: 0, images: 0, document: { violations: [], rulesChecked: [], error: "the page did not answer", frames: 0, framesMissed: 0, ms: 0 } };
   }
   const left = () => opts.jobDeadline - Date.now() - stepMs;
+  const { mainFrameId } = prepared;
+  if (opts.narrowed) {
+    const { profile, site } = opts;
+    if (site.slot) await worlds.evaluate(mainFrameId, setSlotWidth(site.slot.width), stepMs);
+    else await bounded(client.send("Emulation.setDeviceMetricsOverride", { width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile }), stepMs, undefined);
+    await worlds.evaluate(mainFrameId, TWO_FRAMES, stepMs, true);
+  }
   const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
   const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
   let pause;
