@@ -62,3 +62,20 @@ describe("spec set 2 (WCAG 2.2 accessibility)", () => {
     expect(find(evaluateTag(tagReport({}), 2), "photosensitivity").result).toBe(TestOutcome.ERROR);
   });
 });
+
+describe("captions (WCAG 1.2.2) on a VAST report, spec set 2", () => {
+  it("fails per video Linear the linter found without <ClosedCaptionFiles>, passes on 4.1+ without, not evaluated before 4.1", async () => {
+    const { evaluateVast } = await import("../src/index.ts");
+    const { vastReport } = await import("./fixtures.ts");
+    const cap = (r: ReturnType<typeof vastReport>) => evaluateVast(r, 2).tests.find((t) => t.test === "captions")!;
+    const finding = { rule: "vast.ctv.closed-captions.recommended", severity: "info", path: "/VAST/Ad[1]/InLine/Creatives/Creative[1]/Linear/MediaFiles", line: 12, group: "ctv" };
+    const missing = cap(vastReport({ lint: [finding], wrapperChain: [{ type: "inline", vastVersion: "4.1" }] }));
+    expect(missing).toMatchObject({ result: TestOutcome.FAILED, actual: 1 });
+    expect(missing.message).toContain("line 12");
+    expect(missing.source).toContain("1.2.2");
+    expect(cap(vastReport({ wrapperChain: [{ type: "inline", vastVersion: "4.2" }] })).result).toBe(TestOutcome.PASSED);
+    const old = cap(vastReport({ vastVersion: "3.0", wrapperChain: [{ type: "inline", vastVersion: "3.0" }] }));
+    expect(old.result).toBe(TestOutcome.ERROR);
+    expect(old.message).toContain("4.1+");
+  });
+});

@@ -30,6 +30,7 @@ import { tracking_events as xml_tracking_events } from "./vast/xml/tracking_even
 import { universal_ad_id as xml_universal_ad_id } from "./vast/xml/universal_ad_id.ts";
 import { unexpanded_macros as xml_unexpanded_macros } from "./vast/xml/unexpanded_macros.ts";
 import { vpaid as xml_vpaid } from "./vast/xml/vpaid.ts";
+import { captions as xml_captions } from "./vast/xml/captions.ts";
 import { xml_schema as xml_xml_schema } from "./vast/xml/xml_schema.ts";
 import { tracker_urls as xml_tracker_urls } from "./vast/xml/tracker_urls.ts";
 import { lint_required_elements as xml_lint_required_elements } from "./vast/xml/lint_required_elements.ts";
@@ -147,6 +148,7 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_lint_ctv,
     xml_lint_structure,
     xml_lint_vmap,
+    xml_captions,
   ].map((t) => [t.meta.id, t]),
 );
 

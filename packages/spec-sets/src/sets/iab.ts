@@ -689,6 +689,7 @@ const omitted: Omission[] = [
   ...["photosensitivity", "motion_pause", "image_alt", "exit_name", "text_contrast"].map((test) => ({
     test, scope: "tag" as const, reason: "A WCAG 2.2 success criterion, not an IAB guideline: judged in spec set 2 (WCAG 2.2 accessibility).",
   })),
+  { test: "captions", scope: "vast_xml", reason: "WCAG 2.2 SC 1.2.2, not an IAB requirement (VAST 4.1 makes caption files optional; the linter's CTV advice covers it): judged in spec set 2." },
   { test: "time_to_visual_start", scope: "tag", reason: `No IAB figure for time to visual start (${GUIDE}: "Not found anywhere").` },
   { test: "memory", scope: "tag", reason: `No IAB figure for memory (${GUIDE}: "Not found anywhere").` },
   { test: "iframes", scope: "tag", reason: `No IAB figure for the iframe count (${GUIDE}: "Not found anywhere").` },
