@@ -205,7 +205,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
     const a11y = await accessibilityPhase(prepared, {
-      site, profile, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline,
+      site, profile, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
       // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
       narrowed: !captureLanding,
       longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),

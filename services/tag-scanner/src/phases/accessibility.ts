@@ -22,6 +22,8 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   /** The page was left at the measure phase's narrower width: it is put back first (contrast and controls as shown). */
   narrowed: boolean;
   responsive: boolean;
+  /** The scan's abort signal: an aborted scan ends with what it measured, without this phase. */
+  signal?: AbortSignal;
   /** The render watch ended with the creative still moving (endless or at the time-out). */
   stillMoving: boolean;
   /** The creative moved for more than about 5 s: a pause control is needed (the report decides exactly). */
@@ -31,8 +33,9 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
 }): Promise<A11yArtifact> {
   const { worlds, client } = prepared;
   const { stepMs } = opts.timeouts;
-  if (!opts.responsive) {
-    return { canvases: 0, images: 0, document: { violations: [], rulesChecked: [], error: "the page did not answer", frames: 0, framesMissed: 0, ms: 0 } };
+  if (!opts.responsive || opts.signal?.aborted) {
+    const error = opts.signal?.aborted ? "the scan was aborted before they ran" : "the page did not answer";
+    return { canvases: 0, images: 0, document: { violations: [], rulesChecked: [], error, frames: 0, framesMissed: 0, ms: 0 } };
   }
   const left = () => opts.jobDeadline - Date.now() - stepMs;
   const { mainFrameId } = prepared;
@@ -45,7 +48,7 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
   const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
   let pause;
-  if (opts.longMotion) {
+  if (opts.longMotion && !opts.signal?.aborted) {
     pause = left() > PAUSE_OBSERVE_MS * 2 + 2_000
       ? await tryPauseControl(client, probe.controls[0], { stillMoving: opts.stillMoving, observeMs: PAUSE_OBSERVE_MS })
       : { control: probe.controls[0]?.name ?? "", ...(probe.controls[0] ? { outcome: "not_verified" as const } : {}) };
