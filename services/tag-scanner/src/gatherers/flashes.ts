@@ -13,8 +13,8 @@ import type { ScreencastFrame, gatherScreencast } from "./screencast.ts";
  *
  * Chromium's screencast keeps only a few frames in flight: a frame captured while earlier ones still wait for our ack
  * is dropped, and a dropped state could hide a flash. We ack each frame on arrival, so the frames in flight at any
- * moment are known from each received frame's capture and arrival times: wherever two were in flight at once, a frame
- * captured then could have been dropped, and that time is "blind". A verdict of no flash risk is given only when no
+ * moment are known from each received frame's capture and arrival times: wherever IN_FLIGHT_LIMIT were in flight at
+ * once, a frame captured then was dropped if there was one, and that time is "blind". A verdict of no flash risk is given only when no
  * blind time fell while the creative was changing (see `fields/accessibility.ts`).
  */
 export interface FlashArtifact {
@@ -35,8 +35,17 @@ export interface FlashArtifact {
   cellCss: number;
 }
 
-/** Frames in flight (captured, not yet acked) at which Chromium may drop the next capture (conservative). */
-export const IN_FLIGHT_LIMIT = 2;
+/**
+ * Frames in flight (captured, not yet acked) at which Chromium drops the next capture: content/browser/devtools/
+ * protocol/page_handler.cc admits a frame while `frames_in_flight_ > kMaxScreencastFramesInFlight` (2) is false, so
+ * a third unacked frame is still sent and a capture with three in flight is dropped.
+ */
+export const IN_FLIGHT_LIMIT = 3;
+/**
+ * Frames are encoded on an unsequenced thread pool, so two captured close together can arrive in either order (at
+ * most IN_FLIGHT_LIMIT - 1 late in a row): the analyzer gets them through a reorder buffer this deep, by capture time.
+ */
+const REORDER = IN_FLIGHT_LIMIT;
 const CELL_CSS = 8;
 /** Budgets: at most this many decodes per scan (60 fps for 50 s), and this many waiting at once. */
 const MAX_DECODES = 3_000;
@@ -53,6 +62,15 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
   /** Arrival times (epoch ms, = our ack) of the frames received so far, newest last (the last IN_FLIGHT_LIMIT kept). */
   const arrivals: number[] = [];
   let prevCapture = 0;
+  /** Decoded frames waiting for their turn (capture order), at most REORDER + 1. */
+  const waiting: Array<{ at: number; px: Buffer; c: number; r: number }> = [];
+  const feed = (all: boolean) => {
+    waiting.sort((x, y) => x.at - y.at);
+    while (waiting.length > (all ? 0 : REORDER)) {
+      const f = waiting.shift()!;
+      analyzer?.push(f.at, f.px, f.c, f.r);
+    }
+  };
 
   const blind = (from: number, to: number) => {
     const last = artifact.blind[artifact.blind.length - 1];
@@ -65,14 +83,15 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
     const delay = f.receivedAt - f.capturedAt;
     if (delay > artifact.maxDelayMs) artifact.maxDelayMs = delay;
     // Between the previous frame's capture and this one's, the frames in flight were the previous ones not yet
-    // acked: while IN_FLIGHT_LIMIT of them were, a capture could have been dropped.
+    // acked: while IN_FLIGHT_LIMIT of them were, a capture there was dropped.
     if (arrivals.length >= IN_FLIGHT_LIMIT) {
       const limitUntil = arrivals[arrivals.length - IN_FLIGHT_LIMIT]!;
-      if (limitUntil > prevCapture) blind(prevCapture, Math.min(f.capturedAt, limitUntil));
+      const to = Math.min(f.capturedAt, limitUntil);
+      if (to > prevCapture) blind(prevCapture, to);
     }
     arrivals.push(f.receivedAt);
     if (arrivals.length > IN_FLIGHT_LIMIT) arrivals.shift();
-    prevCapture = f.capturedAt;
+    prevCapture = Math.max(prevCapture, f.capturedAt);
     if (!f.changed) return;
     artifact.frames++;
     if (!artifact.firstAt) { artifact.firstAt = f.capturedAt; firstLocal = f.receivedAt; }
@@ -87,13 +106,16 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
     const decoding = sharp(Buffer.from(f.data, "base64"), { limitInputPixels: 16_000_000, sequentialRead: true })
       .resize(c, r, { fit: "fill" }).removeAlpha().raw().toBuffer()
       .then((px) => px, () => undefined);
-    // Decodes run in parallel; frames reach the analyzer in arrival (= capture) order.
+    // Decodes run in parallel; frames reach the analyzer in capture order (the reorder buffer).
     chain = chain.then(async () => {
       const px = await decoding;
       backlog--;
       if (!px || px.length !== c * r * 3) { artifact.skipped++; blind(f.capturedAt, f.capturedAt + 1); return; }
       artifact.decoded++;
-      an.push(f.capturedAt, px, c, r);
+      if (an === analyzer) {
+        waiting.push({ at: f.capturedAt, px, c, r });
+        feed(false);
+      }
     });
   });
 
@@ -127,6 +149,7 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
       open = false;
       // Frames already received are decoded (bounded: a backlog of 30 small decodes takes tens of ms).
       await Promise.race([chain, new Promise((r) => setTimeout(r, 3_000).unref())]);
+      feed(true);
       if (analyzer) artifact.result = analyzer.result();
     },
     stop() {
