@@ -22,6 +22,7 @@ WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
 COPY packages/cli/package.json packages/cli/
 COPY packages/contracts/package.json packages/contracts/
+COPY packages/creative-kind/package.json packages/creative-kind/
 COPY packages/imaging/package.json packages/imaging/
 COPY packages/platform/package.json packages/platform/
 COPY packages/spec-sets/package.json packages/spec-sets/
@@ -47,6 +48,7 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY --from=build /src/packages/cli/package.json packages/cli/
 COPY --from=build /src/packages/contracts/package.json packages/contracts/
+COPY --from=build /src/packages/creative-kind/package.json packages/creative-kind/
 COPY --from=build /src/packages/imaging/package.json packages/imaging/
 COPY --from=build /src/packages/platform/package.json packages/platform/
 COPY --from=build /src/packages/spec-sets/package.json packages/spec-sets/

@@ -14,6 +14,10 @@ const LOAD = [
   "services/tag-scanner/test/truth/truth-overload.test.ts",
   // Two 20 s renders at once: the motion and pause-control rows (issue 25).
   "services/tag-scanner/test/accessibility-load.test.ts",
+  // A busy loop beside every core on purpose (issue 21 §3): the cpu figure holds under 2x contention.
+  "services/tag-scanner/test/cpu-contention.test.ts",
+  // A 16 s busy task in a frame Chrome tags as an ad (issue 21 §4): unloaded for CPU.
+  "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts",
 ];
 
 export default defineConfig({

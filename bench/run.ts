@@ -1,6 +1,6 @@
 // `npm run bench`: performance figures, each printed beside its floor measured in the same run on the same machine,
 // with its goal, in one table. Never part of `npm test`. A figure whose service is not available says why instead of a
-// number. BENCH_SECTIONS=rejects,tag,zip,vast,capacity,configs,cold-start picks sections (default: all).
+// number. BENCH_SECTIONS=rejects,tag,zip,vast,files,capacity,configs,cold-start picks sections (default: all).
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,10 +11,11 @@ import { accessibilityCost } from "./accessibility.ts";
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
 import { makeVideo, serveVast } from "./creatives.ts";
+import { imageP50, makeVideo1080, uploadRss, videoFileVsFloor } from "./media-files.ts";
 import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sections.ts";
 import { BenchTable, median, pct } from "./table.ts";
 
-const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,zip,vast,a11y,capacity,configs,cold-start").split(","));
+const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,zip,vast,files,a11y,capacity,configs,cold-start").split(","));
 /** Tag scanner configurations the capacity curve is measured for besides the default (DEFAULT_BROWSERS x DEFAULT_SLOTS). */
 const CONFIGS = [
   { browsers: 1, slots: 2 },
@@ -66,6 +67,12 @@ try {
     await section("tag", () => tagVsFloor(ctx, floor));
     await section("zip", () => zipVsTag(ctx));
     await section("vast", () => vastVsFloor(ctx, vast.url, media));
+    // The raw-file scans: video beside a full decode, the image p50, the edge's memory under a 300 MB upload.
+    await section("files", async () => {
+      await videoFileVsFloor(ctx, await makeVideo1080(dir));
+      await imageP50(ctx, dir);
+      await uploadRss(ctx, dir);
+    });
     await section("a11y", () => accessibilityCost(ctx));
     await section("capacity", async () => {
       floorC = await floorCurve(floor);

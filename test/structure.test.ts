@@ -30,6 +30,8 @@ function floorOf(workspace: string): number {
   if (workspace === "packages/contracts") return 0;
   // The `cva` CLI: a client of the public HTTP API that stands alone (no workspace import), so any floor may use it.
   if (workspace === "packages/cli") return 0;
+  // Which endpoint a creative goes to (one browser module the CLI imports and the console serves): imports nothing.
+  if (workspace === "packages/creative-kind") return 0;
   // Pixel helpers (rasters, the border detector, animated-image timing): pure, importing no workspace.
   if (workspace === "packages/platform" || workspace === "packages/imaging") return 1;
   if (workspace === "packages/spec-sets") return 2;
@@ -100,7 +102,7 @@ const platformFloors = floorsWithin("packages/platform", [
  * Below them, the browser and page support the gatherers use. Files not in the table orchestrate, beside scanner.ts.
  */
 const tagScannerFloors = floorsWithin("services/tag-scanner", [
-  ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0], ["src/gatherers/page-script.ts", 0], ["src/cdp-transport.ts", 0],
+  ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0], ["src/gatherers/page-script.ts", 0], ["src/cdp-transport.ts", 0], ["src/cdp-compact.ts", 0],
   ["src/new-tab-profile.ts", 0], ["src/netns.ts", 0], ["src/sandbox.ts", 0], ["src/browser-pool.ts", 0],
   ["src/gatherers/", 1],
   ["src/fields/", 2],

@@ -4,6 +4,12 @@ import { IDEMPOTENCY_KEY_MAX } from "./validation/idempotency-key.ts";
 import { requestSchemas } from "./validation/schemas.ts";
 import { VIEW_SCHEMAS } from "./views/index.ts";
 
+/** The components/schemas name of each report view (the raw-file ones too: their endpoints are listed in constants.ts). */
+export const REPORT_SCHEMA_NAMES = {
+  tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", zip_v3: "ZipReportV3", vast_v3: "VastReportV3",
+  video_v3: "VideoReportV3", image_v3: "ImageReportV3", audio_v3: "AudioReportV3",
+} as const;
+
 // OpenAPI 3.1 for every JSON endpoint, built from the same schemas the views serialize with and the limits the
 // validator enforces, so the document cannot drift from the behaviour.
 export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; version?: string }): Record<string, unknown> {
@@ -41,8 +47,11 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
   };
   const paths: Record<string, unknown> = {};
   for (const ep of SCAN_ENDPOINTS) {
-    const schemaName = { tag_v3: "TagReportV3", tag_v2: "TagReportV2", zip_v2: "ZipReportV2", zip_v3: "ZipReportV3", vast_v3: "VastReportV3" }[ep.kind];
-    const operationId = { tag_v3: "scanTagV3", tag_v2: "scanTagV2", zip_v2: "scanZipV2", zip_v3: "scanZipV3", vast_v3: "scanVastV3" }[ep.kind];
+    const schemaName = REPORT_SCHEMA_NAMES[ep.kind];
+    const operationId = {
+      tag_v3: "scanTagV3", tag_v2: "scanTagV2", zip_v2: "scanZipV2", zip_v3: "scanZipV3", vast_v3: "scanVastV3",
+      video_v3: "scanVideoV3", image_v3: "scanImageV3", audio_v3: "scanAudioV3",
+    }[ep.kind];
     paths[ep.path] = {
       post: {
         operationId,
@@ -82,7 +91,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
           description: "the report (the schema of its scan endpoint)",
           content: {
             "application/json": {
-              schema: { oneOf: ["TagReportV3", "TagReportV2", "ZipReportV2", "ZipReportV3", "VastReportV3"].map((n) => ({ $ref: `#/components/schemas/${n}` })) },
+              schema: { oneOf: Object.values(REPORT_SCHEMA_NAMES).map((n) => ({ $ref: `#/components/schemas/${n}` })) },
             },
           },
         },
@@ -178,6 +187,9 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         ZipReportV2: VIEW_SCHEMAS.zip_v2,
         ZipReportV3: VIEW_SCHEMAS.zip_v3,
         VastReportV3: VIEW_SCHEMAS.vast_v3,
+        VideoReportV3: VIEW_SCHEMAS.video_v3,
+        ImageReportV3: VIEW_SCHEMAS.image_v3,
+        AudioReportV3: VIEW_SCHEMAS.audio_v3,
         ReportList: {
           type: "object",
           required: ["reports", "next_page_token"],
@@ -190,7 +202,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
                 properties: {
                   job_id: { type: "string" },
                   name: { type: "string" },
-                  report_kind: { type: "string", enum: ["tag_v3", "tag_v2", "zip_v2", "zip_v3", "vast_v3"] },
+                  report_kind: { type: "string", enum: Object.keys(REPORT_SCHEMA_NAMES) },
                   created_at: { type: "string", format: "date-time" },
                 },
               },

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { CONSOLE_CSP } from "../src/console/site.ts";
-import { detectKind as cliDetectKind, ENDPOINTS as CLI_ENDPOINTS } from "@cva/cli/detect.mjs";
+import * as creativeKind from "@cva/creative-kind";
 import { base64Of, detectKind, ENDPOINTS, formatBytes, planScan } from "../src/console/page/app.js";
 import { appPerTest } from "./fakes.ts";
 
@@ -43,6 +43,21 @@ describe("GET / (the web console)", () => {
       expect(res.headers["x-content-type-options"]).toBe("nosniff");
       expect(`sha384-${createHash("sha384").update(res.rawPayload).digest("base64")}`).toBe(integrity);
     }
+  });
+
+  it("detects kinds with the CLI's own module, which the served script imports from this origin", async () => {
+    expect(detectKind).toBe(creativeKind.detectKind);
+    expect(ENDPOINTS).toBe(creativeKind.ENDPOINTS);
+    const { app } = await setup();
+    const page = (await app.inject({ method: "GET", url: "/" })).body;
+    const script = (await app.inject({ method: "GET", url: /<script[^>]*src="([^"]+)"/.exec(page)![1]! })).body;
+    expect(script).not.toContain(`from "@cva/creative-kind"`);
+    const imported = /from "(\/console\/detect\.[0-9a-f]{12}\.js)"/.exec(script)?.[1];
+    expect(imported).toBeDefined();
+    const detect = await app.inject({ method: "GET", url: imported! });
+    expect(detect.statusCode).toBe(200);
+    expect(detect.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(detect.body).toContain("export function detectKind");
   });
 
   it("lists the spec sets and the targeting values the API accepts", async () => {
@@ -88,56 +103,5 @@ describe("the console's request for each choice", () => {
     expect(base64Of(bytes)).toBe(Buffer.from(bytes).toString("base64"));
     expect(base64Of(new TextEncoder().encode("<p>é</p>"))).toBe(Buffer.from("<p>é</p>").toString("base64"));
     expect([formatBytes(999), formatBytes(1500), formatBytes(250_000), formatBytes(8_400_000), formatBytes(2e9)]).toEqual(["999 B", "1.5 KB", "250 KB", "8.4 MB", "2.0 GB"]);
-  });
-});
-
-describe("the kind of a file (the console's rules are the CLI's)", () => {
-  const bytes = (...parts: Array<string | number[]>) => new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p)))));
-  const ftyp = (brand: string) => bytes([0, 0, 0, 0x18], "ftyp", brand, [0, 0, 0, 0], "isom");
-  const ts = new Uint8Array(600);
-  for (const at of [0, 188, 376]) ts[at] = 0x47;
-  const CASES: Array<[string, Uint8Array, string | undefined]> = [
-    ["banner.zip", bytes("PK", [3, 4], "rest"), "zip"],
-    ["empty.zip", bytes("PK", [5, 6], new Array(18).fill(0)), "zip"],
-    ["renamed.html", bytes("PK", [3, 4], "rest"), "zip"],
-    ["tag.html", bytes("<script src='x'></script>"), "tag"],
-    ["tag.txt", bytes("document.write('x')"), "tag"],
-    ["noext", bytes([0xef, 0xbb, 0xbf], "  <div>ad</div>"), "tag"],
-    ["a.png", bytes([0x89], "PNG\r\n", [0x1a], "\n"), "image"],
-    ["a.jpg", bytes([0xff, 0xd8, 0xff, 0xe0]), "image"],
-    ["a.gif", bytes("GIF89a"), "image"],
-    ["a.webp", bytes("RIFF", [0, 0, 0, 0], "WEBPVP8 "), "image"],
-    ["a.avif", ftyp("avif"), "image"],
-    ["logo.svg", bytes("<?xml version='1.0'?><svg xmlns='http://www.w3.org/2000/svg'/>"), "image"],
-    ["a.mp4", ftyp("isom"), "video"],
-    ["a.mov", ftyp("qt  "), "video"],
-    ["a.m4a", ftyp("M4A "), "audio"],
-    ["audio-only.m4a", ftyp("isom"), "audio"],
-    ["a.webm", bytes([0x1a, 0x45, 0xdf, 0xa3]), "video"],
-    ["a.weba", bytes([0x1a, 0x45, 0xdf, 0xa3]), "audio"],
-    ["a.ogg", bytes("OggS"), "audio"],
-    ["a.ogv", bytes("OggS"), "video"],
-    ["a.ts", ts, "video"],
-    ["a.mpg", bytes([0, 0, 1, 0xba]), "video"],
-    ["a.avi", bytes("RIFF", [0, 0, 0, 0], "AVI LIST"), "video"],
-    ["a.wav", bytes("RIFF", [0, 0, 0, 0], "WAVEfmt "), "audio"],
-    ["a.mp3", bytes("ID3", [4, 0]), "audio"],
-    ["raw.mp3", bytes([0xff, 0xfb, 0x90, 0x64]), "audio"],
-    ["a.aac", bytes([0xff, 0xf1, 0x50, 0x80]), "audio"],
-    ["a.flac", bytes("fLaC"), "audio"],
-    ["vast.xml", bytes("<?xml version='1.0'?><VAST version='4.0'></VAST>"), undefined],
-    ["blob.bin", bytes([1, 2, 3, 4]), undefined],
-    ["empty.html", new Uint8Array(0), undefined],
-    // Bytes nobody recognises: the extension decides, and the API says what is wrong with the file.
-    ["broken.zip", bytes("not a zip"), "zip"],
-    ["broken.mp4", bytes([1, 2, 3, 4]), "video"],
-  ];
-  it.each(CASES)("%s", (name, head, kind) => {
-    const console = detectKind(name, head);
-    expect(console.kind).toBe(kind);
-    expect(cliDetectKind(name, head)).toEqual(console.kind ? console : { kind: undefined, why: expect.any(String) });
-  });
-  it("posts each kind to the same endpoint as the CLI", () => {
-    expect(ENDPOINTS).toEqual(CLI_ENDPOINTS);
   });
 });

@@ -230,22 +230,27 @@ describe("report page: what it shows", () => {
     inert(html);
   });
 
-  it("an image report (scanImage): its picture, and every field by its name and unit", () => {
+  it("an image report (scanImage): its picture, facts by name and unit, and a GPS position left in the file said first", () => {
     const html = page("image_v3", {
       name: "banner.png", format: "png", mime_type: "image/png", file_size: 48213, width: 300, height: 250, has_alpha: false,
-      animated: true, frame_count: 12, animation_duration_ms: 2400, potential_saving_bytes: 9100, iab_size: "300x250",
+      animated: true, frame_count: 12, loop_count: 0, animation_duration: -1, optimized: false, potential_saving_bytes: 9100, iab_size: "300x250",
       metadata: { exif: { Software: HOSTILE }, gps: { present: true, latitude: 52.37, longitude: 4.89 } },
-      screenshot: { highres: { bytes: 10, color: "#112233", mime_type: "image/png", url: `${BASE}/artifacts/s` }, thumbnail: { bytes: 0, color: "", mime_type: "", url: "" } },
+      screenshot: { bytes: 10, color: "#112233", mime_type: "image/png", url: `${BASE}/artifacts/s` },
+      file: { name: "banner.png", sha256: "ab".repeat(32), mime_type: "image/png", declared_mime_type: "", size: 48213, url: "" },
       scan_results: { passed: 1, failed: 0, tests: { iab_size: { name: "IAB Size", data_type: "bool", unit: "", expected: 1, actual: 1, operator: "==", result: "passed", message: "IAB Size: yes" } } },
     });
     expect(html).toContain("<title>Image report — banner.png</title>");
     expect(html).toContain(`<img class="shot" src="${BASE}/artifacts/s"`);
     expect(html).toContain("<th scope=\"row\">File size</th><td>48.2 KB</td>");
     expect(html).toContain("<th scope=\"row\">Width</th><td>300 px</td>");
-    expect(html).toContain("<th scope=\"row\">Animation duration ms</th><td>2.4 s</td>");
-    expect(html).toContain("<th scope=\"row\">Potential saving bytes</th><td>9.1 KB</td>");
+    expect(html).toContain("<th scope=\"row\">Plays</th><td>forever</td>");
+    expect(html).toContain("<th scope=\"row\">Animation length</th><td>forever</td>");
+    expect(html).toContain("a lossless re-encode saves 9.1 KB");
     expect(html).toContain("<th scope=\"row\">Has alpha</th><td><span class=\"flag\">no</span></td>");
-    expect(html).toContain("<th scope=\"row\">Present</th><td><span class=\"flag\">yes</span></td>");
+    expect(html).toContain("A GPS position is left in the file (52.37, 4.89)");
+    expect(html).toContain(`<th scope="row">SHA-256</th><td><code>${"ab".repeat(32)}</code></td>`);
+    // Nothing of the image is left to "Other fields".
+    expect(html).not.toContain("Other fields");
     expect(html).toContain(HOSTILE_ESCAPED);
     expect(html).toContain(`<h2 id="h-verdict">Passed</h2>`);
     inert(html);

@@ -103,7 +103,9 @@ const ASSET_URL = /new URL\(\s*(["'])([^"']+)\1\s*,\s*import\.meta\.url\s*\)/g;
 const SAFE_IMPORT_META = /createRequire\(\s*import\.meta\.url\s*\)/g;
 
 /** Browser code kept in `page/` directories (services/tag-scanner/src/gatherers/page/): never imported by Node. */
-const isPageScript = (file: string) => /[\\/]page[\\/][^\\/]+\.js$/.test(file);
+// Code for the browser, read as text and sent to a page: a `page/` directory's scripts, and a package's `browser/`
+// modules (packages/creative-kind, which the CLI imports and the console serves).
+const isPageScript = (file: string) => /[\\/](page|browser)[\\/][^\\/]+\.js$/.test(file);
 
 function relocateAssets(root: string, out: string, copied: string[]): Plugin {
   return {

@@ -59,6 +59,13 @@ function workspaces(repoRoot: string): Map<string, string> {
   return out;
 }
 
+/** The file a package's `"."` export names, when it is one plain path (undefined: the src/index.ts convention). */
+function mainExportOf(dir: string): string | undefined {
+  const pj = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as { exports?: Record<string, unknown> };
+  const dot = pj.exports?.["."];
+  return typeof dot === "string" && !dot.startsWith("./src/") ? dot : undefined;
+}
+
 /** A file, or the `index.ts` of a folder (how `@cva/platform/testing` and `"."` exports resolve). */
 function moduleAt(abs: string): string {
   if (existsSync(abs) && statSync(abs).isDirectory()) return path.join(abs, "index.ts");
@@ -89,7 +96,9 @@ export function readRepoGraph(repoRoot: string): RepoGraph {
         const m = /^(@cva\/[^/]+)(?:\/(.*))?$/.exec(spec);
         const dir = m ? ws.get(m[1]!) : undefined;
         if (m && !dir) unresolved.push(`${rel(file)}: ${spec} (no such workspace)`);
-        if (dir) target = moduleAt(path.join(repoRoot, dir, "src", m![2] ?? "index.ts"));
+        // A package whose "." export is not src/index.ts (packages/creative-kind: one browser module) says so.
+        const main = dir && !m![2] ? mainExportOf(path.join(repoRoot, dir)) : undefined;
+        if (dir) target = main ? path.join(repoRoot, dir, main) : moduleAt(path.join(repoRoot, dir, "src", m![2] ?? "index.ts"));
       }
       if (target === undefined) continue;
       // Generated protobuf code is not in the graph (not committed, and it imports only the runtime).

@@ -1,4 +1,5 @@
-// The web console (GET /): one HTML page, one ES module and one stylesheet from page/, read once at start-up. The
+// The web console (GET /): one HTML page, two ES modules (the page's and the kind detection it shares with the CLI)
+// and one stylesheet, read once at start-up. The
 // page gets what the server knows and a static file cannot — the spec sets (data of @cva/spec-sets), the targeting
 // values the validators accept, the size limits — filled into its template; the script and stylesheet are served
 // under content-hashed names (cached for a year, never stale) with Subresource Integrity, and the page under a CSP
@@ -48,6 +49,10 @@ const read = (url: URL) => readFileSync(url);
 const TEMPLATE = () => read(new URL("./page/index.html", import.meta.url)).toString("utf8");
 const SCRIPT = () => read(new URL("./page/app.js", import.meta.url));
 const STYLE = () => read(new URL("./page/app.css", import.meta.url));
+// The kind detection the CLI uses, as one browser module (packages/creative-kind): served beside the script.
+const DETECT = () => read(new URL("../../../packages/creative-kind/browser/detect.js", import.meta.url));
+/** The console script's import of it, as written for Node (a workspace package). */
+const DETECT_SPECIFIER = '"@cva/creative-kind"';
 
 /** "1 MB" for the help texts (binary megabytes, as the limits are set). */
 function size(bytes: number): string {
@@ -60,7 +65,12 @@ function hashed(name: string, ext: string, body: Buffer, contentType: string) {
 }
 
 export function buildConsoleSite(opts: ConsoleOptions): ConsoleSite {
-  const script = hashed("app", "js", SCRIPT(), "text/javascript; charset=utf-8");
+  const detect = hashed("detect", "js", DETECT(), "text/javascript; charset=utf-8");
+  // A browser resolves no package names: the import points at the hashed file instead (same origin, so the CSP's
+  // 'self' admits it; its name changes with its bytes, so the script's own hash and integrity cover which one).
+  const source = SCRIPT().toString("utf8");
+  if (!source.includes(`from ${DETECT_SPECIFIER}`)) throw new Error("console script: its import of @cva/creative-kind is missing");
+  const script = hashed("app", "js", Buffer.from(source.replaceAll(`from ${DETECT_SPECIFIER}`, `from "${detect.href}"`)), "text/javascript; charset=utf-8");
   const style = hashed("app", "css", STYLE(), "text/css; charset=utf-8");
   const option = (value: string | number, label: string, title?: string) =>
     `            <option value="${esc(value)}"${title ? ` title="${esc(title)}"` : ""}>${esc(label)}</option>`;
@@ -84,5 +94,5 @@ export function buildConsoleSite(opts: ConsoleOptions): ConsoleSite {
     if (v === undefined) throw new Error(`console template: no value for ${m}`);
     return v;
   });
-  return { html, assets: new Map([[script.file, script.asset], [style.file, style.asset]]) };
+  return { html, assets: new Map([[script.file, script.asset], [style.file, style.asset], [detect.file, detect.asset]]) };
 }

@@ -2,6 +2,8 @@ import type { reportstore } from "@cva/contracts";
 import { byKey, bytes, dateTime, label, ms, num } from "./format.ts";
 import { bulletList, esc, flag, isObj, kvTable, list, obj, section, text, type J } from "./html.ts";
 import { renderAccessibility } from "./sections/accessibility.ts";
+import { cpuLoadFact } from "./sections/cpu.ts";
+import { creativeFileTable, fileMediaCard, IMAGE_KEYS, imageFacts, imageMetadata } from "./sections/file.ts";
 import { renderOther } from "./sections/generic.ts";
 import { mediaFileCard, renderAds, renderLint, renderPixels, renderTrackers, renderVastCreatives, renderWrapperChain, renderXml } from "./sections/media.ts";
 import { renderNetwork } from "./sections/network.ts";
@@ -47,6 +49,7 @@ const FACTS: Fact[] = [
   ["blocked_by_adblock", "Likely blocked by ad blockers", bad],
   ["ssl", "All requests over https", (v) => (isObj(v) && typeof v.compliant === "boolean" ? good(v.compliant) : "")],
   ["cpu_usage", "CPU (main thread)", msOr("not measured")],
+  ["cpu", "CPU load on a reference phone", cpuLoadFact],
   ["memory_usage", "Memory", (v) => (typeof v === "number" ? esc(bytes(v)) : "")],
   ["dom_content_loaded", "DOMContentLoaded", msOr("not measured")],
   ["mobile_friendly", "Mobile friendly", good],
@@ -93,19 +96,29 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
     if (html) sections.push({ id, title: heading, html });
   };
 
+  // The raw-file reports (scanVideo, scanAudio, scanImage): their sections below; durations in ms (not the VAST s).
+  const mediaFile = stored.reportKind === "video_v3" || stored.reportKind === "audio_v3";
+  const imageFile = stored.reportKind === "image_v3";
   const rows = testRows(report);
   const verdict = renderVerdict(counts(report, rows), rows, measurement(report.measurement));
 
-  const facts = FACTS.filter(([k]) => has(k)).map(([k, l, show]): [string, string] => {
+  // An image's animation and border are in its own section ("forever" is no time-out there).
+  const facts = FACTS.filter(([k]) => has(k) && !(imageFile && IMAGE_KEYS.includes(k))).map(([k, l, show]): [string, string] => {
     shown.add(k);
     return [l, show(report[k], report)];
   }).filter(([, v]) => v !== "");
   const half = Math.ceil(facts.length / 2);
   add("glance", "At a glance", facts.length ? `<div class="cols">${kvTable(facts.slice(0, half))}${kvTable(facts.slice(half))}</div>` : "");
 
-  add("looks", "What it looked like", renderScreens(report, base));
-  if (has("time_to_visual_start") || has("animation_duration")) add("animation", "Animation", renderTimeline(report, rows));
-  if (isObj(report.file_info)) {
+  if (imageFile) {
+    add("image", "The image", imageFacts(report, base), ...IMAGE_KEYS);
+    add("metadata", "Metadata left in the file", imageMetadata(report), "metadata");
+  } else add("looks", "What it looked like", renderScreens(report, base));
+  if (!imageFile && (has("time_to_visual_start") || has("animation_duration"))) add("animation", "Animation", renderTimeline(report, rows));
+  if (mediaFile || imageFile) add("file", "The file as received", creativeFileTable(report), "file");
+  if (mediaFile && isObj(report.file_info)) {
+    add("media", "Media file", fileMediaCard(report, base), "file_info", "poster", "film_strip", "audio_wave", "file_size", "duration", "duration_ms", "error", "analysis_error");
+  } else if (isObj(report.file_info)) {
     add("media", "Media file", mediaFileCard(report, "The file", base), "file_info", "poster", "film_strip", "audio_wave", "url", "http_code", "file_size", "download_speed", "error", "analysis_error", "attributes", "duration_ms");
   }
   if (has("creatives")) add("creatives", "Creatives and media files", renderVastCreatives(report, base), "creatives");

@@ -74,11 +74,11 @@ export interface MetaJson {
   scan_duration: string; server_location: string; timestamp: number; ua: string;
 }
 export const metaSchema = obj({
-  api_version: str(), cpu: str(), creative_type: str("ad_tag, zip or vast"), device: str(), language: str(), ram: str(),
+  api_version: str(), cpu: str(), creative_type: str("ad_tag, zip, vast, video, image or audio"), device: str(), language: str(), ram: str(),
   scan_duration: str("seconds as a decimal number, e.g. \"2.41\""), server_location: str(), timestamp: int("Unix seconds"), ua: str(),
 });
 /** `creativeType` and `apiVersion` come from the endpoint: the view, not the worker, decides what the report is. */
-export function metaView(m: Meta | undefined, creativeType: "ad_tag" | "zip" | "vast", apiVersion: "v2" | "v3"): MetaJson {
+export function metaView(m: Meta | undefined, creativeType: "ad_tag" | "zip" | "vast" | "video" | "image" | "audio", apiVersion: "v2" | "v3"): MetaJson {
   return {
     api_version: apiVersion,
     cpu: m?.cpu ?? "",
@@ -103,6 +103,8 @@ export const networkResponseSchema = obj(
       "the TLS certificate of the response; {} for a plain http:// response",
     ),
     status: int(), status_text: str(), timing: int("milliseconds"), url: str(),
+    started: int("milliseconds after the navigation to the creative began, when the request was sent (a waterfall's left edge)"),
+    failure: str("why the request did not complete as sent: a network error, a refusal by the outbound policy, a browser upgrade from http://, a cut record; \"\" when it completed"),
   },
 );
 export const networkSchema = obj({
@@ -126,6 +128,7 @@ export function networkView(net: Network | undefined) {
         server_ip: r.serverIp, ssl: r.ssl,
         ssl_info: r.sslInfo ? { protocol: r.sslInfo.protocol, validFrom: n(r.sslInfo.validFrom), validTo: n(r.sslInfo.validTo) } : {},
         status: r.status, status_text: r.statusText, timing: n(r.timingMs), url: r.url,
+        started: n(r.startedMs), failure: r.failure,
       };
     }),
   };

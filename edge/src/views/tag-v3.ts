@@ -1,3 +1,4 @@
+import { cpuSchema, cpuView } from "./cpu.ts";
 import type { TagReport } from "@cva/contracts";
 import { accessibilitySchema, accessibilityView } from "./accessibility.ts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
@@ -22,6 +23,7 @@ export const tagV3Schema = obj(
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
     measurement: measurementSchema,
+    cpu: cpuSchema,
     name: str("copied from the request"),
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
@@ -50,6 +52,7 @@ export function tagV3View(r: TagReport) {
       url: lp?.url ?? "",
       working: lp?.working ?? false,
     },
+    cpu: cpuView(r.cpu),
     measurement: measurementView(r?.measurement),
     name: r.name,
     scan_results: tagScanResultsView(r.scanResults),

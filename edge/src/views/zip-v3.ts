@@ -1,3 +1,4 @@
+import { cpuSchema, cpuView } from "./cpu.ts";
 import type { ZipReport } from "@cva/contracts";
 import { landingPageSchema, tagScanResultsSchema, tagScanResultsView } from "./tag-v3.ts";
 import { imageView } from "./shared.ts";
@@ -29,6 +30,7 @@ export const zipV3Schema = obj(
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
     measurement: measurementSchema,
+    cpu: cpuSchema,
     name: str("copied from the request"),
     scan_results: tagScanResultsSchema,
     time_to_visual_start: int("milliseconds until something was painted; -1 if nothing was displayed"),
@@ -57,6 +59,7 @@ export function zipV3View(r: ZipReport) {
       url: lp?.url ?? "",
       working: lp?.working ?? false,
     },
+    cpu: cpuView(render?.cpu),
     measurement: measurementView(render?.measurement),
     name: render?.name ?? "",
     scan_results: tagScanResultsView(r.scanResults),

@@ -6,9 +6,9 @@ import { randomUUID } from "node:crypto";
 import { openAsBlob } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { ENDPOINTS } from "./detect.mjs";
+import { ENDPOINTS } from "@cva/creative-kind";
 
-/** @typedef {import("./detect.mjs").Kind} Kind */
+/** @typedef {import("@cva/creative-kind").Kind} Kind */
 
 /**
  * Media files above this go as multipart/form-data (streamed from disk) instead of base64 in JSON: 8 MiB is 11.2 MB

@@ -1,10 +1,10 @@
 // @ts-check
 // The command line of `cva`: `cva scan <input> [options]`, `cva help`, `cva --version`. Hand-written (no dependency):
 // `--opt value` and `--opt=value`, every value checked, anything unknown refused with what was wrong.
-import { KINDS } from "./detect.mjs";
+import { KINDS } from "@cva/creative-kind";
 import { FORMATS } from "./formats.mjs";
 
-/** @typedef {import("./detect.mjs").Kind} Kind */
+/** @typedef {import("@cva/creative-kind").Kind} Kind */
 /** @typedef {import("./formats.mjs").Format} Format */
 
 /**

@@ -6,11 +6,11 @@ import { open, readFile, writeFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import { scan } from "./api.mjs";
 import { parseArgs, USAGE, UsageError } from "./args.mjs";
-import { detectKind, ENDPOINTS, HEAD_BYTES, isVastUrl } from "./detect.mjs";
+import { detectKind, ENDPOINTS, HEAD_BYTES, isVastUrl } from "@cva/creative-kind";
 import { render } from "./formats.mjs";
 import { exitCodeOf, flattenTests } from "./results.mjs";
 
-/** @typedef {import("./detect.mjs").Kind} Kind */
+/** @typedef {import("@cva/creative-kind").Kind} Kind */
 
 export const DEFAULT_BASE_URL = "http://localhost:8080";
 

@@ -4,14 +4,17 @@ import {
   TestOutcome,
   TestResultSchema,
   type ScanResults,
+  type AudioFileReport,
+  type ImageFileReport,
   type TagReport,
   type TestResult,
   type VastReport,
+  type VideoFileReport,
   type ZipReport,
 } from "@cva/contracts";
 import { SPEC_SETS } from "./sets/index.ts";
 import type { Expected, LookupKey, Operator, Rule, SpecSet, Threshold } from "./sets/types.ts";
-import { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./checks/registry.ts";
+import { audioFileTests, imageFileTests, mediaFileTests, tagTests, vastXmlTests, videoFileTests, zipTests } from "./checks/registry.ts";
 import type { MediaFileInput, Measurement, Scope, TestMeta } from "./types.ts";
 
 export class UnknownSpecSetError extends Error {
@@ -117,6 +120,44 @@ export function evaluateVast(report: VastReport, specId: number): ScanResults {
   return summarise(results, specId);
 }
 
+/** A raw video file (POST /v3/scanVideo): the video_file tests, one flat map. */
+export function evaluateVideoFile(report: VideoFileReport, specId: number): ScanResults {
+  const set = getSpecSet(specId);
+  const results: TestResult[] = [];
+  for (const rule of rulesOf(set, "video_file")) {
+    const test = videoFileTests.get(rule.test);
+    const r = runRule(rule, {}, "", test?.meta, () => test!.measure(report));
+    if (r) results.push(r);
+  }
+  return summarise(results, specId);
+}
+
+/** A raw audio file (POST /v3/scanAudio). */
+export function evaluateAudioFile(report: AudioFileReport, specId: number): ScanResults {
+  const set = getSpecSet(specId);
+  const results: TestResult[] = [];
+  for (const rule of rulesOf(set, "audio_file")) {
+    const test = audioFileTests.get(rule.test);
+    const r = runRule(rule, {}, "", test?.meta, () => test!.measure(report));
+    if (r) results.push(r);
+  }
+  return summarise(results, specId);
+}
+
+/** An image file (POST /v3/scanImage): size-dependent figures are looked up by its displayed "WxH". */
+export function evaluateImageFile(report: ImageFileReport, specId: number): ScanResults {
+  const set = getSpecSet(specId);
+  const results: TestResult[] = [];
+  const measured = report.width > 0 && report.height > 0 && !report.notMeasured.includes("width");
+  const keys: Partial<Record<LookupKey, string>> = { creative_size: measured ? `${report.width}x${report.height}` : undefined };
+  for (const rule of rulesOf(set, "image_file")) {
+    const test = imageFileTests.get(rule.test);
+    const r = runRule(rule, keys, "", test?.meta, () => test!.measure(report));
+    if (r) results.push(r);
+  }
+  return summarise(results, specId);
+}
+
 function rulesOf(set: SpecSet, scope: Scope): Rule[] {
   return set.rules.filter((r) => r.scope === scope);
 }
@@ -176,8 +217,9 @@ function runRule(
     // Non-finite values cannot cross JSON as numbers; -1 is the report's own "never happened before the time-out".
     actual: unbounded ? -1 : value,
     result: passed ? TestOutcome.PASSED : TestOutcome.FAILED,
+    // A test that knows why it is unbounded (an image that loops forever) says so; otherwise it is the scan's time-out.
     message: unbounded
-      ? "unbounded: did not happen or did not end before the scan's time-out (shown as -1)"
+      ? detail ? `${meta.name}: unbounded (shown as -1), but expected ${threshold.expected_text}. ${detail}` : "unbounded: did not happen or did not end before the scan's time-out (shown as -1)"
       : verdictMessage(meta, value, threshold.expected_text, passed, detail),
   });
 }

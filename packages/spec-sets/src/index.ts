@@ -4,8 +4,11 @@ export {
   UnknownSpecSetError,
   compare,
   creativeSizeKey,
+  evaluateAudioFile,
+  evaluateImageFile,
   evaluateTag,
   evaluateVast,
+  evaluateVideoFile,
   evaluateZip,
   getSpecSet,
   isKnownSpecId,
@@ -13,6 +16,8 @@ export {
   mediaFileGroup,
 } from "./engine.ts";
 export { SPEC_SETS } from "./sets/index.ts";
-export { mediaFileTests, tagTests, vastXmlTests, zipTests } from "./checks/registry.ts";
+export { audioFileTests, imageFileTests, mediaFileTests, tagTests, vastXmlTests, videoFileTests, zipTests } from "./checks/registry.ts";
 export type { Basis, Expected, LookupKey, Omission, Operator, Rule, SpecSet, Threshold } from "./sets/types.ts";
-export type { DataType, MediaFileInput, MediaFileTest, Measurement, Scope, TagTest, TestMeta, VastXmlTest, ZipTest } from "./types.ts";
+export type {
+  AudioFileTest, DataType, ImageFileTest, MediaFileInput, MediaFileTest, Measurement, Scope, TagTest, TestMeta, VastXmlTest, VideoFileTest, ZipTest,
+} from "./types.ts";

@@ -1,4 +1,4 @@
-import type { TagReport, VastCreative, VastMediaFile, VastReport, ZipReport } from "@cva/contracts";
+import type { AudioFileReport, ImageFileReport, TagReport, VastCreative, VastMediaFile, VastReport, VideoFileReport, ZipReport } from "@cva/contracts";
 
 /** How a test's `actual` is to be read. Booleans are carried as numbers: 1 = true, 0 = false. */
 export type DataType = "int" | "float" | "bool";
@@ -52,8 +52,27 @@ export interface ZipTest {
   measure(report: ZipReport): Measurement;
 }
 
+/** Tests of a raw video file (POST /v3/scanVideo). */
+export interface VideoFileTest {
+  readonly meta: TestMeta;
+  measure(report: VideoFileReport): Measurement;
+}
+
+/** Tests of an image file (POST /v3/scanImage). */
+export interface ImageFileTest {
+  readonly meta: TestMeta;
+  measure(report: ImageFileReport): Measurement;
+}
+
+/** Tests of a raw audio file (POST /v3/scanAudio). */
+export interface AudioFileTest {
+  readonly meta: TestMeta;
+  measure(report: AudioFileReport): Measurement;
+}
+
 /**
  * Where a test runs: on an ad tag report (also on a zip's render), once per VAST report ("xml" group), once per VAST
- * media file, or on a zip report (v3 zip scans: with the ad tag tests on its render).
+ * media file, on a zip report (v3 zip scans: with the ad tag tests on its render), or on a raw video, image or audio
+ * file's report.
  */
-export type Scope = "tag" | "vast_xml" | "vast_mediafile" | "zip";
+export type Scope = "tag" | "vast_xml" | "vast_mediafile" | "zip" | "video_file" | "image_file" | "audio_file";

@@ -2,7 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SPEC_SETS, mediaFileTests, tagTests, vastXmlTests, zipTests, type Scope, type TestMeta } from "../src/index.ts";
+import {
+  SPEC_SETS, audioFileTests, imageFileTests, mediaFileTests, tagTests, vastXmlTests, videoFileTests, zipTests, type Scope, type TestMeta,
+} from "../src/index.ts";
 import { updateReadme } from "../src/doc.ts";
 
 const pkg = fileURLToPath(new URL("..", import.meta.url));
@@ -11,6 +13,9 @@ const folders: Record<Scope, { dir: string; registry: ReadonlyMap<string, { meta
   vast_xml: { dir: "src/checks/vast/xml", registry: vastXmlTests },
   vast_mediafile: { dir: "src/checks/vast/mediafile", registry: mediaFileTests },
   zip: { dir: "src/checks/zip", registry: zipTests },
+  video_file: { dir: "src/checks/video", registry: videoFileTests },
+  image_file: { dir: "src/checks/image", registry: imageFileTests },
+  audio_file: { dir: "src/checks/audio", registry: audioFileTests },
 };
 
 describe("test modules", () => {

@@ -364,7 +364,8 @@ describe("spec set registry", () => {
     expect(listSpecSets()).toEqual([
       expect.objectContaining({ id: 0, name: "IAB guidelines" }),
       expect.objectContaining({ id: 1, name: "Chrome Heavy Ad Intervention" }),
-      expect.objectContaining({ id: 2, name: "WCAG 2.2 accessibility" }),
+      expect.objectContaining({ id: 2, name: "IAB guidelines, EBU R128 loudness" }),
+      expect.objectContaining({ id: 3, name: "WCAG 2.2 accessibility" }),
     ]);
   });
 });

@@ -27,6 +27,7 @@ export function tagReport(init: MessageInitShape<typeof TagReportSchema> = {}): 
     },
     domContentLoadedMs: 500n,
     cpuUsageMs: 1000n,
+    cpu: { averagePercent: 10, peakPercent: 25 },
     meta: { scanDurationSeconds: 10 },
     animationDurationMs: 5000n,
     timeToVisualStartMs: 300n,

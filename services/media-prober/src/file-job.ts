@@ -127,7 +127,7 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
 }
 
 /** The last path segment of a URL, decoded, for reports only ("spot.mp4"); "" when there is none. */
-function urlFileName(url: string): string {
+export function urlFileName(url: string): string {
   try {
     const seg = basename(new URL(url).pathname);
     return decodeURIComponent(seg).slice(0, 200);

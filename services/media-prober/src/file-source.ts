@@ -33,7 +33,8 @@ export interface LocalFile {
 export type FileSourceOutcome = { file: LocalFile } | { refused: string };
 
 export async function fetchFile(
-  input: FileInput, path: string, deps: FileSourceDeps, limits: FileSourceLimits, opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  input: FileInput, path: string, deps: FileSourceDeps, limits: FileSourceLimits,
+  opts: { signal?: AbortSignal; timeoutMs?: number; accept?: string } = {},
 ): Promise<FileSourceOutcome> {
   const jobCap = Number(input.maxBytes);
   const maxBytes = jobCap > 0 && jobCap < limits.maxBytes ? jobCap : limits.maxBytes;
@@ -64,7 +65,7 @@ export async function fetchFile(
     try {
       const res = await safeDownload(source.value, path, {
         policy: deps.policy, maxBytes, timeoutMs, signal: opts.signal,
-        headers: { accept: "video/*, audio/*;q=0.9, */*;q=0.5" },
+        headers: { accept: opts.accept ?? "video/*, audio/*;q=0.9, */*;q=0.5" },
       });
       if (res.status < 200 || res.status > 299) {
         return { refused: `the file could not be fetched: ${host} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}` };

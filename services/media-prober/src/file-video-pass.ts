@@ -5,7 +5,7 @@ import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
-import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes } from "./video-pass.ts";
+import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes, pictureOutputMaps, type VideoPassOutputs } from "./video-pass.ts";
 
 /*
  * The video pass of an uploaded video file: every frame is decoded once, and one filter graph takes from that single
@@ -67,11 +67,11 @@ export interface FileVideoPassInput {
 
 export interface FileVideoPassPlan {
   args: string[];
-  outputs: { firstFrame: string; firstFrameRgb: string; thumbnail: string; poster: string; posterRgb: string; filmStrip: string };
+  outputs: VideoPassOutputs;
 }
 
 export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
-  const o = {
+  const o: VideoPassOutputs = {
     firstFrame: join(p.outDir, "first.jpg"),
     firstFrameRgb: join(p.outDir, "first.rgb"),
     thumbnail: join(p.outDir, "thumb.jpg"),
@@ -106,17 +106,7 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     `[pcol]${rgb}[posterrgb]`,
     `[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
   ];
-  const maps: string[] = [];
-  const image = (label: string, path: string, q: number) =>
-    maps.push("-map", `[${label}]`, "-frames:v", "1", "-q:v", String(q), "-f", "image2", "-update", "1", path);
-  const raw = (label: string, path: string) => maps.push("-map", `[${label}]`, "-frames:v", "1", "-f", "rawvideo", path);
-  image("first", o.firstFrame, 2);
-  image("thumb", o.thumbnail, 4);
-  raw("firstrgb", o.firstFrameRgb);
-  image("poster", o.poster, 2);
-  raw("posterrgb", o.posterRgb);
-  image("strip", o.filmStrip, 4);
-  for (const label of ["black", "frozen", "tailed", "idet", "cropped"]) maps.push("-map", `[${label}]`, "-f", "null", "-");
+  const maps = pictureOutputMaps(o, ["black", "frozen", "tailed", "idet", "cropped"]);
   const args = [
     "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
     ...FILE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,

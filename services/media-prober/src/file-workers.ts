@@ -1,3 +1,4 @@
+import { ScanKind } from "@cva/contracts";
 import {
   createSlotGate, createUploadReader, failedOutcome, startWorker, type ArtifactSink, type NatsConnection, type OutboundPolicy, type Slots, type Worker,
 } from "@cva/platform";
@@ -5,10 +6,14 @@ import type { Logger } from "pino";
 import type { ResourceLimits } from "./exec.ts";
 import { FILE_KINDS, runFileJob, type FileJobDeps } from "./file-job.ts";
 import { createFileProber, DEFAULT_FILE_PROBE_LIMITS } from "./file-prober.ts";
+import { createImageAnalyzer, DEFAULT_DECODE_OPTIONS, DEFAULT_IMAGE_LIMITS, type DecodeProcessOptions } from "./image/index.ts";
+import { runImageJob, type ImageJobDeps } from "./image-job.ts";
 
 /*
- * The queue workers of the raw-file kinds (SCAN_KIND_VIDEO_FILE, SCAN_KIND_AUDIO_FILE) beside the process's VAST media
- * worker. Both kinds share one gate of `slots`: a pull is issued only while a slot is free, whichever kind it is for,
+ * The queue workers of the raw-file kinds (SCAN_KIND_VIDEO_FILE, SCAN_KIND_AUDIO_FILE, SCAN_KIND_IMAGE_FILE) beside
+ * the process's VAST media worker. Images have a gate of their own, one slot per image decoder process: an image
+ * (≤ 20 MB, decoded in well under a second) never waits behind a 500 MB video, and a pull is issued only while a
+ * decoder is free. They do not count in the process's ffmpeg slots (`shared`): no ffmpeg runs for them. Both kinds share one gate of `slots`: a pull is issued only while a slot is free, whichever kind it is for,
  * so at most `slots` files are measured at once. They also count in the process's slots (`shared`), which the direct
  * ProbeMedia RPC checks: a direct probe is refused while files take every slot. (The VAST media worker keeps its own
  * gate, so the process runs at most MEDIA_PROBER_SLOTS VAST probes plus `slots` files.)
@@ -20,6 +25,8 @@ export interface FileWorkersOptions {
   slots: number;
   shared?: Slots;
   job: FileJobDeps;
+  /** Image files (image-job.ts); no image worker without it. */
+  image?: ImageJobDeps & { slots: number };
 }
 
 export interface FileWorkers {
@@ -51,9 +58,31 @@ export async function startFileWorkers(opts: FileWorkersOptions): Promise<FileWo
       }),
     );
   }
+  const image = opts.image;
+  if (image) {
+    // The decoder processes start with the service, not on a client's first image.
+    await image.analyzer.warmUp();
+    workers.push(
+      await startWorker(opts.nc, {
+        kind: ScanKind.IMAGE_FILE,
+        location: opts.location,
+        slots: image.slots,
+        gate: createSlotGate(image.slots),
+        logger: opts.logger,
+        async handle(job, ctx) {
+          try {
+            return await runImageJob(image, job, { signal: ctx.signal, logger: ctx.logger, location: ctx.location });
+          } catch (err) {
+            return failedOutcome("the image could not be measured", err);
+          }
+        },
+      }),
+    );
+  }
   return {
     async stop() {
       await Promise.all(workers.map((w) => w.stop()));
+      await image?.analyzer.close();
     },
   };
 }
@@ -70,6 +99,10 @@ export interface FileSettings {
   ffprobeTimeoutMs: number;
   /** Each decode pass. */
   analysisTimeoutMs: number;
+  /** Largest image file, bytes (issue 19: 20 MB). */
+  imageMaxBytes: number;
+  /** Image decoder processes, i.e. images measured at once. */
+  imageProcesses: number;
 }
 
 export const DEFAULT_FILE_SETTINGS: FileSettings = {
@@ -77,6 +110,8 @@ export const DEFAULT_FILE_SETTINGS: FileSettings = {
   fetchTimeoutMs: 300_000,
   ffprobeTimeoutMs: DEFAULT_FILE_PROBE_LIMITS.ffprobeTimeoutMs,
   analysisTimeoutMs: DEFAULT_FILE_PROBE_LIMITS.analysisTimeoutMs,
+  imageMaxBytes: DEFAULT_IMAGE_LIMITS.maxBytes,
+  imageProcesses: DEFAULT_DECODE_OPTIONS.processes,
 };
 
 export function fileSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): FileSettings {
@@ -90,15 +125,19 @@ export function fileSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): FileS
     fetchTimeoutMs: int("MEDIA_FILE_FETCH_TIMEOUT_MS", DEFAULT_FILE_SETTINGS.fetchTimeoutMs),
     ffprobeTimeoutMs: int("MEDIA_FFMPEG_TIMEOUT_MS", DEFAULT_FILE_SETTINGS.ffprobeTimeoutMs),
     analysisTimeoutMs: int("MEDIA_FILE_ANALYSIS_TIMEOUT_MS", DEFAULT_FILE_SETTINGS.analysisTimeoutMs),
+    imageMaxBytes: int("MEDIA_IMAGE_MAX_BYTES", DEFAULT_FILE_SETTINGS.imageMaxBytes),
+    imageProcesses: int("MEDIA_IMAGE_PROCESSES", DEFAULT_FILE_SETTINGS.imageProcesses),
   };
 }
 
 /** The file workers of a media prober process, from its dependencies. */
 export function fileWorkersFor(p: {
   nc: NatsConnection; logger: Logger; location: string; slots: number; shared: Slots; policy: OutboundPolicy; artifacts: ArtifactSink;
-  workDir?: string; processLimits?: Partial<ResourceLimits>; settings?: Partial<FileSettings>;
+  workDir?: string; processLimits?: Partial<ResourceLimits>; settings?: Partial<FileSettings>; imageDecode?: Partial<DecodeProcessOptions>;
 }): FileWorkersOptions {
   const s: FileSettings = { ...DEFAULT_FILE_SETTINGS, ...p.settings };
+  const uploads = createUploadReader(p.nc);
+  const imageProcesses = Math.max(1, p.imageDecode?.processes ?? s.imageProcesses);
   return {
     nc: p.nc,
     logger: p.logger,
@@ -110,9 +149,19 @@ export function fileWorkersFor(p: {
         artifacts: p.artifacts,
         limits: { ffprobeTimeoutMs: s.ffprobeTimeoutMs, analysisTimeoutMs: s.analysisTimeoutMs, processLimits: p.processLimits },
       }),
-      source: { uploads: createUploadReader(p.nc), policy: p.policy },
+      source: { uploads, policy: p.policy },
       limits: { maxBytes: s.maxBytes, fetchTimeoutMs: s.fetchTimeoutMs },
       workDir: p.workDir,
+    },
+    image: {
+      analyzer: createImageAnalyzer({
+        artifacts: p.artifacts, limits: { maxBytes: s.imageMaxBytes }, decode: { ...p.imageDecode, processes: imageProcesses },
+      }),
+      source: { uploads, policy: p.policy },
+      maxBytes: s.imageMaxBytes,
+      fetchTimeoutMs: s.fetchTimeoutMs,
+      workDir: p.workDir,
+      slots: imageProcesses,
     },
   };
 }

@@ -57,6 +57,25 @@ const CROP_RATE = 5;
 /** Per-frame bounds of non-black content (`reset=1:skip=0`: each frame's own, not a running union). */
 const CROPDETECT = "cropdetect=limit=24:round=2:reset=1:skip=0";
 
+/**
+ * The output side of a picture pass (this one and the raw file's, file-video-pass.ts): the graph's labelled pictures
+ * to their files — JPEGs, and raw RGB rasters for the colour — and the measuring branches to the null muxer.
+ */
+export function pictureOutputMaps(o: VideoPassOutputs, measuring: string[]): string[] {
+  const maps: string[] = [];
+  const image = (label: string, path: string, q: number) =>
+    maps.push("-map", `[${label}]`, "-frames:v", "1", "-q:v", String(q), "-f", "image2", "-update", "1", path);
+  const raw = (label: string, path: string) => maps.push("-map", `[${label}]`, "-frames:v", "1", "-f", "rawvideo", path);
+  image("first", o.firstFrame, 2);
+  image("thumb", o.thumbnail, 4);
+  raw("firstrgb", o.firstFrameRgb);
+  image("poster", o.poster, 2);
+  raw("posterrgb", o.posterRgb);
+  image("strip", o.filmStrip, 4);
+  for (const label of measuring) maps.push("-map", `[${label}]`, "-f", "null", "-");
+  return maps;
+}
+
 export function planVideoPass(p: VideoPassInput): VideoPassPlan {
   const o: VideoPassOutputs = {
     firstFrame: join(p.outDir, "first.jpg"),
@@ -93,17 +112,7 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
     `[fcrop]${CROPDETECT}[fcropped]`,
     `[pcrop]${CROPDETECT}[pcropped]`,
   ];
-  const maps: string[] = [];
-  const image = (label: string, path: string, q: number) =>
-    maps.push("-map", `[${label}]`, "-frames:v", "1", "-q:v", String(q), "-f", "image2", "-update", "1", path);
-  const raw = (label: string, path: string) => maps.push("-map", `[${label}]`, "-frames:v", "1", "-f", "rawvideo", path);
-  image("first", o.firstFrame, 2);
-  image("thumb", o.thumbnail, 4);
-  raw("firstrgb", o.firstFrameRgb);
-  image("poster", o.poster, 2);
-  raw("posterrgb", o.posterRgb);
-  image("strip", o.filmStrip, 4);
-  for (const crop of ["crop", "fcropped", "pcropped"]) maps.push("-map", `[${crop}]`, "-f", "null", "-");
+  const maps = pictureOutputMaps(o, ["crop", "fcropped", "pcropped"]);
 
   // Input options apply to the next -i only: each input carries the whitelists.
   const args = [

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { ConnectionTransport } from "puppeteer-core";
+import { JsonStringCompactor } from "./cdp-compact.ts";
 
 /**
  * The CDP pipe between Chromium and this process, bounded before anything is parsed.
@@ -14,7 +15,16 @@ import type { ConnectionTransport } from "puppeteer-core";
  *    first and last bytes are kept, and the session gets a small event in its place that carries the start of the
  *    text and says how large it was (the report still lists it, cut as every console entry is);
  *  - console events beyond consoleBudget per session and kind (errors, warnings, the rest, exceptions, log entries)
- *    are dropped unparsed: a scan reports at most 200 errors and 200 warnings, so a loop of them is noise;
+ *    are dropped unparsed: a scan reports at most 200 errors and 200 warnings, so a loop of them is noise; and beyond
+ *    contextConsoleBudget per browser context (one scan) and kind, whichever session they come on — every dedicated
+ *    worker is a session of its own (puppeteer attaches to it and enables its Runtime), so a budget per session alone
+ *    let a creative multiply it by the workers it starts (measured: 16 workers, 8 002 events parsed for 500); and
+ *    once a context's text events over 4 KB add up to contextTextBytes, each further one gets its stand-in (the
+ *    count budgets alone let 2 000 events of 255 KB each through: 48.7 MB of Log.entryAdded for one scan's failed
+ *    fetches of 200 KB URLs, 512 MB possible);
+ *  - a network, fetch, target or frame event over compactAboveBytes has every JSON string longer than
+ *    maxStringBytes shortened as it streams in (cdp-compact.ts): those carry URLs, whose size the creative chooses
+ *    (a data: URL of hundreds of MB, repeated whole in several events per request);
  *  - any other event over otherEventMaxBytes is dropped; a response over responseMaxBytes becomes an error
  *    response to its command (the caller fails at once instead of waiting for its time-out).
  * Bytes are only scanned for the separator (memchr speed); what is dropped is never copied or decoded.
@@ -24,30 +34,53 @@ export interface PipeLimits {
   eventTextMaxBytes: number;
   /** Console events delivered per session and kind (errors, warnings, other console calls, exceptions, log entries). */
   consoleBudget: number;
+  /** Console events delivered per browser context (a scan) and kind, over all its sessions: pages, frames, workers. */
+  contextConsoleBudget: number;
+  /**
+   * Bytes of text events (console, exceptions, log entries, dialogs) over 4 KB delivered whole per browser context;
+   * past it each such event gets its stand-in, as one over eventTextMaxBytes does.
+   */
+  contextTextBytes: number;
   /** Any other event larger than this is dropped. */
   otherEventMaxBytes: number;
+  /** A network/fetch/target/frame event larger than this has its long strings shortened before it is parsed. */
+  compactAboveBytes: number;
+  /** What such an event keeps of each string: the report keeps ≤ 8 KB of a URL and ≤ 16 KB of headers anyway. */
+  maxStringBytes: number;
   /** A response larger than this becomes an error response to its command. */
   responseMaxBytes: number;
 }
 
 /**
  * 256 KB: an ordinary console message is a few hundred bytes, a stack-heavy one a few KB; the report keeps 1 000
- * characters of each. 500 per kind: 2.5 times the 200 errors and 200 warnings a report keeps. 32 MB for other events:
+ * characters of each. 500 per kind: 2.5 times the 200 errors and 200 warnings a report keeps; 2 000 per scan and kind:
+ * the scan's page has two sessions listening (puppeteer's and the scan's), each given its 500, and the rest is shared
+ * by whatever else the creative starts; 16 MB of large text events per scan: 64 of the largest. 32 KB before a
+ * network event is compacted: an ordinary one is a few KB, and a 200 KB URL in a loop made 124 MB of them for one scan
+ * (12.9 MB at 32 KB); 16 KB kept of each string, the most a network record keeps. 32 MB for other events:
  * the largest the scan needs are screencast frames (~100 KB). 256 MB for responses: the answers to the scan's own
  * commands (a screenshot is ≤ 8 M pixels), half of V8's longest string.
  */
 export const DEFAULT_PIPE_LIMITS: PipeLimits = {
   eventTextMaxBytes: 256 * 1024,
   consoleBudget: 500,
+  contextConsoleBudget: 2_000,
+  contextTextBytes: 16 * 1024 * 1024,
   otherEventMaxBytes: 32 * 1024 * 1024,
+  compactAboveBytes: 32 * 1024,
+  maxStringBytes: 16 * 1024,
   responseMaxBytes: 256 * 1024 * 1024,
 };
 
 const HEAD_BYTES = 2048;
+/** A text event this small is always delivered whole (a report keeps 1 000 characters of it). */
+const SMALL_TEXT_BYTES = 4096;
 const TAIL_BYTES = 256;
 
 /** Events whose size a creative controls and that the scan can do with the start of. */
 const TEXT_EVENTS = new Set(["Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded", "Page.javascriptDialogOpening"]);
+/** Events whose long strings are URLs (and headers) the creative sized: shortened rather than parsed whole. */
+const COMPACTED = /^(?:Network|Fetch|Target)\.|^Page\.(?:frame|navigatedWithinDocument|windowOpen|documentOpened)/;
 /** Events counted against the console budget. */
 const BUDGETED = new Set(["Runtime.consoleAPICalled", "Runtime.exceptionThrown", "Log.entryAdded"]);
 
@@ -58,6 +91,8 @@ export interface TransportStats {
   dropped: number;
   /** Responses too large to read, answered with an error. */
   refused: number;
+  /** Network/target/frame events delivered with their long strings shortened. */
+  compacted: number;
 }
 
 interface Head {
@@ -166,18 +201,36 @@ function lastBytes(parts: Buffer[], n: number): Buffer {
   return Buffer.concat(out, have);
 }
 
+/** The counters of one session or context; sessions end with Target.detachedFromTarget, and this bound holds if one is missed. */
+function counters(all: Map<string, Map<string, number>>, key: string): Map<string, number> {
+  let c = all.get(key);
+  if (!c) {
+    if (all.size >= 10_000) all.delete(all.keys().next().value!);
+    c = new Map();
+    all.set(key, c);
+  }
+  return c;
+}
+
 export class BoundedPipeTransport implements ConnectionTransport {
   onmessage?: (message: string) => void;
   onclose?: () => void;
-  readonly stats: TransportStats = { cut: 0, dropped: 0, refused: 0 };
+  readonly stats: TransportStats = { cut: 0, dropped: 0, refused: 0, compacted: 0 };
   private parts: Buffer[] = [];
   private bytes = 0;
   /** Set once the current message passed its cap: only its head and tail are kept from then on. */
   private over: { head: Buffer; tail: Buffer; info: Head } | undefined;
+  /** Set once the current message is an event whose long strings are being shortened. */
+  private compact: JsonStringCompactor | undefined;
   private cap = Infinity;
   private info: Head | undefined;
   /** Console events delivered, per session and kind. */
   private budgets = new Map<string, Map<string, number>>();
+  /** The browser context of each attached session (from Target.attachedToTarget), and its console events delivered. */
+  private contextOf = new Map<string, string>();
+  private contextBudgets = new Map<string, Map<string, number>>();
+  /** Bytes of large text events delivered whole, per browser context. */
+  private contextText = new Map<string, number>();
   private closed = false;
 
   private readonly limits: PipeLimits;
@@ -218,6 +271,10 @@ export class BoundedPipeTransport implements ConnectionTransport {
 
   private append(piece: Buffer): void {
     this.bytes += piece.length;
+    if (this.compact) {
+      this.compact.push(piece);
+      return;
+    }
     if (this.over) {
       const t = Buffer.concat([this.over.tail, piece]);
       this.over.tail = t.subarray(Math.max(0, t.length - TAIL_BYTES));
@@ -227,6 +284,12 @@ export class BoundedPipeTransport implements ConnectionTransport {
     if (this.info === undefined && this.bytes >= 200) {
       this.info = headOf(firstBytes(this.parts, 200));
       this.cap = this.capFor(this.info);
+    }
+    if (this.info?.method && this.bytes > this.limits.compactAboveBytes && COMPACTED.test(this.info.method)) {
+      this.compact = new JsonStringCompactor(this.limits.maxStringBytes);
+      for (const p of this.parts) this.compact.push(p);
+      this.parts = [];
+      return;
     }
     if (this.bytes > Math.min(this.cap, this.limits.responseMaxBytes)) {
       const head = firstBytes(this.parts, HEAD_BYTES);
@@ -239,15 +302,31 @@ export class BoundedPipeTransport implements ConnectionTransport {
     const bytes = this.bytes;
     const over = this.over;
     const parts = this.parts;
+    const compact = this.compact;
     this.parts = [];
     this.bytes = 0;
     this.over = undefined;
+    this.compact = undefined;
     this.cap = Infinity;
     this.info = undefined;
     if (over) return this.deliverOver(over, bytes);
     if (bytes === 0) return;
-    const message = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
+    let message: Buffer;
+    if (compact) {
+      message = compact.end();
+      if (message.length > this.limits.otherEventMaxBytes) {
+        this.stats.dropped++;
+        return;
+      }
+      this.stats.compacted++;
+    } else {
+      message = parts.length === 1 ? parts[0]! : Buffer.concat(parts, bytes);
+    }
     const info = headOf(message);
+    if (info.method && TEXT_EVENTS.has(info.method) && bytes > SMALL_TEXT_BYTES && !this.withinTextBytes(message)) {
+      // The scan's text bytes are spent: read as if over the size cap — never decoded whole, a stand-in delivered.
+      return this.deliverOver({ head: message.subarray(0, HEAD_BYTES), tail: message.subarray(bytes - TAIL_BYTES), info }, bytes);
+    }
     if (info.method && BUDGETED.has(info.method)) {
       const head = message.toString("latin1", 0, Math.min(message.length, 200));
       const sessionId = sessionIdOf(message.toString("latin1", Math.max(0, message.length - TAIL_BYTES))) ?? "";
@@ -257,7 +336,20 @@ export class BoundedPipeTransport implements ConnectionTransport {
       }
     } else if (info.method === "Target.detachedFromTarget") {
       const gone = /"params":\{"sessionId":"([0-9A-Za-z]{1,64})"/.exec(message.toString("latin1", 0, 200))?.[1];
-      if (gone) this.budgets.delete(gone);
+      if (gone) {
+        this.budgets.delete(gone);
+        this.contextOf.delete(gone);
+      }
+    } else if (info.method === "Target.attachedToTarget") {
+      // JSON escapes every quote inside a string, so these patterns match only the protocol's own fields, never a
+      // title or URL the creative chose.
+      const text = message.toString("latin1");
+      const session = /"params":\{"sessionId":"([0-9A-Za-z]{1,64})"/.exec(text)?.[1];
+      const context = /"browserContextId":"([0-9A-Za-z]{1,64})"/.exec(text)?.[1];
+      if (session && context) {
+        if (this.contextOf.size >= 10_000) this.contextOf.delete(this.contextOf.keys().next().value!);
+        this.contextOf.set(session, context);
+      }
     }
     this.deliver(message.toString("utf8"));
   }
@@ -285,17 +377,30 @@ export class BoundedPipeTransport implements ConnectionTransport {
     this.deliver(stand);
   }
 
+  /** Counts a large text event against its context's bytes; false once they are spent (unknown context: per message only). */
+  private withinTextBytes(message: Buffer): boolean {
+    const context = this.contextOf.get(sessionIdOf(message.toString("latin1", Math.max(0, message.length - TAIL_BYTES))) ?? "");
+    if (context === undefined) return true;
+    const used = this.contextText.get(context) ?? 0;
+    if (used + message.length > this.limits.contextTextBytes) return false;
+    if (!this.contextText.has(context) && this.contextText.size >= 10_000) this.contextText.delete(this.contextText.keys().next().value!);
+    this.contextText.set(context, used + message.length);
+    return true;
+  }
+
   private withinBudget(sessionId: string, kind: string): boolean {
-    let perSession = this.budgets.get(sessionId);
-    if (!perSession) {
-      // Sessions end with Target.detachedFromTarget; this bound holds if one is missed.
-      if (this.budgets.size >= 10_000) this.budgets.delete(this.budgets.keys().next().value!);
-      perSession = new Map();
-      this.budgets.set(sessionId, perSession);
-    }
+    const perSession = counters(this.budgets, sessionId);
     const n = (perSession.get(kind) ?? 0) + 1;
+    if (n > this.limits.consoleBudget) return false;
+    const context = this.contextOf.get(sessionId);
+    if (context !== undefined) {
+      const perContext = counters(this.contextBudgets, context);
+      const c = (perContext.get(kind) ?? 0) + 1;
+      if (c > this.limits.contextConsoleBudget) return false;
+      perContext.set(kind, c);
+    }
     perSession.set(kind, n);
-    return n <= this.limits.consoleBudget;
+    return true;
   }
 
   private capFor(h: Head): number {

@@ -55,7 +55,9 @@ export function createPageOriginGuard(outbound: OutboundPolicy, pageHostPolicy?:
   const refused = (host: string, why = "is not a public address") => new PageUrlRefusedError(`targeting.page_url: host ${host} ${why}`);
 
   const policy: OutboundPolicy = {
-    check: (ip) => outbound.check(ip),
+    // The port goes through: without it the outbound policy checks the address alone, and the browser reached every
+    // port of a public host (issue 20's port rule, hole 9, never applied to creatives).
+    check: (ip, port) => outbound.check(ip, port),
     describe: () => `${outbound.describe()}; a scan's page_url host: ${publicOnly.describe()}`,
     async resolve(host) {
       const ips = await resolve(host);

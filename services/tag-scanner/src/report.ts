@@ -8,7 +8,8 @@ import { loadSize } from "./fields/load-size.ts";
 import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
-import { measurementConfidence } from "./fields/measurement.ts";
+import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
+import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
 import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
@@ -16,6 +17,7 @@ import type { LayoutArtifact } from "./gatherers/layout.ts";
 import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
+import type { CpuSample } from "./gatherers/performance.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 
 /** Everything gathered during one scan: plain data, from which the report is a pure function. */
@@ -30,6 +32,10 @@ export interface TagArtifacts {
   events: PageEventsArtifact;
   paints: number[];
   pixelChanges: number[];
+  /** How far behind the page the screencast was at its last change, ms (screencast.ts). */
+  captureLagMs?: number;
+  /** Epoch ms when the page's visible finite animations were scheduled to end, as the watch's probes confirmed it. */
+  scheduledMotionEnd?: number;
   stillMoving: boolean;
   usesDocumentWrite: boolean;
   videoPlayed: boolean;
@@ -44,6 +50,10 @@ export interface TagArtifacts {
   heapBytes: number;
   /** The renderer main thread's starvation while the creative rendered (performance.ts), for `measurement`. */
   starvation: Array<{ at: number; ms: number }>;
+  /** The render's (time, CPU time) samples (performance.ts), for `cpu`. */
+  cpuSeries: CpuSample[];
+  /** The host's calibration scale (cpu-calibration.ts); undefined when the calibration was not available. */
+  cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
   renderEndedAt: number;
   landing?: LandingArtifact;
@@ -65,6 +75,8 @@ export interface StoredImages {
   screenshot?: { highres: { id: string; bytes: number; color: string }; thumbnail: { id: string; bytes: number; color: string } };
   hasBorder: boolean;
   landingShot?: { id: string; bytes: number };
+  /** Why the screenshot (and with it has_border) is missing, for the scan log: never taken, or its analysis failed. */
+  problem?: string;
 }
 
 export interface ReportContext {
@@ -99,6 +111,17 @@ function domContentLoaded(art: TagArtifacts): number {
   if (!slot) return sinceNav(art.navTs, art.events.dclTs);
   const doc = art.requests.find((r) => r.resourceType === "document" && r.url === slot.creativeUrl);
   return sinceNav(doc?.startTs, art.events.frameDcl.get(slot.creativeUrl));
+}
+
+/** `cpu` joins the low-confidence fields when the creative's thread was pinned by the host's contention (cpu-load.ts). */
+function withCpuConfidence(m: MeasurementOutcome, pinned: { ms: number; starvedMs: number }): MeasurementOutcome {
+  if (pinned.ms < CPU_PINNED_MS) return m;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return {
+    confidence: "low",
+    reasons: [...m.reasons, `the renderer had no idle moment for ${s(pinned.ms)} while kept from the CPU for ${s(pinned.starvedMs)}: cpu is a lower bound`],
+    fields: [...m.fields, "cpu"],
+  };
 }
 
 export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: StoredImages): TagReport {
@@ -141,18 +164,21 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const ttvs = timeToVisualStart(art.navWallMs, art.paints, art.pixelChanges[1], rendered);
   const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
   const dcl = domContentLoaded(art);
-  const measured = measurementConfidence({
+  const motionTail = { captureLagMs: art.captureLagMs ?? 0, scheduledEnd: art.scheduledMotionEnd };
+  const load = art.cpuScale !== undefined ? cpuLoad(art.cpuSeries, art.cpuScale) : undefined;
+  const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation,
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
   });
+  const measured = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
   const hasVideo = art.videoPlayed || requests.some(
     (r) => r.resourceType === "media" && r.status !== undefined && r.status < 400 && /^video\//.test(r.mimeType ?? r.headers["content-type"] ?? ""),
   );
   const landing = art.landing;
   const shot = images.screenshot;
-  const animationMs = rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving) : 0;
+  const animationMs = rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving, motionTail) : 0;
 
   return create(TagReportSchema, {
     jobId: job.jobId,
@@ -166,6 +192,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
       size: c.size, value: c.value,
     })),
     cpuUsageMs: BigInt(art.cpuMs),
+    ...(load ? { cpu: load } : {}),
     creativeRendered: rendered,
     dialogs: art.events.dialogs,
     dimensions: painted,

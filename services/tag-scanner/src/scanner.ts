@@ -19,6 +19,8 @@ import { createImageWork, type ImageWork } from "./image-work.ts";
 import { createPageOriginGuard } from "./page-origin.ts";
 import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
 import { createWarmPages, type PageLease } from "./warm-pages.ts";
+import { calibrateCpu, REFERENCE_DEVICE, type CpuCalibration } from "./cpu-calibration.ts";
+import { bounded } from "./util.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
 export class BrowserLostError extends Error {
@@ -93,6 +95,27 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     if (!deps.imageWork) await imageWork.close();
   });
 
+  // The host's CPU calibration (cpu-calibration.ts), measured once per process when the service starts (warmUp), so
+  // that no scan renders beside it. A scanner never warmed up has none and its reports carry no `cpu`; a failed one is
+  // measured again after the next scan's render (never beside a render, whose timings it would disturb).
+  let calibration: Promise<CpuCalibration | undefined> | undefined;
+  let calibrationWanted = false;
+  function calibrate(browser: PageLease["browser"]): Promise<CpuCalibration | undefined> {
+    calibrationWanted = true;
+    calibration ??= calibrateCpu(browser).then(
+      (c) => {
+        deps.logger?.info({ benchmark_index: c.benchmarkIndex, runs: c.runs, scale: c.scale, reference: REFERENCE_DEVICE }, "CPU calibrated");
+        return c;
+      },
+      (err) => {
+        deps.logger?.warn({ err: String(err) }, "CPU calibration failed; reports carry no cpu until it succeeds");
+        calibration = undefined;
+        return undefined;
+      },
+    );
+    return calibration;
+  }
+
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
     const log = deps.logger?.child?.({ job_id: job.jobId }) ?? deps.logger;
     // Throws PageUrlRefusedError (the client's error) for a page_url on a non-public host.
@@ -129,15 +152,23 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // The next scan's page is prepared while this one measures, not while it renders: building a page starts a
       // renderer process, and four of those started beside four navigations (a burst of scans) held every first paint
       // back by over a second — parse-timed animations (timer chains, SMIL) then measured a second short.
-      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, refill);
+      const afterRender = () => {
+        refill();
+        if (calibrationWanted && !calibration) void calibrate(lease.browser);
+      };
+      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
+      // A scan that overtook the start's calibration (~1 s of CPU) waits for it while its job has time.
+      const left = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - Date.now() - 1_500 : 20_000;
+      if (calibration) art.cpuScale = (await bounded(calibration, Math.min(20_000, left), undefined))?.scale;
       if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({
         ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
         ...(gatherErrors.length > 0 ? { gatherer_errors: gatherErrors } : {}),
+        ...(images.problem ? { screenshot_problem: images.problem } : {}),
       }, "tag scanned");
       return report;
     } catch (err) {
@@ -164,7 +195,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
    */
   async function storeScreenshot(box: { width: number } | undefined, png: Uint8Array | undefined): Promise<StoredImages> {
     const out: StoredImages = { hasBorder: false };
-    if (!png) return out;
+    if (!png) return { ...out, problem: "no screenshot: the capture did not answer within its step" };
     try {
       const img = await imageWork.analyse(png, box ? Math.min(box.width, MAX_SHOT_CSS) : undefined);
       out.hasBorder = img.hasBorder;
@@ -173,8 +204,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         highres: { id: hiId, bytes: png.byteLength, color: img.color },
         thumbnail: { id: thId, bytes: img.thumbnail.byteLength, color: img.color },
       };
-    } catch {
-      /* an undecodable screenshot leaves the field empty */
+    } catch (err) {
+      // An undecodable screenshot leaves the field empty; the scan log says why.
+      out.problem = err instanceof Error ? err.message : String(err);
     }
     return out;
   }
@@ -234,6 +266,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       flash_frames: prepared.flashes.artifact.decoded,
       flash_blind_ms: Math.round(prepared.flashes.artifact.blind.reduce((s, [a, b]) => s + b - a, 0)),
       flash_max_delay_ms: Math.round(prepared.flashes.artifact.maxDelayMs),
+      capture_lag_ms: screencast.artifact.lastChangeLagMs,
+      scheduled_end_ms: watch.scheduledEnd !== undefined ? Math.round(watch.scheduledEnd - render.startedAt) : -1,
     }, "render watch");
 
     const { measured, storage } = measure;
@@ -242,10 +276,11 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       profile, site, requests: net.artifact.requests, mixedContent: net.artifact.mixedContent.slice(0, net.artifact.creativeMixedContent),
       navTs: net.artifact.navTs, navWallMs: net.artifact.navWallTime !== undefined ? net.artifact.navWallTime * 1000 : undefined,
       events: events.artifact, paints: signals.artifact.paints, pixelChanges: screencast.artifact.changes,
+      captureLagMs: screencast.artifact.lastChangeLagMs, scheduledMotionEnd: watch.scheduledEnd,
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
       cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
-      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt,
+      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries,
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
@@ -266,6 +301,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const lease = t.value;
       try {
         await warm.ready(lease);
+        await calibrate(lease.browser);
       } finally {
         lease.release();
       }

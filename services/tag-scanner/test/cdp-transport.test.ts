@@ -124,3 +124,74 @@ describe("BoundedPipeTransport", () => {
     expect(Buffer.concat(written).toString()).toBe('{"id":1,"method":"Browser.getVersion"}\0');
   });
 });
+
+// A creative sizes its URLs: a data: URL of 20 MB went whole through Network.requestWillBeSent, responseReceived, … —
+// 294 MB of events parsed for ten fetch() calls of one scan. Those events keep their fields, their long strings cut.
+describe("BoundedPipeTransport: events whose URLs a creative sized", () => {
+  const request = (url: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      method: "Network.requestWillBeSent",
+      params: { requestId: "R1", loaderId: "L1", documentURL: "https://creative.cva.invalid/", request: { url, method: "GET", headers: { "x-h": "v" } }, timestamp: 5, type: "Fetch", ...extra },
+      sessionId: SESSION,
+    });
+
+  it("shortens every string over the limit of a large network event, keeping the rest of the event exact", async () => {
+    const p = pipe({ compactAboveBytes: 64 * 1024, maxStringBytes: 1024 });
+    const dataUrl = `data:text/plain,${"a".repeat(5 * 1024 * 1024)}`;
+    p.feed([request(dataUrl), request("https://small.example/")], 65_536);
+    const [big, small] = (await p.messages(2)).map((m) => { expect(m.length).toBeLessThan(8 * 1024); return JSON.parse(m); });
+    expect(big).toMatchObject({ method: "Network.requestWillBeSent", sessionId: SESSION, params: { requestId: "R1", timestamp: 5, type: "Fetch", documentURL: "https://creative.cva.invalid/", request: { method: "GET", headers: { "x-h": "v" } } } });
+    expect(big.params.request.url).toMatch(/^data:text\/plain,a{1000,}… \[5\.0 MB not read\]$/);
+    expect(small.params.request.url).toBe("https://small.example/");
+    expect(p.t.stats.compacted).toBe(1);
+  });
+
+  it("never cuts an escape or a character in half, wherever the limit lands", async () => {
+    // JSON-encoded, each unit is 13 bytes: \\ \" é (2 bytes of UTF-8) U+2028 (3) \u0001 (an escape of 6).
+    const tricky = `https://x.example/?q=${'\\"\u00e9\u2028\u0001'.repeat(40_000)}`;
+    for (let max = 1024; max < 1024 + 13; max++) {
+      const p = pipe({ compactAboveBytes: 64 * 1024, maxStringBytes: max });
+      p.feed([request(tricky)], 65_536);
+      const [m] = await p.messages(1);
+      const url = JSON.parse(m!).params.request.url as string;
+      expect(url, String(max)).toMatch(/^https:\/\/x\.example\/\?q=(\\"é\u2028\u0001)*(\\("(é(\u2028)?)?)?)?… \[\d+ KB not read\]$/);
+    }
+  });
+
+  it("cuts at every chunk boundary the same way", async () => {
+    const msg = request(`data:,${"\\".repeat(3000)}${"b".repeat(3000)}`);
+    let first: string | undefined;
+    for (const chunk of [1, 5, 333, 4096]) {
+      const p = pipe({ compactAboveBytes: 1024, maxStringBytes: 101 });
+      p.feed([msg], chunk);
+      const [m] = await p.messages(1);
+      const url = JSON.parse(m!).params.request.url as string;
+      expect(url).toMatch(/^data:,(\\)+… \[\d+ KB not read\]$/);
+      first ??= m;
+      expect(m).toBe(first);
+    }
+  });
+});
+
+// Count budgets alone let 2 000 console events of 255 KB each through per scan: the bytes of large text events are
+// budgeted per browser context too (a scan's failed fetches of 200 KB URLs made 48.7 MB of Log.entryAdded).
+describe("BoundedPipeTransport: a scan's text bytes", () => {
+  const attached = (session: string, context: string) =>
+    JSON.stringify({ method: "Target.attachedToTarget", params: { sessionId: session, targetInfo: { targetId: "T", type: "worker", title: `"browserContextId":"CTX2"`, url: "", attached: true, canAccessOpener: false, browserContextId: context }, waitingForDebugger: false } });
+  const OTHER = "FEDCBA9876543210FEDCBA9876543210";
+
+  it("past the context's bytes, each large text event gets its stand-in; small ones and other contexts stay whole", async () => {
+    const p = pipe({ contextTextBytes: 1024 * 1024 });
+    const line = (i: number, session = SESSION) => consoleEvent("error", `L${i} ${"z".repeat(100 * 1024)}`, session);
+    p.feed([attached(SESSION, "CTX1"), attached(OTHER, "CTX2"), ...Array.from({ length: 20 }, (_, i) => line(i)), consoleEvent("error", "small"), line(99, OTHER)]);
+    const got = (await p.messages(24)).slice(2).map((m) => JSON.parse(m).params.args[0].value as string);
+    expect(got).toHaveLength(22);
+    const whole = got.slice(0, 20).filter((t) => !t.includes("not read"));
+    // 1 MiB of 100 KiB messages: 10 whole (each ~100.2 KiB with its JSON), the rest cut to their start.
+    expect(whole.length).toBe(10);
+    for (const t of got.slice(10, 20)) expect(t).toMatch(/^L\d+ z{200,}… \[100 KB not read\]$/);
+    expect(got[20]).toBe("small");
+    // The other context's budget is its own — and a title claiming its context id did not move the first session there.
+    expect(got[21]!.length).toBeGreaterThan(100 * 1024);
+  });
+});

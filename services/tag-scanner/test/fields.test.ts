@@ -118,6 +118,28 @@ describe("fields", () => {
     expect(animationDuration(1000, [900, 1020, 1450], false)).toBe(450);
   });
 
+  it("animation duration: a capture that fell behind the page ends the motion where the page scheduled it", () => {
+    // CI, 4 scans in flight: a 1 s transition's frames stopped 150 ms into it, the last arriving 834 ms late.
+    const changes = [987, 1258, 2158, 2258, 2308];
+    expect(animationDuration(1223, changes, false, { captureLagMs: 834, scheduledEnd: 2800 })).toBe(1577);
+    // A capture keeping up is the measure, whatever the page scheduled (a keyframe hold moves no pixels).
+    expect(animationDuration(1223, changes, false, { captureLagMs: 40, scheduledEnd: 2800 })).toBe(1085);
+    // An end the page scheduled before the last change never shortens the motion.
+    expect(animationDuration(1223, changes, false, { captureLagMs: 834, scheduledEnd: 2000 })).toBe(1085);
+    expect(animationDuration(1223, changes, false, { captureLagMs: 834 })).toBe(1085);
+  });
+
+  it("measurement confidence: a capture far behind at the last change, with nothing the page scheduled to cover it", () => {
+    const base = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175, 900, 1400], renderEndedAt: 2600, starvation: [] };
+    const lagged = measurementConfidence({ ...base, motionTail: { captureLagMs: 800 } });
+    expect(lagged.fields).toEqual(["animation_duration"]);
+    expect(lagged.reasons).toEqual(["the screen capture ran 0.8 s behind the page when the motion was last seen"]);
+    expect(measurementConfidence({ ...base, motionTail: { captureLagMs: 800, scheduledEnd: 1900 } }).confidence).toBe("high");
+    expect(measurementConfidence({ ...base, motionTail: { captureLagMs: 60 } }).confidence).toBe("high");
+    // A static creative: its one frame's lag is the first-frame check's business, not this one's.
+    expect(measurementConfidence({ ...base, pixelChanges: [20, 175], motionTail: { captureLagMs: 800 } }).confidence).toBe("high");
+  });
+
   it("measurement confidence: low, with the size, for each field starvation may have moved", () => {
     const quiet = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175], dclWallMs: 120, renderEndedAt: 600 };
     const samples = (...ms: Array<[number, number]>) => ms.map(([at, v]) => ({ at, ms: v }));

@@ -137,6 +137,22 @@ setTimeout(() => { top.location.href = "http://169.254.169.254/latest/meta-data/
     await stillWorks();
   }, 90_000);
 
+  it("permission requests are refused: nothing is granted", async () => {
+    const r = await scanner.scan(tagJob(`${box}<script>
+const say = (m) => console.error(m);
+navigator.geolocation.getCurrentPosition(() => say("geolocation granted"), (e) => say("geolocation refused " + e.code));
+Notification.requestPermission().then((p) => say("notifications " + p), () => say("notifications refused"));
+navigator.mediaDevices.getUserMedia({ video: true, audio: true }).then(() => say("camera granted"), (e) => say("camera refused " + e.name));
+navigator.clipboard.readText().then(() => say("clipboard granted"), (e) => say("clipboard refused " + e.name));
+</script>`));
+    const said = r.console!.errors;
+    // Geolocation and the clipboard answer at once; notifications ("denied") and the camera (no device) may answer
+    // after the scan on a loaded machine — whatever arrives is a refusal.
+    expect(said).toEqual(expect.arrayContaining(["geolocation refused 1", "clipboard refused NotAllowedError"]));
+    expect(said.filter((m) => m.includes("granted") || m === "notifications default")).toEqual([]);
+    expect(r.dialogs).toEqual([]);
+  }, 90_000);
+
   it("file:///etc/passwd cannot be read or leaked", async () => {
     const r = await scanner.scan(tagJob(`${box}
 <iframe src="file:///etc/passwd" id="f" width="10" height="10" style="position:absolute;left:0;top:0;border:0"></iframe>
@@ -199,6 +215,28 @@ describe("targeting.page_url on a private host", () => {
   }, 90_000);
 });
 
+/** Runs `fn` with JSON.parse watched: the longest text parsed, and how many console events. */
+async function parsing(fn: () => Promise<void>): Promise<{ longest: number; consoleEvents: number }> {
+  const parse = JSON.parse;
+  let longest = 0;
+  let consoleEvents = 0;
+  JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    if (typeof text === "string") {
+      longest = Math.max(longest, text.length);
+      if (text.startsWith('{"method":"Runtime.consoleAPICalled"')) consoleEvents++;
+    }
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    await fn();
+    // Every message read from the pipe reaches JSON.parse within a few macrotasks (one message per macrotask).
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+    return { longest, consoleEvents };
+  } finally {
+    JSON.parse = parse;
+  }
+}
+
 // Issue 20, hole 8: every CDP message of a browser crosses one pipe into this process and was parsed whole before any
 // cap applied, so a creative logging multi-MB strings in a loop made the scanner read and JSON.parse hundreds of MB on
 // the event loop every scan of that browser shares.
@@ -247,28 +285,6 @@ describe("console floods", () => {
     }
   }
 
-  /** Runs `fn` with JSON.parse watched: the longest text parsed, and how many console events. */
-  async function parsing(fn: () => Promise<void>): Promise<{ longest: number; consoleEvents: number }> {
-    const parse = JSON.parse;
-    let longest = 0;
-    let consoleEvents = 0;
-    JSON.parse = ((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
-      if (typeof text === "string") {
-        longest = Math.max(longest, text.length);
-        if (text.startsWith('{"method":"Runtime.consoleAPICalled"')) consoleEvents++;
-      }
-      return parse(text, reviver);
-    }) as typeof JSON.parse;
-    try {
-      await fn();
-      // Every message read from the pipe reaches JSON.parse within a few macrotasks (one message per macrotask).
-      for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
-      return { longest, consoleEvents };
-    } finally {
-      JSON.parse = parse;
-    }
-  }
-
   it("multi-MB console messages are cut before they are parsed, the session still hears of each, and a scan beside them is whole", async () => {
     await floodedPage(async (page, texts, pipe) => {
       let beside: Awaited<ReturnType<TagScanner["scan"]>> | undefined;
@@ -304,6 +320,73 @@ describe("console floods", () => {
     expect(r.console!.errors).toEqual(["error 0", "error 1", "error 2"]);
     await stillWorks();
   }, 240_000);
+
+  // The budget above was per CDP session, and every dedicated worker is a session of its own (puppeteer attaches to
+  // it and enables its Runtime): 16 workers logging 1 000 lines each had 16 × 500 of their events parsed, the
+  // creative choosing how many times the budget it got. The budget is per scan (the browser context) as well.
+  it("console events of many workers share one budget per scan", async () => {
+    const workers = 16;
+    await floodedPage(async (page, texts, pipe) => {
+      const parsed = await parsing(async () => {
+        await page.evaluate(`(() => {
+          console.error("page error");
+          const src = URL.createObjectURL(new Blob(['for (let i = 0; i < 1000; i++) console.log("worker line " + i + " ${"w".repeat(1000)}");'], { type: "text/javascript" }));
+          for (let i = 0; i < ${workers}; i++) new Worker(src);
+        })()`);
+        // Chromium wrote every worker's lines (one session each: puppeteer's) and the page's error (two sessions).
+        await expect.poll(() => pipe.messages, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(workers * 1_000 + 2);
+        await expect.poll(() => texts.includes("page error"), { timeout: 10_000, interval: 100 }).toBe(true);
+      });
+      // One browser context's budget for the kind (2 000 logs) plus the page's error heard by its two sessions — not
+      // 500 logs per worker (8 002 before: 8 000 of the 16 000 written; at 256 KB each, 2 GB parsed for one scan).
+      expect(parsed.consoleEvents).toBeLessThanOrEqual(2_000 + 2);
+    });
+    await stillWorks();
+  }, 240_000);
+});
+
+// A creative's localStorage was read whole out of every frame (up to 50) and cut to the report's 4 096 characters
+// only here, after Chromium had sent it over the CDP pipe every scan of the browser shares and this process had parsed
+// it: a frame holds up to 10 MB of it, so 50 frames of 50 origins made 500 MB. Each frame's entries are cut in the page.
+describe("creative-sized strings on the CDP pipe", () => {
+  // Chromium repeats a request's URL whole in several network events, and a data: URL may be hundreds of MB: ten
+  // fetch()es of a 20 MB one made 294 MB of events parsed here (the longest 21 MB), for one scan.
+  it("a loop of fetch()es of a 20 MB data: URL: its network events arrive with the URL shortened, before they are parsed", async () => {
+    let r: Awaited<ReturnType<TagScanner["scan"]>> | undefined;
+    const parsed = await parsing(async () => {
+      r = await scanner.scan(tagJob(`${box}<script>
+const s = "data:text/plain," + "a".repeat(20 << 20);
+let i = 0;
+const t = setInterval(() => { fetch(s + i).catch(() => {}); if (++i >= 10) clearInterval(t); }, 50);
+</script>`));
+    });
+    // The creative's own scan ends with a report (it may starve its own renderer; that is its business).
+    expect(r!.jobId).not.toBe("");
+    expect(parsed.longest).toBeLessThan(1024 * 1024);
+    await stillWorks();
+  }, 120_000);
+
+  it("a frame's multi-MB localStorage values are cut in the page, before they cross the pipe", async () => {
+    let r: Awaited<ReturnType<TagScanner["scan"]>> | undefined;
+    const parsed = await parsing(async () => {
+      r = await scanner.scan(tagJob(`${box}<script>
+const mb = "v".repeat(1 << 20);
+for (let i = 0; i < 4; i++) localStorage.setItem("k" + i + "${"k".repeat(2000)}", mb);
+localStorage.setItem("small", "kept");
+</script>`));
+    });
+    const entries = r!.localStorage;
+    expect(entries).toHaveLength(5);
+    expect(entries.find((e) => e.key === "small")?.value).toBe("kept");
+    for (const e of entries.filter((x) => x.key !== "small")) {
+      expect(e.key).toHaveLength(1001);
+      expect(e.key.endsWith("…")).toBe(true);
+      expect(e.value).toBe(`${"v".repeat(4096)}…`);
+    }
+    // 4 MB written; the read carried at most the cut entries (4 × (1 001 + 4 097) characters), not the megabytes.
+    expect(parsed.longest).toBeLessThan(256 * 1024);
+    await stillWorks();
+  }, 120_000);
 });
 
 function htmlFiles(dir: string): string[] {

@@ -213,11 +213,9 @@ describe("network gatherer: redirects (one request id for every hop)", () => {
     expect(artifact.requests.map((r) => [r.url, r.finished])).toEqual([[hop(1), true], [hop(2), false]]);
   });
 
-  // Known bug (issue 18, to the tag-scanner gatherers): the ExtraInfo headers are kept per request id and merged into
-  // whichever hop holds the id when a response is applied, so a 302's raw headers that arrive after its redirect
-  // land on the next hop, and every later hop reports the previous hop's Location (report: network_calls[].headers).
-  // When the gatherer matches ExtraInfo to hops (by order, or by statusCode), this starts passing: make it `it`.
-  it.fails("each hop reports its own response headers, whenever its ExtraInfo arrived", async () => {
+  // Once a bug: ExtraInfo was kept per request id and merged into whichever hop held the id, so a 302's raw headers
+  // arriving after its redirect landed on the next hop (every later hop reported the previous hop's Location).
+  it("each hop reports its own response headers, whenever its ExtraInfo arrived", async () => {
     const { artifact } = await gather(chain);
     expect(artifact.requests.map((r) => r.headers.location)).toEqual([loc(2), loc(3), `${O}/empty.html`, undefined]);
   });
@@ -265,9 +263,8 @@ describe("network gatherer: responses served from cache", () => {
     expect(artifact.requests[1]!.headers["content-type"]).toBe("text/html; charset=utf-8");
   });
 
-  // Known bug (issue 18, to the tag-scanner gatherers): the late ExtraInfo is the 302's (statusCode 302), yet it is
-  // merged into the cached 200, which then reports the redirect's Location. Make it `it` once ExtraInfo is matched.
-  it.fails("the cached page does not take the redirect's late ExtraInfo headers", async () => {
+  // The late ExtraInfo is the 302's (statusCode 302): it must not land on the cached 200.
+  it("the cached page does not take the redirect's late ExtraInfo headers", async () => {
     const { artifact } = await gather(cachedRedirect);
     expect(artifact.requests[1]!.headers.location).toBeUndefined();
   });

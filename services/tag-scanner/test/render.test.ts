@@ -77,7 +77,8 @@ confirm("sure?");
 <script src="${o}/script.js"></script>
 <img src="${o}/pixel.gif" width="1" height="1" style="position:absolute;left:0;top:0">
 <img src="${o}/missing.png" style="position:absolute;left:0;top:0;width:10px;height:10px">
-<script>setTimeout(() => { throw new Error("late uncaught") }, 10)</script>`;
+<script>setTimeout(() => { throw new Error("late uncaught") }, 10)</script>
+<script>setTimeout(() => { new Image().src = "${o}/beacon?late=1"; }, 700)</script>`;
     const r = await scanner.scan(tagJob(html));
     expect(r.timedOut).toBe(false);
     expect(r.usesDocumentWrite).toBe(true);
@@ -93,7 +94,12 @@ confirm("sure?");
     expect(pixel).toMatchObject({ isPixel: true, resourceType: "image", status: 200, method: "GET", serverIp: "127.0.0.1", ssl: false });
     expect(pixel?.headers["content-type"]).toBe("image/gif");
     expect(Number(pixel?.bytes)).toBeGreaterThan(0);
-    expect(r.network?.measurementPixels).toBe(1);
+    // started: when each request was sent, from the navigation — the pixel with the markup, the beacon 700 ms on.
+    const late = r.network?.responses.find((x) => x.url.endsWith("/beacon?late=1"));
+    expect(Number(pixel?.startedMs)).toBeLessThan(600);
+    expect(Number(late?.startedMs)).toBeGreaterThanOrEqual(700);
+    expect(Number(late?.startedMs)).toBeGreaterThan(Number(pixel?.startedMs) + 500);
+    expect(r.network?.measurementPixels).toBe(2);
     const script = r.network?.responses.find((x) => x.url.endsWith("/script.js"));
     expect(script).toMatchObject({ isPixel: false, resourceType: "script", statusText: "OK" });
     expect(r.missingAssets).toContainEqual(expect.objectContaining({ url: `${o}/missing.png`, status: 404, resourceType: "image" }));

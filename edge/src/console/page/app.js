@@ -6,17 +6,13 @@
 //
 // The pure parts (detectKind, planScan) are exported for the tests; the page wires itself up only in a browser.
 
-/** @typedef {"tag" | "zip" | "vast" | "video" | "image" | "audio"} Kind */
+import { detectKind, ENDPOINTS, HEAD_BYTES } from "@cva/creative-kind";
 
-/** @type {Record<Kind, string>} */
-export const ENDPOINTS = {
-  tag: "/v3/scanTag",
-  zip: "/v3/scanZip",
-  vast: "/v3/scanVAST",
-  video: "/v3/scanVideo",
-  image: "/v3/scanImage",
-  audio: "/v3/scanAudio",
-};
+// Kind detection is the CLI's own module (packages/creative-kind): in Node it resolves as a workspace package; in
+// the browser the edge points this import at the same file, served under its content hash (console/site.ts).
+export { detectKind, ENDPOINTS, HEAD_BYTES };
+
+/** @typedef {import("@cva/creative-kind").Kind} Kind */
 
 /** @type {Record<Kind, string>} */
 const KIND_LABEL = { tag: "ad tag", zip: "HTML5 zip", vast: "VAST tag", video: "video file", image: "image file", audio: "audio file" };
@@ -30,97 +26,6 @@ const WHILE_SCANNING = {
   image: "Measuring the image…",
   audio: "Probing the audio: loudness, silence, clipping…",
 };
-
-// ---- kind detection: the CLI's rules (packages/cli/src/detect.mjs), held to one table by packages/cli/test ---------
-
-export const HEAD_BYTES = 512;
-
-/** @type {Record<string, Kind>} */
-const BY_EXTENSION = {
-  html: "tag", htm: "tag", txt: "tag",
-  zip: "zip",
-  mp4: "video", m4v: "video", mov: "video", webm: "video", mkv: "video", ogv: "video", avi: "video", ts: "video", mts: "video", m2ts: "video", mpg: "video", mpeg: "video", flv: "video", "3gp": "video", mxf: "video",
-  png: "image", jpg: "image", jpeg: "image", gif: "image", webp: "image", avif: "image", svg: "image",
-  mp3: "audio", m4a: "audio", aac: "audio", wav: "audio", ogg: "audio", oga: "audio", opus: "audio", flac: "audio", weba: "audio", mka: "audio", aif: "audio", aiff: "audio",
-};
-const AUDIO_CONTAINER_EXT = new Set(["m4a", "aac", "weba", "mka", "ogg", "oga", "opus"]);
-const IMAGE_BRANDS = new Set(["avif", "avis", "heic", "heix", "mif1", "msf1"]);
-const AUDIO_BRANDS = new Set(["M4A ", "M4B ", "M4P ", "F4A "]);
-
-/** @param {Uint8Array} b @param {number} at @param {string} s */
-const ascii = (b, at, s) => s.split("").every((c, i) => b[at + i] === c.charCodeAt(0));
-/** @param {Uint8Array} b @param {number} at @param {number} n */
-const text = (b, at, n) => String.fromCharCode(...b.subarray(at, at + n));
-
-/** @param {string} name */
-function extensionOf(name) {
-  const base = name.split(/[\\/]/).pop() ?? "";
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : "";
-}
-
-/** @param {Uint8Array} b @param {string} ext @returns {Kind | undefined} */
-function byMagic(b, ext) {
-  if (b.length >= 4 && b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6) || (b[2] === 7 && b[3] === 8))) return "zip";
-  if (ascii(b, 0, "\x89PNG\r\n\x1a\n") || (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) || ascii(b, 0, "GIF87a") || ascii(b, 0, "GIF89a")) return "image";
-  if (ascii(b, 0, "RIFF") && b.length >= 12) {
-    const form = text(b, 8, 4);
-    if (form === "WEBP") return "image";
-    if (form === "WAVE") return "audio";
-    if (form === "AVI ") return "video";
-  }
-  if (ascii(b, 0, "FORM") && (ascii(b, 8, "AIFF") || ascii(b, 8, "AIFC"))) return "audio";
-  if (b.length >= 12 && ascii(b, 4, "ftyp")) {
-    const brand = text(b, 8, 4);
-    if (IMAGE_BRANDS.has(brand)) return "image";
-    if (AUDIO_BRANDS.has(brand) || AUDIO_CONTAINER_EXT.has(ext)) return "audio";
-    return "video";
-  }
-  if (b.length >= 8 && ["moov", "mdat", "wide", "free", "skip"].includes(text(b, 4, 4)) && ["mov", "mp4", "m4v"].includes(ext)) return "video";
-  if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return AUDIO_CONTAINER_EXT.has(ext) ? "audio" : "video";
-  if (ascii(b, 0, "OggS")) return ext === "ogv" ? "video" : "audio";
-  if (ascii(b, 0, "FLV\x01")) return "video";
-  if (b[0] === 0x47 && b[188] === 0x47 && (b.length <= 376 || b[376] === 0x47)) return "video";
-  if (b[0] === 0 && b[1] === 0 && b[2] === 1 && (b[3] === 0xba || b[3] === 0xb3)) return "video";
-  if (ascii(b, 0, "fLaC") || ascii(b, 0, "ID3")) return "audio";
-  if (b[0] === 0xff && b.length > 1 && (b[1] & 0xe0) === 0xe0 && (b[1] & 0x06) !== 0) return "audio";
-  if (b[0] === 0xff && b.length > 1 && (b[1] & 0xf6) === 0xf0) return "audio";
-  return undefined;
-}
-
-/** @param {Uint8Array} b */
-function textStart(b) {
-  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  const end = Math.min(b.length, 256);
-  for (let j = i; j < end; j++) if (b[j] === 0 || b[j] < 9) return "";
-  while (i < end && (b[i] === 0x20 || b[i] === 0x09 || b[i] === 0x0a || b[i] === 0x0d)) i++;
-  return String.fromCharCode(...b.subarray(i, end)).toLowerCase();
-}
-
-/**
- * The kind of a file from its name and first bytes: the bytes win where they are unambiguous, the extension settles
- * the rest.
- * @param {string} name
- * @param {Uint8Array} head
- * @returns {{ kind: Kind, why: string } | { kind: undefined, why: string }}
- */
-export function detectKind(name, head) {
-  const ext = extensionOf(name);
-  if (head.length === 0) return { kind: undefined, why: `${name} is empty` };
-  const magic = byMagic(head, ext);
-  if (magic) return { kind: magic, why: `its bytes are ${magic === "zip" ? "a zip archive" : `a ${magic} file`}` };
-  const start = textStart(head);
-  if (start.startsWith("<svg") || (start.startsWith("<?xml") && start.includes("<svg")) || (ext === "svg" && start.startsWith("<"))) {
-    return { kind: "image", why: "it is an SVG document" };
-  }
-  if (start.startsWith("<?xml") || start.startsWith("<vast")) {
-    return { kind: undefined, why: `${name} looks like a VAST or XML document: a VAST tag is scanned from its URL (choose "VAST URL")` };
-  }
-  const fromExt = BY_EXTENSION[ext];
-  if (fromExt) return { kind: fromExt, why: `its name ends in .${ext}` };
-  if (start.startsWith("<")) return { kind: "tag", why: "it is HTML" };
-  return { kind: undefined, why: `cannot tell what kind of creative ${name} is from its name or its first bytes` };
-}
 
 // ---- which endpoint, with which fields ----------------------------------------------------------------------------
 
@@ -294,7 +199,7 @@ function init() {
       return;
     }
     const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
-    const d = detectKind(file.name, head);
+    const d = detectKind(file.name, head, 'choose "VAST URL"');
     if (d.kind) {
       state.fileKind = d.kind;
       fileAs.value = d.kind;

@@ -170,7 +170,7 @@ export function natsPermissions(user: NatsUser): NatsPermissions {
     case "vast-analyzer":
       return merge(user, worker("vast"), requester(user, SUBMITS["vast-analyzer"]!), sideEffectGuard(["impressions"]));
     case "media-prober":
-      return merge(user, worker("media"), worker("video"), worker("audio"), uploadReader(), artifactWriter());
+      return merge(user, worker("media"), worker("video"), worker("image"), worker("audio"), uploadReader(), artifactWriter());
     // The operator's keys CLI and `npm start`'s development key: the API-key buckets, nothing else.
     case "admin":
       return merge(user, ...AUTH_BUCKETS.map(kv));

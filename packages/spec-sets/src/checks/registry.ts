@@ -1,9 +1,11 @@
 // Every test module, by scope. Static imports keep the package plain ESM (no directory scanning at run time); a test
 // checks that every file in the folders is listed here and that each file name equals its test id.
-import type { MediaFileTest, TagTest, VastXmlTest, ZipTest } from "../types.ts";
+import type { AudioFileTest, ImageFileTest, MediaFileTest, TagTest, VastXmlTest, VideoFileTest, ZipTest } from "../types.ts";
 import { animation_duration as tag_animation_duration } from "./tag/animation_duration.ts";
 import { blocked_by_adblock as tag_blocked_by_adblock } from "./tag/blocked_by_adblock.ts";
 import { console_errors as tag_console_errors } from "./tag/console_errors.ts";
+import { cpu_average as tag_cpu_average } from "./tag/cpu_average.ts";
+import { cpu_peak as tag_cpu_peak } from "./tag/cpu_peak.ts";
 import { cpu_usage as tag_cpu_usage } from "./tag/cpu_usage.ts";
 import { creative_border as tag_creative_border } from "./tag/creative_border.ts";
 import { dialogs as tag_dialogs } from "./tag/dialogs.ts";
@@ -81,6 +83,32 @@ import { loudness as mf_loudness } from "./vast/mediafile/loudness.ts";
 import { moov_atom as mf_moov_atom } from "./vast/mediafile/moov_atom.ts";
 import { playable as mf_playable } from "./vast/mediafile/playable.ts";
 import { video_bit_rate as mf_video_bit_rate } from "./vast/mediafile/video_bit_rate.ts";
+import { constant_frame_rate as video_constant_frame_rate } from "./video/constant_frame_rate.ts";
+import { ctv_bit_rate as video_ctv_bit_rate } from "./video/ctv_bit_rate.ts";
+import { ctv_resolution as video_ctv_resolution } from "./video/ctv_resolution.ts";
+import { duration as video_duration } from "./video/duration.ts";
+import { faststart as video_faststart } from "./video/faststart.ts";
+import { frame_rate as video_frame_rate } from "./video/frame_rate.ts";
+import { leading_black as video_leading_black } from "./video/leading_black.ts";
+import { leading_silence as video_leading_silence } from "./video/leading_silence.ts";
+import { letterboxing as video_letterboxing } from "./video/letterboxing.ts";
+import { loudness as video_loudness } from "./video/loudness.ts";
+import { pillarboxing as video_pillarboxing } from "./video/pillarboxing.ts";
+import { progressive as video_progressive } from "./video/progressive.ts";
+import { sample_rate as video_sample_rate } from "./video/sample_rate.ts";
+import { trailing_black as video_trailing_black } from "./video/trailing_black.ts";
+import { trailing_silence as video_trailing_silence } from "./video/trailing_silence.ts";
+import { true_peak as video_true_peak } from "./video/true_peak.ts";
+import { clipping as audio_clipping } from "./audio/clipping.ts";
+import { leading_silence as audio_leading_silence } from "./audio/leading_silence.ts";
+import { loudness as audio_loudness } from "./audio/loudness.ts";
+import { sample_rate as audio_sample_rate } from "./audio/sample_rate.ts";
+import { trailing_silence as audio_trailing_silence } from "./audio/trailing_silence.ts";
+import { true_peak as audio_true_peak } from "./audio/true_peak.ts";
+import { animation_length as image_animation_length } from "./image/animation_length.ts";
+import { animation_loops as image_animation_loops } from "./image/animation_loops.ts";
+import { iab_size as image_iab_size } from "./image/iab_size.ts";
+import { image_weight as image_image_weight } from "./image/image_weight.ts";
 
 export const tagTests: ReadonlyMap<string, TagTest> = new Map(
   [
@@ -88,6 +116,8 @@ export const tagTests: ReadonlyMap<string, TagTest> = new Map(
     tag_blocked_by_adblock,
     tag_console_errors,
     tag_cpu_usage,
+    tag_cpu_average,
+    tag_cpu_peak,
     tag_creative_border,
     tag_dialogs,
     tag_document_write,
@@ -179,5 +209,46 @@ export const zipTests: ReadonlyMap<string, ZipTest> = new Map(
     zip_unzipped_size,
     zip_zip_file_count,
     zip_zip_size,
+  ].map((t) => [t.meta.id, t]),
+);
+
+export const videoFileTests: ReadonlyMap<string, VideoFileTest> = new Map(
+  [
+    video_constant_frame_rate,
+    video_ctv_bit_rate,
+    video_ctv_resolution,
+    video_duration,
+    video_faststart,
+    video_frame_rate,
+    video_leading_black,
+    video_leading_silence,
+    video_letterboxing,
+    video_loudness,
+    video_pillarboxing,
+    video_progressive,
+    video_sample_rate,
+    video_trailing_black,
+    video_trailing_silence,
+    video_true_peak,
+  ].map((t) => [t.meta.id, t]),
+);
+
+export const imageFileTests: ReadonlyMap<string, ImageFileTest> = new Map(
+  [
+    image_animation_length,
+    image_animation_loops,
+    image_iab_size,
+    image_image_weight,
+  ].map((t) => [t.meta.id, t]),
+);
+
+export const audioFileTests: ReadonlyMap<string, AudioFileTest> = new Map(
+  [
+    audio_clipping,
+    audio_leading_silence,
+    audio_loudness,
+    audio_sample_rate,
+    audio_trailing_silence,
+    audio_true_peak,
   ].map((t) => [t.meta.id, t]),
 );

@@ -1,4 +1,5 @@
 import type { Expected, LookupRule, Omission, Rule, SpecSet } from "./types.ts";
+import { ATSC_A85, audioFileRules, imageFileRules, videoFileRules } from "./file-rules.ts";
 
 // Spec set 0, "IAB guidelines". Every figure cites its row of spec/iab-guidelines.md (shared docs) and, through it,
 // the public source. Where no IAB figure exists the rule is marked basis "industry" (someone else's published figure)
@@ -135,6 +136,18 @@ const rules: Rule[] = [
     expected: 30,
     expected_text: "at most 30% CPU",
     source: SOURCES.cpu,
+  },
+  {
+    kind: "fixed",
+    test: "cpu_average",
+    scope: "tag",
+    basis: "iab",
+    operator: "<=",
+    expected: 30,
+    expected_text: "at most 30% CPU of a mid-tier phone's core",
+    source: SOURCES.cpu,
+    reason:
+      "The IAB names no device; the figure is applied on the scanner's reference device (a mid-tier phone, Lighthouse BenchmarkIndex 1000), where most impressions are served, and to the average over the render — the text gives no window.",
   },
   {
     kind: "fixed",
@@ -685,12 +698,21 @@ const rules: Rule[] = [
   },
 ];
 
+// ---- raw files (scanVideo, scanImage, scanAudio): US loudness figures (ATSC A/85); spec set 2 has EBU R128's.
+rules.push(...videoFileRules(ATSC_A85), ...audioFileRules(ATSC_A85), ...imageFileRules(kbTable((w) => w[0])));
+
 const omitted: Omission[] = [
   ...["photosensitivity", "motion_pause", "image_alt", "exit_name", "text_contrast"].map((test) => ({
-    test, scope: "tag" as const, reason: "A WCAG 2.2 success criterion, not an IAB guideline: judged in spec set 2 (WCAG 2.2 accessibility).",
+    test, scope: "tag" as const, reason: "A WCAG 2.2 success criterion, not an IAB guideline: judged in spec set 3 (WCAG 2.2 accessibility).",
   })),
-  { test: "captions", scope: "vast_xml", reason: "WCAG 2.2 SC 1.2.2, not an IAB requirement (VAST 4.1 makes caption files optional; the linter's CTV advice covers it): judged in spec set 2." },
+  { test: "captions", scope: "vast_xml", reason: "WCAG 2.2 SC 1.2.2, not an IAB requirement (VAST 4.1 makes caption files optional; the linter's CTV advice covers it): judged in spec set 3." },
   { test: "time_to_visual_start", scope: "tag", reason: `No IAB figure for time to visual start (${GUIDE}: "Not found anywhere").` },
+  {
+    test: "cpu_peak",
+    scope: "tag",
+    reason:
+      "No published per-second CPU limit found: IAB 2017 gives 30% per active ad (applied to cpu_average), Chrome's Heavy Ad limit is 15 s in any 30 s window (heavy_ad_cpu); no High/Medium/Low bands with a citable source either.",
+  },
   { test: "memory", scope: "tag", reason: `No IAB figure for memory (${GUIDE}: "Not found anywhere").` },
   { test: "iframes", scope: "tag", reason: `No IAB figure for the iframe count (${GUIDE}: "Not found anywhere").` },
   { test: "measurement_pixels", scope: "tag", reason: "Informational: the guidelines set no limit on measurement pixels." },
@@ -712,7 +734,7 @@ export const iabSpecSet: SpecSet = {
   id: 0,
   name: "IAB guidelines",
   description:
-    "IAB New Ad Portfolio 2017 display figures, IAB VAST and video guidelines, and the Chrome Heavy Ad limits, with product defaults (marked) where IAB publishes no figure.",
+    "IAB New Ad Portfolio 2017 display figures, IAB VAST and video guidelines, and the Chrome Heavy Ad limits, with product defaults (marked) where IAB publishes no figure. Raw video and audio files are judged by US loudness figures (ATSC A/85); spec set 2 is the same set with EBU R128's.",
   notes: [
     "1 KB = 1000 bytes: the IAB table writes kB (SI prefix), and the decimal reading is the stricter one.",
     "Creative size = declared_dimensions if set (non-zero), else the measured dimensions. Sizes not in the IAB 2017 table have no IAB weight figure: initial_load and host_initiated_subload are left out for them rather than judged against another size's figure.",

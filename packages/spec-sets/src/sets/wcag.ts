@@ -1,6 +1,6 @@
 import type { Rule, SpecSet } from "./types.ts";
 
-// Spec set 2: the accessibility of an ad, cited to WCAG 2.2 (W3C Recommendation, 12 December 2024,
+// Spec set 3: the accessibility of an ad, cited to WCAG 2.2 (W3C Recommendation, 12 December 2024,
 // https://www.w3.org/TR/WCAG22/) success criteria. Each figure is the criterion's own; none is ours.
 const WCAG = "WCAG 2.2 (https://www.w3.org/TR/WCAG22/)";
 const SC = {
@@ -22,7 +22,7 @@ const rules: Rule[] = [
 ];
 
 export const wcagSpecSet: SpecSet = {
-  id: 2,
+  id: 3,
   name: "WCAG 2.2 accessibility",
   description:
     "The creative's accessibility and photosensitivity, measured: flashes from its frames (2.3.1), motion and its pause control (2.2.2), and axe-core's image alternative, link/button name and text contrast rules in every frame (1.1.1, 2.4.4/4.1.2, 1.4.3); for VAST, closed captions declared for every video (1.2.2). Ad tags, zips and VAST.",

@@ -1,3 +1,4 @@
+import type { MotionTail } from "./timing.ts";
 /**
  * Whether the scan's time-based fields describe the creative or the machine. On a machine short of CPU the renderer's
  * main thread waits for a core: the creative's first paint comes late (time_to_visual_start, dom_content_loaded),
@@ -24,6 +25,8 @@ export interface MeasurementInput {
   renderEndedAt: number;
   /** Starvation samples of the render (performance.ts): at local ms `at`, `ms` starved since the render began. */
   starvation: Array<{ at: number; ms: number }>;
+  /** The screencast's lag at its last change and the end the page scheduled (timing.ts MotionTail). */
+  motionTail?: MotionTail;
 }
 
 export interface MeasurementOutcome {
@@ -75,6 +78,15 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   if (paint !== undefined && shown !== undefined && shown - paint >= STARVED_MS) {
     fields.add("animation_duration");
     reasons.push(`the first frame reached the screen ${seconds(shown - paint)} after it was painted (the compositor was starved)`);
+  }
+  // A capture far behind at the last change may have dropped the motion's tail; an end the page scheduled covers it
+  // for CSS/Web/SMIL animations (timing.ts motionEnd), nothing does for script-driven motion.
+  const tail = m.motionTail;
+  const last = m.pixelChanges[m.pixelChanges.length - 1];
+  const moved = m.firstPaintWallMs !== undefined && m.pixelChanges.filter((c) => c >= m.firstPaintWallMs!).length > 1;
+  if (tail && moved && last !== undefined && tail.captureLagMs >= STARVED_MS && !(tail.scheduledEnd !== undefined && tail.scheduledEnd >= last)) {
+    fields.add("animation_duration");
+    reasons.push(`the screen capture ran ${seconds(tail.captureLagMs)} behind the page when the motion was last seen`);
   }
   return fields.size === 0 ? { confidence: "high", reasons: [], fields: [] } : { confidence: "low", reasons, fields: [...fields] };
 }

@@ -118,7 +118,12 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   const artifact: NetworkArtifact = { requests: list, mixedContent: [] };
   const upgradedFrom = new Map<string, string>();
   const pendingBodies = new Set<Promise<void>>();
-  const extraHeaders = new Map<string, Record<string, string>>();
+  // Raw headers come in responseReceivedExtraInfo, one per hop of a redirect chain under the chain's one request id,
+  // before or after that hop's response — a 302's may arrive after the next hop began, and a hop served from cache
+  // has none (while Chromium may repeat an earlier hop's). Each goes to the chain's first hop still without one
+  // whose status is its statusCode (or not known yet): never simply to whichever hop holds the id now.
+  const hopsById = new Map<string, RequestRecord[]>();
+  const extraOf = new WeakMap<RequestRecord, Record<string, string>>();
 
   let held = 0;
   const cut = (rec: RequestRecord, what: string) => {
@@ -155,7 +160,7 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   const applyResponse = (rec: RequestRecord, r: Protocol.Network.Response) => {
     rec.status = r.status;
     rec.statusText = r.statusText;
-    rec.headers = { ...lower(r.headers, rec), ...(extraHeaders.get(rec.requestId) ?? {}) };
+    rec.headers = { ...lower(r.headers, rec), ...(extraOf.get(rec) ?? {}) };
     rec.mimeType = r.mimeType;
     rec.remoteIp = r.remoteIPAddress;
     if (r.securityDetails)
@@ -188,6 +193,10 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     if (written && written !== rec.url) rec.writtenUrl = written;
     byId.set(e.requestId, rec);
     list.push(rec);
+    const hops = hopsById.get(e.requestId);
+    if (hops) {
+      if (hops.length < 50) hops.push(rec);
+    } else hopsById.set(e.requestId, [rec]);
   });
   client.on("Network.responseReceived", (e: Protocol.Network.ResponseReceivedEvent) => {
     const rec = byId.get(e.requestId);
@@ -198,10 +207,12 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   });
   client.on("Network.responseReceivedExtraInfo", (e: Protocol.Network.ResponseReceivedExtraInfoEvent) => {
     // Raw headers (with Set-Cookie, which responseReceived leaves out); may arrive before or after responseReceived.
-    const h = lower(e.headers, byId.get(e.requestId));
-    if (extraHeaders.size < MAX_REQUESTS) extraHeaders.set(e.requestId, h);
-    const rec = byId.get(e.requestId);
-    if (rec && rec.status !== undefined) rec.headers = { ...rec.headers, ...h };
+    const rec = (hopsById.get(e.requestId) ?? []).find((r) => !extraOf.has(r) && (r.status === undefined || r.status === e.statusCode));
+    // None: a repeat of a hop's headers already applied (the cached page after a redirect), or a request never seen.
+    if (!rec) return;
+    const h = lower(e.headers, rec);
+    extraOf.set(rec, h);
+    if (rec.status !== undefined) rec.headers = { ...rec.headers, ...h };
   });
   client.on("Network.dataReceived", (e: Protocol.Network.DataReceivedEvent) => {
     const rec = byId.get(e.requestId);

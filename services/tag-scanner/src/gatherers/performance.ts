@@ -17,7 +17,19 @@ export interface PerformanceArtifact {
    * starvation a loaded machine inflicted on the creative's timers, frames and paints (measurement.ts).
    */
   starvation: Array<{ at: number; ms: number }>;
+  /**
+   * The renderer main thread's CPU clock against the renderer's own monotonic clock, from the render's start: at
+   * renderer ms `t` (Performance.getMetrics Timestamp), `cpu` ms of ThreadTime and `busy` ms of TaskDuration since
+   * the render began. Both read in the same getMetrics call, on the renderer, so a sample taken late (a busy main
+   * thread answers late) is still a true pair. fields/cpu-load.ts makes the 1 s windows of `cpu` from it.
+   */
+  cpuSeries: CpuSample[];
 }
+
+export interface CpuSample { t: number; cpu: number; busy: number }
+
+/** About 2 min of render at 2 samples a second (the render is bounded at 30 s by default): a bound, never reached. */
+const MAX_CPU_SAMPLES = 240;
 
 /**
  * CPU and memory from Performance.getMetrics, sampled while the creative renders (so a page that later hangs still
@@ -30,11 +42,19 @@ export interface PerformanceArtifact {
  * intervention counts. The value just before navigation (the prepared page's own set-up) is subtracted.
  */
 export function gatherPerformance(client: CDPSession) {
-  const artifact: PerformanceArtifact = { cpuMs: 0, heapBytes: 0, starvation: [] };
+  const artifact: PerformanceArtifact = { cpuMs: 0, heapBytes: 0, starvation: [], cpuSeries: [] };
   let last = 0;
   let base: number | undefined;
   let baseStarved: number | undefined;
   let begun = 0;
+  let baseTask: number | undefined;
+  /** One (time, CPU) pair from the same getMetrics answer, counted from the render's start. */
+  const record = (get: (n: string) => number | undefined) => {
+    const ts = get("Timestamp"), thread = get("ThreadTime"), task = get("TaskDuration");
+    if (ts === undefined || thread === undefined || task === undefined || base === undefined || baseTask === undefined) return;
+    if (artifact.cpuSeries.length >= MAX_CPU_SAMPLES) return;
+    artifact.cpuSeries.push({ t: ts * 1000, cpu: (thread - base) * 1000, busy: (task - baseTask) * 1000 });
+  };
   const metrics = async () => {
     const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
     return m ? (n: string) => m.metrics.find((x) => x.name === n)?.value : undefined;
@@ -49,6 +69,7 @@ export function gatherPerformance(client: CDPSession) {
       artifact.starvation.push({ at: Date.now(), ms: Math.max(0, Math.round((task - thread - baseStarved) * 1000)) });
     }
     artifact.heapBytes = Math.max(artifact.heapBytes, Math.round(get("JSHeapUsedSize") ?? 0));
+    record(get);
   }
   /** The renderer's CPU time before the creative: what cpu_usage is counted from. */
   async function mark(): Promise<void> {
@@ -56,7 +77,9 @@ export function gatherPerformance(client: CDPSession) {
     base = get?.("ThreadTime");
     const task = get?.("TaskDuration");
     if (base !== undefined && task !== undefined) baseStarved = task - base;
+    baseTask = task;
     begun = Date.now();
+    if (get) record(get);
   }
   return {
     name: "performance",
@@ -67,11 +90,12 @@ export function gatherPerformance(client: CDPSession) {
     beginRender: mark,
     sample,
     /**
-     * Samples at most once a second (called from the render loop); every 250 ms in the first 2 s, so that starvation
-     * before the first paint is told apart from starvation after it.
+     * Samples every 500 ms (called from the render loop) — cpu.peak_percent's 1 s windows are then 1–1.5 s long —
+     * and every 250 ms in the first 2 s, so that starvation before the first paint is told apart from starvation
+     * after it.
      */
     tick(now: number): void {
-      if (now - last < (now - begun < 2_000 ? 250 : 1_000)) return;
+      if (now - last < (now - begun < 2_000 ? 250 : 500)) return;
       last = now;
       void sample();
     },

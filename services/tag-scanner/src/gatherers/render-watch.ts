@@ -1,6 +1,7 @@
 import type { RealmReport } from "./instrument.ts";
 import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
+import { createScheduledEndTracker } from "./scheduled-motion-end.ts";
 
 /**
  * The render watch: decides when the creative has finished moving, from evidence rather than from one fixed quiet
@@ -21,8 +22,11 @@ import type { ProbeWorlds } from "./probe-world.ts";
 
 /** What one frame's DOM says (page/motion.js). */
 export interface FrameMotion {
-  /** remaining ms; -1 = infinite. period = one iteration, ms. */
-  anims: Array<{ remaining: number; period: number; visible: boolean }>;
+  /**
+   * remaining ms; -1 = infinite. period = one iteration, ms. endsAt: epoch ms when a running finite animation will
+   * end, on the clock of the rendering frame its timeline stands at (see ScheduledMotionEnd).
+   */
+  anims: Array<{ remaining: number; period: number; visible: boolean; endsAt?: number }>;
   videos: Array<{ remaining: number; period: number; visible: boolean }>;
   /** URLs of images on screen: visible <img> elements' currentSrc and visible CSS background images (a looping GIF or SVG). */
   images: string[];
@@ -291,7 +295,7 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: s
     }
     const a = answer.value;
     if (!a) continue;
-    out.anims.push(...(a.anims ?? []).slice(0, 200));
+    out.anims.push(...(a.anims ?? []).slice(0, 200).map((x) => (Number.isFinite(x.endsAt) ? x : { remaining: x.remaining, period: x.period, visible: x.visible })));
     out.videos.push(...(a.videos ?? []).slice(0, 50));
     out.images.push(...(a.images ?? []).slice(0, 100));
     out.handlers = (out.handlers ?? 0) + Math.min(1_000, Math.max(0, Number(a.handlers) || 0));
@@ -368,6 +372,9 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   let lastProbe = renderStart;
   /** How many probes ran, and how many of them some frame left unanswered (for the scan log). */
   const probes = { total: 0, incomplete: 0 };
+  const ends = createScheduledEndTracker();
+  /** The latest end of visible motion the page scheduled and the probes confirmed (epoch ms; see scheduled-motion-end.ts). */
+  const scheduledEnd = (now: number) => ends.latest(now);
   const evidence = (now: number): MotionEvidence => ({
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
@@ -375,8 +382,8 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   });
   for (;;) {
     const now = Date.now();
-    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted", probes };
-    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline", probes };
+    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted", probes, scheduledEnd: scheduledEnd(now) };
+    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline", probes, scheduledEnd: scheduledEnd(now) };
     src.onTick?.(now);
     if (!src.network.busy()) idleSince ||= now;
     else idleSince = 0;
@@ -393,6 +400,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
       const sent = now;
       probing = probeMotion(src.worlds, 1_000, src.pingEvent).then((p) => {
         probe = p;
+        if (p.complete) ends.observe(Date.now(), p.anims.filter((a) => a.visible && a.endsAt !== undefined).map((a) => a.endsAt!));
         probeFrom = sent;
         probeAt = p.complete ? Date.now() : 0;
         probes.total++;
@@ -400,7 +408,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
       }, () => {}).finally(() => { probing = undefined; });
     }
     const verdict = motionVerdict(ev0, cfg);
-    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason, probes };
+    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason, probes, scheduledEnd: scheduledEnd(now) };
     // The next look: at the next tick, at the moment the settle window ends if sooner, or as soon as a probe answers
     // (new evidence, and the realms' reports it asked for arrive just before it).
     const untilSettled = settledAt - now;

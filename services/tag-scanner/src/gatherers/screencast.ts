@@ -11,6 +11,12 @@ export interface ScreencastArtifact {
   /** Wall-clock epoch milliseconds of every frame whose pixels differ from the previous frame. */
   changes: number[];
   frames: number;
+  /**
+   * How far behind the page the capture was at the last change: that frame's arrival less its timestamp, ms. Chromium
+   * sends the next frame only once the last was acknowledged, so a capture this far behind drops whatever the page
+   * drew and finished meanwhile (see scheduled-motion-end.ts).
+   */
+  lastChangeLagMs: number;
 }
 
 /**
@@ -20,7 +26,7 @@ export interface ScreencastArtifact {
 export interface ScreencastFrame { data: string; capturedAt: number; receivedAt: number; changed: boolean }
 
 export function gatherScreencast(client: CDPSession) {
-  const artifact: ScreencastArtifact = { changes: [], frames: 0 };
+  const artifact: ScreencastArtifact = { changes: [], frames: 0, lastChangeLagMs: 0 };
   // Readers of every frame (the photosensitivity gatherer): called synchronously, they copy what they keep.
   const readers: Array<(f: ScreencastFrame) => void> = [];
   let prev = "";
@@ -35,6 +41,7 @@ export function gatherScreencast(client: CDPSession) {
       const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
       if (artifact.changes.length < 10_000) artifact.changes.push(at);
       lastChangeLocal = Date.now();
+      artifact.lastChangeLagMs = Math.max(0, Math.round(lastChangeLocal - at));
       if (localChanges.length < 10_000) localChanges.push(lastChangeLocal);
     }
     if (readers.length > 0) {

@@ -33,6 +33,13 @@ function look() {
   /** @type {FrameMotion} */
   const out = { anims: [], videos: [], images: [], handlers: 0 };
   const { anims, videos, images } = out;
+  // Wall-clock time of the rendering frame the animation clocks stand at: remaining times count from there, not from
+  // now (a starved renderer's timeline can be a frame or more behind the moment this look runs).
+  let frameWall = Date.now();
+  try {
+    const tl = Number(document.timeline.currentTime);
+    if (isFinite(tl)) frameWall = Date.now() - Math.max(0, performance.now() - tl);
+  } catch (e) {}
   try {
     for (const a of document.getAnimations()) {
       if (anims.length >= 200) break;
@@ -45,7 +52,8 @@ function look() {
       const end = Number(t.endTime);
       const infinite = !isFinite(end) || !isFinite(Number(t.activeDuration));
       const iter = Number(t.duration) || 0;
-      anims.push({ remaining: infinite ? -1 : Math.max(0, (end - cur) / rate), period: isFinite(iter) ? iter / rate : 0, visible: e.target ? vis(e.target) : true });
+      const remaining = infinite ? -1 : Math.max(0, (end - cur) / rate);
+      anims.push({ remaining, period: isFinite(iter) ? iter / rate : 0, visible: e.target ? vis(e.target) : true, ...(remaining > 0 && a.playState === "running" ? { endsAt: frameWall + remaining } : {}) });
     }
   } catch (e) {}
   try {
@@ -72,7 +80,8 @@ function look() {
         if (rd && isFinite(secs(rd))) active = secs(rd);
       }
       const now = svg.getCurrentTime();
-      anims.push({ remaining: isFinite(active) ? Math.max(0, (start + active - now) * 1000) : -1, period: dur * 1000, visible: vis(el.targetElement) });
+      const remaining = isFinite(active) ? Math.max(0, (start + active - now) * 1000) : -1;
+      anims.push({ remaining, period: dur * 1000, visible: vis(el.targetElement), ...(remaining > 0 ? { endsAt: Date.now() + remaining } : {}) });
     }
   } catch (e) {}
   try {

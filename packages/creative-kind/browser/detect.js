@@ -2,8 +2,8 @@
 // Which scan endpoint a creative goes to, from its first bytes and its file name. The bytes win where they are
 // unambiguous (a zip renamed .html is still a zip); the extension settles what the bytes cannot (an MP4 container
 // holding only audio is a .m4a, an Ogg file is audio unless it is .ogv); bytes nobody recognises fall back to the
-// extension, so the API, not this guess, says what is wrong with the file. The web console has the same rules
-// (edge/src/console/page/app.js, detectKind); packages/cli/test/detect.test.ts holds both to one table.
+// extension, so the API, not this guess, says what is wrong with the file. The web console uses this very file
+// (edge/src/console/page/app.js imports it); packages/cli/test/detect.test.ts holds it to one table.
 
 /** @typedef {"tag" | "zip" | "vast" | "video" | "image" | "audio"} Kind */
 
@@ -92,9 +92,10 @@ function textStart(/** @type {Uint8Array} */ b) {
  * many), with why, or no kind and why not.
  * @param {string} name
  * @param {Uint8Array} head
+ * @param {string} [vastHint] How the caller's user scans a VAST tag instead (a VAST document is scanned from its URL).
  * @returns {{ kind: Kind, why: string } | { kind: undefined, why: string }}
  */
-export function detectKind(name, head) {
+export function detectKind(name, head, vastHint = "cva scan https://…/vast.xml") {
   const ext = extensionOf(name);
   if (head.length === 0) return { kind: undefined, why: `${name} is empty` };
   const magic = byMagic(head, ext);
@@ -104,7 +105,7 @@ export function detectKind(name, head) {
     return { kind: "image", why: "it is an SVG document" };
   }
   if (start.startsWith("<?xml") || start.startsWith("<vast")) {
-    return { kind: undefined, why: `${name} looks like a VAST or XML document: a VAST tag is scanned from its URL (cva scan https://…/vast.xml)` };
+    return { kind: undefined, why: `${name} looks like a VAST or XML document: a VAST tag is scanned from its URL (${vastHint})` };
   }
   const fromExt = BY_EXTENSION[ext];
   if (fromExt) return { kind: fromExt, why: `its name ends in .${ext}` };

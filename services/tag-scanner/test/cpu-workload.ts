@@ -1,0 +1,32 @@
+// Creatives with a known CPU cost on the reference device, for the cpu tests (cpu-load-render, cpu-contention).
+
+const BOX = `<div style="width:300px;height:250px;background:#456"></div>`;
+
+/**
+ * `perSecond` iterations a second of Lighthouse's BenchmarkIndex workloads — half string building (GC), half array
+ * copies — in 10 bursts a second. The reference device (BenchmarkIndex 1000) runs 10 000 of them a second by the
+ * index's definition (iterations / 10 / second), so 1 000 a second is 10 % of its core, whatever host scans it.
+ */
+export function benchmarkMix(perSecond: number): string {
+  const half = Math.round(perSecond / 20);
+  return `${BOX}<script>
+const a = [], b = [];
+for (let i = 0; i < 100000; i++) a[i] = b[i] = i;
+let n = 0;
+setInterval(() => {
+  for (let k = 0; k < ${half}; k++) { let s = ''; for (let j = 0; j < 10000; j++) s += 'a'; if (s.length === 1) throw 0; }
+  for (let k = 0; k < ${half}; k++, n++) { const src = n % 2 ? b : a, tgt = n % 2 ? a : b; for (let j = 0; j < src.length; j++) tgt[j] = src[j]; }
+}, 100);
+</script>`;
+}
+
+export const staticBanner = BOX;
+
+/**
+ * Idle 1.5 s, then one task of fixed work: `iterations` strings of 10 000 characters, the benchmark's GC half — the
+ * reference device builds 10 000 a second, so 8 000 is 0.8 s of its core. Fixed work, not a wall-clock loop: on a
+ * busy host a loop timed by Date.now() gets only the CPU the host spares it.
+ */
+export function burst(iterations: number): string {
+  return `${BOX}<script>setTimeout(() => { for (let k = 0; k < ${iterations}; k++) { let s = ''; for (let j = 0; j < 10000; j++) s += 'a'; if (s.length === 1) throw 0; } }, 1500);</script>`;
+}
