@@ -14,6 +14,8 @@ const LOAD = [
   "services/tag-scanner/test/truth/truth-overload.test.ts",
   // Two 20 s renders at once: the motion and pause-control rows (issue 25).
   "services/tag-scanner/test/accessibility-load.test.ts",
+  // 300 MB through the edge into the uploads bucket, its RSS sampled (issue 19).
+  "test/e2e/upload-memory.test.ts",
   // A busy loop beside every core on purpose (issue 21 §3): the cpu figure holds under 2x contention.
   "services/tag-scanner/test/cpu-contention.test.ts",
   // A 16 s busy task in a frame Chrome tags as an ad (issue 21 §4): unloaded for CPU.

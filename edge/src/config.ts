@@ -48,6 +48,9 @@ export function loadEdgeConfig(env: NodeJS.ProcessEnv = process.env): EdgeProces
       maxZipBytes: int(env, "MAX_ZIP_BYTES", DEFAULT_LIMITS.maxZipBytes),
       maxVastUrlBytes: int(env, "MAX_VAST_URL_BYTES", DEFAULT_LIMITS.maxVastUrlBytes),
       maxNameLength: int(env, "MAX_NAME_LENGTH", DEFAULT_LIMITS.maxNameLength),
+      maxVideoBytes: int(env, "MAX_VIDEO_BYTES", DEFAULT_LIMITS.maxVideoBytes),
+      maxImageBytes: int(env, "MAX_IMAGE_BYTES", DEFAULT_LIMITS.maxImageBytes),
+      maxAudioBytes: int(env, "MAX_AUDIO_BYTES", DEFAULT_LIMITS.maxAudioBytes),
     },
   };
 }

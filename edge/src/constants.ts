@@ -28,6 +28,18 @@ export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; sum
       "zip_file_count, allowed_file_types, zip_size, unzipped_size, image_optimization, backup_ad) and the ad tag " +
       "tests on the render. No targeting (v3): rendered as desktop, en-US.",
   },
+  ...(["video", "image", "audio"] as const).map((k) => ({
+    path: `/v3/scan${k[0]!.toUpperCase()}${k.slice(1)}`,
+    kind: `${k}_v3` as const,
+    summary: `Scan a raw ${k} file`,
+    notes:
+      `The file as \`data\` (base64, within the JSON body limit), as \`url\` (fetched by the scanner under the outbound ` +
+      `policy, like VAST media files), or as a multipart/form-data body with a \`file\` part and the same fields as form ` +
+      `fields — streamed to storage, for files of any size up to the ${k} limit (MAX_${k.toUpperCase()}_BYTES; default ` +
+      `${k === "video" ? 500 : k === "image" ? 20 : 200} MiB). Over the limit, empty, not a ${k} file, an unsupported codec, ` +
+      `a truncated file → payload_error naming the cause. A url that answers nothing → payload_error naming the host and ` +
+      `the cause (not charged), as for VAST.`,
+  })),
   { path: "/v2/scanTag", kind: "tag_v2", summary: "Scan an ad tag (older version)" },
   { path: "/v2/scanZip", kind: "zip_v2", summary: "Scan a zip-packaged HTML5 creative (older version)" },
 ];

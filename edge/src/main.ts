@@ -2,7 +2,7 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { auth, health, reportstore } from "@cva/contracts";
 import {
-  connectNats, createDispatcher, createLogger, exitOnSignals, metricsRegistry, natsAuthFromEnv, serviceSecretFromEnv, startMetricsServer, withCredential,
+  connectNats, createDispatcher, createLogger, createUploadStore, exitOnSignals, metricsRegistry, natsAuthFromEnv, serviceSecretFromEnv, startMetricsServer, withCredential,
 } from "@cva/platform";
 import { buildEdge } from "./app.ts";
 import { loadEdgeConfig } from "./config.ts";
@@ -31,6 +31,8 @@ async function main(): Promise<void> {
     auth: createClient(auth.AuthService, authTransport),
     reports: createClient(reportstore.ReportStoreService, storeTransport),
     dispatcher,
+    // Raw files (scanVideo/Image/Audio) are streamed into the uploads bucket; the jobs name them.
+    uploads: await createUploadStore(nc),
     config,
     logger,
     readiness,
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     host: config.host,
     useCases: ctx.useCases,
     limits: ctx.deps.config.limits,
+    uploads: ctx.deps.uploads,
     isKnownSpecId: knownSpecId,
     logger,
     ready: async () => (await readiness()).ready,

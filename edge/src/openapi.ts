@@ -1,7 +1,7 @@
 import type { EdgeLimits } from "./ports.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCAN_ENDPOINTS } from "./constants.ts";
 import { IDEMPOTENCY_KEY_MAX } from "./validation/idempotency-key.ts";
-import { requestSchemas } from "./validation/schemas.ts";
+import { multipartRequestSchema, requestSchemas } from "./validation/schemas.ts";
 import { VIEW_SCHEMAS } from "./views/index.ts";
 
 /** The components/schemas name of each report view (the raw-file ones too: their endpoints are listed in constants.ts). */
@@ -52,6 +52,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
       tag_v3: "scanTagV3", tag_v2: "scanTagV2", zip_v2: "scanZipV2", zip_v3: "scanZipV3", vast_v3: "scanVastV3",
       video_v3: "scanVideoV3", image_v3: "scanImageV3", audio_v3: "scanAudioV3",
     }[ep.kind];
+    const file = ep.kind === "video_v3" || ep.kind === "image_v3" || ep.kind === "audio_v3" ? ep.kind : undefined;
     paths[ep.path] = {
       post: {
         operationId,
@@ -59,7 +60,13 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         description: `${limitsText} Checks run in this order: endpoint, API key, payload, quota, scan.${ep.notes ? ` ${ep.notes}` : ""}`,
         security,
         parameters: [idempotencyKey],
-        requestBody: { required: true, content: { "application/json": { schema: reqSchemas[ep.kind] } } },
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": { schema: reqSchemas[ep.kind] },
+            ...(file ? { "multipart/form-data": { schema: multipartRequestSchema(file, limits) } } : {}),
+          },
+        },
         responses: {
           "200": {
             description: "the scan report",

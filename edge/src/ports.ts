@@ -2,6 +2,7 @@ import type { Client } from "@connectrpc/connect";
 import type { FastifyBaseLogger } from "fastify";
 import type { Registry } from "prom-client";
 import type { auth, reportstore, ScanJob, ScanJobResult, ScanKind, WorkerHeartbeat } from "@cva/contracts";
+import type { UploadStore } from "@cva/platform";
 
 // The slice of @cva/platform's Dispatcher the edge consumes. Declared here so the edge compiles and is tested
 // against in-memory fakes independently of the NATS implementation (structurally compatible with the real one).
@@ -23,6 +24,10 @@ export interface EdgeLimits {
   maxVastUrlBytes: number;
   /** `name`, characters. */
   maxNameLength: number;
+  /** A raw file of POST /v3/scanVideo, scanImage, scanAudio, bytes (as `data`, `url` or a multipart `file` part). */
+  maxVideoBytes: number;
+  maxImageBytes: number;
+  maxAudioBytes: number;
 }
 
 export const DEFAULT_LIMITS: EdgeLimits = {
@@ -31,6 +36,9 @@ export const DEFAULT_LIMITS: EdgeLimits = {
   maxZipBytes: 10 * 1024 * 1024,
   maxVastUrlBytes: 8 * 1024,
   maxNameLength: 256,
+  maxVideoBytes: 500 * 1024 * 1024,
+  maxImageBytes: 20 * 1024 * 1024,
+  maxAudioBytes: 200 * 1024 * 1024,
 };
 
 export interface EdgeConfig {
@@ -67,6 +75,11 @@ export interface EdgeDeps {
   readiness?: () => Promise<Readiness>;
   /** Known spec_id values; defaults to @cva/spec-sets when present, else only 0. */
   isKnownSpecId?: (id: number) => boolean;
+  /**
+   * The uploads bucket (artifacts/uploads.ts of the platform): raw files received by the edge are streamed into it and
+   * the scan job names them. Without it the raw-file scans take only a `url`.
+   */
+  uploads?: Pick<UploadStore, "put" | "delete">;
   /** Prometheus registry to add the edge's metrics to and to expose on /metrics. */
   metricsRegistry?: Registry;
 }

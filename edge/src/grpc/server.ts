@@ -15,6 +15,8 @@ export interface Http2Limits {
   idleSessionMs: number;
   /** A call's request body must have arrived this long after its headers, or the stream is reset (CANCEL). */
   bodyTimeoutMs: number;
+  /** The same for the raw-file client streams (ScanVideo/Image/Audio), whose files reach hundreds of MB. */
+  fileBodyTimeoutMs: number;
   /** Concurrent calls per connection (SETTINGS_MAX_CONCURRENT_STREAMS); further streams are refused. */
   maxConcurrentStreams: number;
   /** Header block per call, bytes (SETTINGS_MAX_HEADER_LIST_SIZE), and header fields per call. */
@@ -32,11 +34,16 @@ export interface Http2Limits {
 export const DEFAULT_HTTP2_LIMITS: Http2Limits = {
   idleSessionMs: 30_000,
   bodyTimeoutMs: 60_000,
+  // 500 MB in 10 min: ~830 KB/s, the pace of a slow office uplink.
+  fileBodyTimeoutMs: 600_000,
   maxConcurrentStreams: 32,
   maxHeaderListSize: 16 * 1024,
   maxHeaderListPairs: 64,
   maxSessionMemoryMb: 16,
 };
+
+/** The raw-file client-stream methods: a longer body time-out. */
+const FILE_METHODS = /^\/cva\.scan\.v1\.ScanService\/Scan(Video|Image|Audio)$/;
 
 export interface GrpcServer {
   port: number;
@@ -71,7 +78,7 @@ export async function startGrpcServer(
       const stream = req.stream;
       const bodyTimer = setTimeout(() => {
         if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      }, limits.bodyTimeoutMs);
+      }, FILE_METHODS.test(req.url) ? limits.fileBodyTimeoutMs : limits.bodyTimeoutMs);
       const done = () => clearTimeout(bodyTimer);
       req.once("end", done);
       stream.once("close", done);

@@ -13,6 +13,7 @@ import {
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
+import { createFileScan, FILE_CHUNK_BYTES } from "./file-scans.ts";
 import { callerKey } from "./key-gate.ts";
 
 // The public scan service over gRPC/Connect/gRPC-web: the same use-cases, validation rules and messages as the JSON
@@ -25,6 +26,8 @@ export interface GrpcDeps {
   /** Where unexpected errors are logged (the JSON app's logger): the client only sees a generic processing error. */
   logger: EdgeDeps["logger"];
   ready?: () => Promise<boolean>;
+  /** The uploads bucket the raw-file methods stream into (without it they take only a url). */
+  uploads?: EdgeDeps["uploads"];
 }
 
 function targetingFrom(t: Targeting | undefined, allowCountryAndPage: boolean): TargetingInput {
@@ -68,6 +71,10 @@ export function readLimitsOf(limits: EdgeLimits): Record<keyof ServiceImpl<typeo
     scanVast: base64Bytes(limits.maxVastUrlBytes) + FIELDS_BYTES,
     getReport: SMALL_REQUEST_BYTES,
     listWorkspaceReports: SMALL_REQUEST_BYTES,
+    // Client streams: per message, a chunk of at most 1 MiB (as base64 over Connect JSON) or the fields.
+    scanVideo: base64Bytes(FILE_CHUNK_BYTES) + FIELDS_BYTES,
+    scanImage: base64Bytes(FILE_CHUNK_BYTES) + FIELDS_BYTES,
+    scanAudio: base64Bytes(FILE_CHUNK_BYTES) + FIELDS_BYTES,
   };
 }
 
@@ -111,7 +118,15 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
     name: checkName(req.name, "name", limits),
   });
 
+  const scanFile = createFileScan({ useCases, uploads: deps.uploads, limits, v3Fields });
+
   const impl: ServiceImpl<typeof scan.ScanService> = {
+    scanVideo: (reqs, ctx) =>
+      handle(ctx, async (p) => create(scan.ScanVideoResponseSchema, { report: (await scanFile("video_v3", reqs, p, ctx)).report as never })),
+    scanImage: (reqs, ctx) =>
+      handle(ctx, async (p) => create(scan.ScanImageResponseSchema, { report: (await scanFile("image_v3", reqs, p, ctx)).report as never })),
+    scanAudio: (reqs, ctx) =>
+      handle(ctx, async (p) => create(scan.ScanAudioResponseSchema, { report: (await scanFile("audio_v3", reqs, p, ctx)).report as never })),
     scanTagV3: (req, ctx) =>
       handle(ctx, async (p) => {
         const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits) }, ctx);

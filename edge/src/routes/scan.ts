@@ -5,7 +5,10 @@ import type { EdgeContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import type { Admitted, AtCap } from "../scan/admission.ts";
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
-import { parseScanBody } from "../validation/request.ts";
+import { fileLimitOf } from "../scan/job.ts";
+import { isFileKind } from "../scan/types.ts";
+import { isMultipart, MultipartScanBody, readMultipartScan } from "../validation/multipart-reader.ts";
+import { FILE_WHAT, parseScanBody } from "../validation/request.ts";
 import { readScanBody } from "../validation/scan-body-reader.ts";
 import { VIEW_SCHEMAS } from "../views/index.ts";
 
@@ -49,6 +52,16 @@ export function registerScanRoutes(app: FastifyInstance, ctx: EdgeContext): void
       scope.addContentTypeParser("*", (req, payload, done) => {
         const a = admissions.get(req);
         const length = Number(req.headers["content-length"]);
+        // The raw-file scans also take multipart/form-data: the file part streamed into the uploads bucket.
+        if (isFileKind(ep.kind) && isMultipart(req.headers["content-type"])) {
+          return void readMultipartScan(payload, req.headers, {
+            maxBytes: fileLimitOf(ep.kind, limits),
+            what: FILE_WHAT[ep.kind],
+            keep: !a || "release" in a.ticket,
+            uploads: ctx.deps.uploads,
+            contentLength: Number.isNaN(length) ? undefined : length,
+          }).then((body) => done(null, body), (err: Error) => done(err, undefined));
+        }
         readScanBody(payload, {
           kind: ep.kind,
           limits,
@@ -75,6 +88,9 @@ export function registerScanRoutes(app: FastifyInstance, ctx: EdgeContext): void
           ctx.metrics.scans.inc({ kind: ep.kind, outcome: err instanceof ApiError ? err.type : "processing_error" });
           throw err;
         } finally {
+          // A file this request streamed into the uploads bucket is removed once it is answered, whatever the answer.
+          const stored = req.body instanceof MultipartScanBody ? req.body.file?.stored : undefined;
+          if (stored) await ctx.deps.uploads?.delete(stored.object).catch((err: unknown) => req.log.warn({ err: String(err) }, "an upload could not be removed; the bucket's TTL removes it"));
           if (a) {
             a.busy = false;
             if (a.closed) release(a);

@@ -51,6 +51,6 @@ export function createAdmission(deps: { caps: InFlightCaps }): Admission {
 
 /** A request held whole (gRPC: its message is read) made into its withheld form: the same digest, no payload. */
 export function withhold(req: ScanRequest, cap: InFlightCap): WithheldScanRequest {
-  const { html: _html, zip: _zip, ...fields } = req as ScanRequest & { html?: string; zip?: Uint8Array };
+  const { html: _html, zip: _zip, file: _file, ...fields } = req as ScanRequest & { html?: string; zip?: Uint8Array; file?: unknown };
   return { ...(fields as ScanRequestFields), withheld: { requestHash: requestHash(req), lane: cap.lane, max: cap.max } };
 }

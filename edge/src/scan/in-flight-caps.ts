@@ -10,14 +10,17 @@ import type { ReportKind } from "./types.ts";
 // media prober. Auth enforces the caps exactly (in the compare-and-swap that charges the quota, across every edge);
 // admission.ts uses them to refuse a customer at its cap before its body is read.
 
-export type Lane = "tag" | "zip" | "vast" | "media";
+export type Lane = "tag" | "zip" | "vast" | "media" | "video" | "image" | "audio";
 
 export interface InFlightCap {
   lane: Lane;
   max: number;
 }
 
-const KIND: Record<Lane, ScanKind> = { tag: ScanKind.TAG, zip: ScanKind.ZIP, vast: ScanKind.VAST, media: ScanKind.MEDIA };
+const KIND: Record<Lane, ScanKind> = {
+  tag: ScanKind.TAG, zip: ScanKind.ZIP, vast: ScanKind.VAST, media: ScanKind.MEDIA,
+  video: ScanKind.VIDEO_FILE, image: ScanKind.IMAGE_FILE, audio: ScanKind.AUDIO_FILE,
+};
 
 /** The lanes a scan of each endpoint runs on; its own kind's first. */
 export const LANES_OF: Record<ReportKind, readonly Lane[]> = {
@@ -26,6 +29,10 @@ export const LANES_OF: Record<ReportKind, readonly Lane[]> = {
   zip_v3: ["zip", "tag"],
   zip_v2: ["zip", "tag"],
   vast_v3: ["vast", "media"],
+  // Raw files: each kind its own workers (a 500 MB master must not take a VAST's media slots, nor an image a video's).
+  video_v3: ["video"],
+  image_v3: ["image"],
+  audio_v3: ["audio"],
 };
 
 /** What a lane's cap is called in the answer to a customer refused on it. */
@@ -34,6 +41,9 @@ export const LANE_SCANS: Record<Lane, string> = {
   zip: "zip scans",
   vast: "VAST scans",
   media: "scans probing media files (VAST)",
+  video: "video file scans",
+  image: "image file scans",
+  audio: "audio file scans",
 };
 
 export interface InFlightCaps {

@@ -1,7 +1,9 @@
 import { create } from "@bufbuild/protobuf";
-import { Device, ScanJobSchema, ScanKind, TagInputSchema, TargetingSchema, VastInputSchema, ZipInputSchema, type ScanJob } from "@cva/contracts";
-import type { EdgeConfig } from "../ports.ts";
-import type { ReportKind, ScanRequest, ScanRequestFields, TargetingInput } from "./types.ts";
+import {
+  Device, FileInputSchema, ScanJobSchema, ScanKind, TagInputSchema, TargetingSchema, VastInputSchema, ZipInputSchema, type ScanJob,
+} from "@cva/contracts";
+import type { EdgeConfig, EdgeLimits } from "../ports.ts";
+import type { FileReportKind, ReportKind, ScanRequest, ScanRequestFields, TargetingInput } from "./types.ts";
 
 // A validated request as the scan job the workers run: which kind and API version, where (location), by when.
 
@@ -13,11 +15,27 @@ export const KIND_OF: Record<ReportKind, { kind: ScanKind; apiVersion: "v2" | "v
   zip_v2: { kind: ScanKind.ZIP, apiVersion: "v2", label: "zip" },
   zip_v3: { kind: ScanKind.ZIP, apiVersion: "v3", label: "zip" },
   vast_v3: { kind: ScanKind.VAST, apiVersion: "v3", label: "vast" },
+  video_v3: { kind: ScanKind.VIDEO_FILE, apiVersion: "v3", label: "video" },
+  image_v3: { kind: ScanKind.IMAGE_FILE, apiVersion: "v3", label: "image" },
+  audio_v3: { kind: ScanKind.AUDIO_FILE, apiVersion: "v3", label: "audio" },
 };
+
+/** The job input and report case of each raw-file kind. */
+const FILE_CASE = { video_v3: "videoFile", image_v3: "imageFile", audio_v3: "audioFile" } as const;
+
+/** The largest file each raw-file endpoint takes (MAX_VIDEO_BYTES, MAX_IMAGE_BYTES, MAX_AUDIO_BYTES). */
+export const fileLimitOf = (kind: FileReportKind, limits: EdgeLimits): number =>
+  kind === "video_v3" ? limits.maxVideoBytes : kind === "image_v3" ? limits.maxImageBytes : limits.maxAudioBytes;
 
 /** Which report the job's outcome must carry (runChildJob's check). */
 export const reportCaseOf = (req: Pick<ScanRequestFields, "kind">) =>
-  req.kind === "zip_v2" || req.kind === "zip_v3" ? "zip" : req.kind === "vast_v3" ? "vast" : "tag";
+  req.kind === "zip_v2" || req.kind === "zip_v3"
+    ? "zip"
+    : req.kind === "vast_v3"
+      ? "vast"
+      : req.kind === "tag_v3" || req.kind === "tag_v2"
+        ? "tag"
+        : FILE_CASE[req.kind];
 
 /** The location a scan runs in: its targeting.country, else the edge's SERVER_LOCATION. */
 export const locationOf = (req: ScanRequestFields, config: EdgeConfig) => ("targeting" in req ? req.targeting.country : undefined) ?? config.serverLocation;
@@ -44,7 +62,23 @@ export function buildJob(config: EdgeConfig, jobId: string, req: ScanRequest): {
         ? { case: "tag", value: create(TagInputSchema, { creative: { case: "html", value: req.html }, captureLandingPage: req.kind === "tag_v3" }) }
         : req.kind === "zip_v2" || req.kind === "zip_v3"
           ? { case: "zip", value: create(ZipInputSchema, { data: req.zip, captureLandingPage: req.kind === "zip_v3" }) }
-          : { case: "vast", value: create(VastInputSchema, { url: req.url }) },
+          : req.kind === "vast_v3"
+            ? { case: "vast", value: create(VastInputSchema, { url: req.url }) }
+            : { case: FILE_CASE[req.kind], value: fileInputOf(req, config) },
   });
   return { job, location };
+}
+
+// A file travels by reference only (a NATS message holds 1 MB): the door or the saga stored its bytes first.
+function fileInputOf(req: Extract<ScanRequest, { kind: FileReportKind }>, config: EdgeConfig) {
+  const f = req.file;
+  if ("bytes" in f) throw new Error("a raw file must be stored in the uploads bucket before its job is built");
+  const maxBytes = BigInt(fileLimitOf(req.kind, config.limits));
+  if ("url" in f) return create(FileInputSchema, { source: { case: "url", value: f.url }, maxBytes });
+  return create(FileInputSchema, {
+    source: { case: "stored", value: { object: f.stored.object, size: BigInt(f.stored.size), sha256: f.stored.sha256 } },
+    name: f.fileName,
+    mime: f.mime,
+    maxBytes,
+  });
 }

@@ -1,17 +1,23 @@
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import {
+  AudioFileReportSchema,
+  ImageFileReportSchema,
   TagReportSchema,
+  VideoFileReportSchema,
   VastReportSchema,
   ZipReportSchema,
   reportstore,
+  type AudioFileReport,
+  type ImageFileReport,
   type ScanResults,
   type TagReport,
+  type VideoFileReport,
   type VastReport,
   type ZipReport,
 } from "@cva/contracts";
-import { evaluateTag, evaluateVast, evaluateZip } from "@cva/spec-sets";
+import { evaluateAudioFile, evaluateImageFile, evaluateTag, evaluateVast, evaluateVideoFile, evaluateZip } from "@cva/spec-sets";
 import { randomBytes } from "node:crypto";
-import { renderTagV2, renderTagV3, renderVastV3, renderZipV2, renderZipV3 } from "../views/index.ts";
+import { renderAudioV3, renderImageV3, renderTagV2, renderTagV3, renderVastV3, renderVideoV3, renderZipV2, renderZipV3 } from "../views/index.ts";
 import { fillImageUrls } from "./images.ts";
 import type { ScanOutcome, ScanRequestFields } from "./types.ts";
 
@@ -23,7 +29,9 @@ import type { ScanOutcome, ScanRequestFields } from "./types.ts";
 // spec set is known; workers return reports without them. A v3 zip's are the zip tests plus the ad tag tests on its
 // render (evaluateZip), in one map; the render itself carries none. v2 reports carry none.
 
-export function scanOutcome(req: ScanRequestFields, jobId: string, report: TagReport | ZipReport | VastReport, publicBase: string): ScanOutcome {
+type AnyReport = TagReport | ZipReport | VastReport | VideoFileReport | ImageFileReport | AudioFileReport;
+
+export function scanOutcome(req: ScanRequestFields, jobId: string, report: AnyReport, publicBase: string): ScanOutcome {
   const pageToken = randomBytes(16).toString("base64url");
   const reportUrl = `${publicBase}/r/${pageToken}`;
   fillImageUrls(report, (id) => `${publicBase}/artifacts/${encodeURIComponent(id)}`);
@@ -54,6 +62,28 @@ export function scanOutcome(req: ScanRequestFields, jobId: string, report: TagRe
       r.scanResults = withReportUrl(evaluateVast(r, req.specId), reportUrl);
       return { kind: req.kind, jobId, pageToken, report: r, json: renderVastV3(r) };
     }
+    // The raw files: the spec set's video / image / audio tests on the worker's measurements.
+    case "video_v3": {
+      const r = report as VideoFileReport;
+      r.jobId = jobId;
+      r.name = req.name;
+      r.scanResults = withReportUrl(evaluateVideoFile(r, req.specId), reportUrl);
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderVideoV3(r) };
+    }
+    case "image_v3": {
+      const r = report as ImageFileReport;
+      r.jobId = jobId;
+      r.name = req.name;
+      r.scanResults = withReportUrl(evaluateImageFile(r, req.specId), reportUrl);
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderImageV3(r) };
+    }
+    case "audio_v3": {
+      const r = report as AudioFileReport;
+      r.jobId = jobId;
+      r.name = req.name;
+      r.scanResults = withReportUrl(evaluateAudioFile(r, req.specId), reportUrl);
+      return { kind: req.kind, jobId, pageToken, report: r, json: renderAudioV3(r) };
+    }
   }
 }
 
@@ -73,6 +103,12 @@ export function reportBinaryOf(o: ScanOutcome): Uint8Array {
       return toBinary(ZipReportSchema, o.report);
     case "vast_v3":
       return toBinary(VastReportSchema, o.report);
+    case "video_v3":
+      return toBinary(VideoFileReportSchema, o.report);
+    case "image_v3":
+      return toBinary(ImageFileReportSchema, o.report);
+    case "audio_v3":
+      return toBinary(AudioFileReportSchema, o.report);
   }
 }
 
@@ -89,5 +125,11 @@ export function replayedOutcome(req: ScanRequestFields, stored: reportstore.Stor
       return { kind: req.kind, report: fromBinary(ZipReportSchema, stored.reportBinary), ...common };
     case "vast_v3":
       return { kind: req.kind, report: fromBinary(VastReportSchema, stored.reportBinary), ...common };
+    case "video_v3":
+      return { kind: req.kind, report: fromBinary(VideoFileReportSchema, stored.reportBinary), ...common };
+    case "image_v3":
+      return { kind: req.kind, report: fromBinary(ImageFileReportSchema, stored.reportBinary), ...common };
+    case "audio_v3":
+      return { kind: req.kind, report: fromBinary(AudioFileReportSchema, stored.reportBinary), ...common };
   }
 }

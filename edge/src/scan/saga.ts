@@ -52,7 +52,7 @@ export interface ScanSaga {
   refund(reservationId: string, log: Log): Promise<void>;
 }
 
-export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispatcher" | "config"> & { caps: InFlightCaps }): ScanSaga {
+export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispatcher" | "config" | "uploads"> & { caps: InFlightCaps }): ScanSaga {
   const { config } = deps;
   const { rpcTimeoutMs, retryAfter, publicBase, reservationTtlMs, unavailable } = callSettings(config);
 
@@ -179,9 +179,31 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
     );
   }
 
-  async function run(principal: Principal, req: ScanRequest, r: Reservation, log: Log): Promise<ScanOutcome> {
-    const { job, location } = buildJob(config, r.jobId, req);
+  // A raw file the request holds as bytes (a JSON `data`) goes into the uploads bucket now that the scan is reserved
+  // (a job carries references only); the saga removes it after the scan. Multipart and gRPC uploads were stored by
+  // their door, which removes them.
+  async function storeFile(req: ScanRequest): Promise<{ req: ScanRequest; object?: string }> {
+    if (!("file" in req) || !("bytes" in req.file)) return { req };
+    if (!deps.uploads) throw processingError("file uploads are not available on this server; give the file as `url`", retryAfter);
+    const { bytes, fileName, mime } = req.file;
+    let ref;
     try {
+      ref = await deps.uploads.put((async function* () {
+        yield bytes;
+      })(), { maxBytes: bytes.length, mimeType: mime });
+    } catch (err) {
+      throw Object.assign(unavailable("the uploads store"), { detail: String(err) });
+    }
+    return { req: { ...req, file: { stored: ref, fileName, mime } }, object: ref.object };
+  }
+
+  async function run(principal: Principal, received: ScanRequest, r: Reservation, log: Log): Promise<ScanOutcome> {
+    const location = locationOf(received, config);
+    let req = received;
+    let uploaded: string | undefined;
+    try {
+      ({ req, object: uploaded } = await storeFile(received));
+      const { job } = buildJob(config, r.jobId, req);
       // Milliseconds per step, for the log line an operator reads first when scans get slow (the scanners log theirs).
       const t0 = Date.now();
       const report = await runChildJob(deps.dispatcher, job, { report: reportCaseOf(req), timeoutMs: config.scanTimeoutMs, location });
@@ -205,6 +227,8 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
       // Not charged: whatever went wrong after the reservation, give the scan back.
       await refund(r.reservationId, log);
       throw apiErr;
+    } finally {
+      if (uploaded) await deps.uploads?.delete(uploaded).catch((err: unknown) => log.warn({ err: String(err) }, "an upload could not be removed; the bucket's TTL removes it"));
     }
   }
 

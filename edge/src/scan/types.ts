@@ -1,10 +1,15 @@
-import type { TagReport, VastReport, ZipReport } from "@cva/contracts";
+import type { AudioFileReport, ImageFileReport, TagReport, VastReport, VideoFileReport, ZipReport } from "@cva/contracts";
 
 // The edge's request types, whichever door a request came through: what validation produces and the scan use-cases
 // take. Only here (validation, the doors and the use-cases import them), so the shape of a request is read in one place.
 
-export type ReportKind = "tag_v3" | "tag_v2" | "zip_v2" | "zip_v3" | "vast_v3";
-export const REPORT_KINDS: readonly ReportKind[] = ["tag_v3", "tag_v2", "zip_v2", "zip_v3", "vast_v3"];
+/** The raw-file scans (POST /v3/scanVideo, scanImage, scanAudio). */
+export type FileReportKind = "video_v3" | "image_v3" | "audio_v3";
+export const FILE_REPORT_KINDS: readonly FileReportKind[] = ["video_v3", "image_v3", "audio_v3"];
+export const isFileKind = (k: ReportKind): k is FileReportKind => (FILE_REPORT_KINDS as readonly string[]).includes(k);
+
+export type ReportKind = "tag_v3" | "tag_v2" | "zip_v2" | "zip_v3" | "vast_v3" | FileReportKind;
+export const REPORT_KINDS: readonly ReportKind[] = ["tag_v3", "tag_v2", "zip_v2", "zip_v3", "vast_v3", ...FILE_REPORT_KINDS];
 
 export type DeviceName = "desktop" | "mobile";
 export type CountryCode = "usa" | "nld";
@@ -17,16 +22,35 @@ export interface TargetingInput {
   pageUrl?: string;
 }
 
+/** An object of the uploads bucket (cva.jobs.v1.StoredFile): a reference, never the bytes. */
+export interface StoredFileRef {
+  object: string;
+  size: number;
+  /** Lowercase hex. */
+  sha256: string;
+}
+
+/**
+ * Where a raw file is: bytes the door holds (a JSON `data`, within the body limit), an object the door streamed into
+ * the uploads bucket (multipart, gRPC stream), or a URL the worker fetches under the outbound policy. `fileName` and
+ * `mime` are the client's (multipart part / gRPC fields): reports only, never trusted.
+ */
+export type FileSource =
+  | { bytes: Uint8Array; fileName: string; mime: string }
+  | { stored: StoredFileRef; fileName: string; mime: string }
+  | { url: string };
+
 /** A validated scan request, whichever door (JSON or gRPC) it came through. */
 export type ScanRequest =
   | { kind: "tag_v3"; html: string; specId: number; workspaceId: number; name: string }
   | { kind: "tag_v2"; html: string; targeting: TargetingInput }
   | { kind: "zip_v2"; zip: Uint8Array; targeting: TargetingInput }
   | { kind: "zip_v3"; zip: Uint8Array; specId: number; workspaceId: number; name: string }
-  | { kind: "vast_v3"; url: string; specId: number; workspaceId: number; name: string };
+  | { kind: "vast_v3"; url: string; specId: number; workspaceId: number; name: string }
+  | { kind: FileReportKind; file: FileSource; specId: number; workspaceId: number; name: string };
 
-type WithoutPayload<R> = R extends unknown ? Omit<R, "html" | "zip"> : never;
-/** A request's kind, options and targeting: everything but its payload (an ad tag's html, a zip's bytes). */
+type WithoutPayload<R> = R extends unknown ? Omit<R, "html" | "zip" | "file"> : never;
+/** A request's kind, options and targeting: everything but its payload (an ad tag's html, a zip's bytes, a file). */
 export type ScanRequestFields = WithoutPayload<ScanRequest>;
 
 /**
@@ -51,6 +75,9 @@ export type ScanOutcome = (
   | { kind: "tag_v3" | "tag_v2"; jobId: string; pageToken: string; report: TagReport; json: string }
   | { kind: "zip_v2" | "zip_v3"; jobId: string; pageToken: string; report: ZipReport; json: string }
   | { kind: "vast_v3"; jobId: string; pageToken: string; report: VastReport; json: string }
+  | { kind: "video_v3"; jobId: string; pageToken: string; report: VideoFileReport; json: string }
+  | { kind: "image_v3"; jobId: string; pageToken: string; report: ImageFileReport; json: string }
+  | { kind: "audio_v3"; jobId: string; pageToken: string; report: AudioFileReport; json: string }
 ) & { replayed?: boolean };
 
 export interface ScanOptions {

@@ -71,6 +71,15 @@ export function checkPageUrl(value: string, field: string): string {
   return value;
 }
 
+/**
+ * The `url` of a raw-file scan: an absolute http(s) URL without credentials, at most 2048 characters. Where it points
+ * is the outbound policy's business, in the worker that fetches it (as for VAST media files), so an unreachable or
+ * refused host is answered with the host and the cause.
+ */
+export function checkFileUrl(value: string, field: string): string {
+  return checkHttpUrl(value.trim(), field, MAX_PAGE_URL_LENGTH);
+}
+
 export function checkSpecId(value: number, field: string, isKnown: SpecIdCheck): number {
   if (!Number.isSafeInteger(value)) throw payloadError(`${field}: must be an integer`);
   if (!isKnown(value)) throw payloadError(`${field}: unknown specification set ${value}`);

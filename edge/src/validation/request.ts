@@ -2,8 +2,11 @@ import { payloadError } from "../errors.ts";
 import type { EdgeLimits } from "../ports.ts";
 import { withhold } from "../scan/admission.ts";
 import type { InFlightCap } from "../scan/in-flight-caps.ts";
-import { finishHtmlHash, zipRequestHash } from "../scan/request-hash.ts";
-import type { ReceivedScanRequest, ReportKind, ScanRequest, ScanRequestFields, TargetingInput, WithheldScanRequest } from "../scan/types.ts";
+import { fileLimitOf } from "../scan/job.ts";
+import { fileRequestHash, finishHtmlHash, zipRequestHash } from "../scan/request-hash.ts";
+import type {
+  FileReportKind, ReceivedScanRequest, ReportKind, ScanRequest, ScanRequestFields, TargetingInput, WithheldScanRequest,
+} from "../scan/types.ts";
 import { decodeBase64Strict } from "./base64.ts";
 import { Base64Field } from "./base64-field.ts";
 import {
@@ -11,6 +14,7 @@ import {
   checkDevice,
   checkPageUrl,
   checkLanguage,
+  checkFileUrl,
   checkName,
   checkSpecId,
   checkTagBytes,
@@ -20,6 +24,7 @@ import {
   checkZipBytes,
   checkZipFacts,
 } from "./fields.ts";
+import { MultipartScanBody } from "./multipart-reader.ts";
 import type { SpecIdCheck } from "./spec-ids.ts";
 
 // JSON bodies of the four scan endpoints → validated ScanRequest. Decisions (also in the OpenAPI descriptions):
@@ -123,6 +128,7 @@ function requiredData(body: Json): string | Base64Field {
  * cap, scan/admission.ts) the checks run on the facts kept and the request comes back withheld.
  */
 export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestContext & { withheld?: InFlightCap }): ReceivedScanRequest {
+  if (kind === "video_v3" || kind === "image_v3" || kind === "audio_v3") return parseFileBody(kind, rawBody, ctx);
   const body = requireObjectBody(rawBody);
   const data = requiredData(body);
   const { limits } = ctx;
@@ -161,5 +167,62 @@ export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestCo
       const bytes = decodeBase64Strict(data, "data", limits.maxVastUrlBytes + 64, "VAST URL") as Buffer;
       return received({ kind, url: checkVastUrl(bytes.toString("utf8"), "data", limits), ...opts });
     }
+    default:
+      throw new Error(`not a scan kind: ${kind as string}`);
   }
+}
+
+/** What each raw-file endpoint calls its file in messages. */
+export const FILE_WHAT: Record<FileReportKind, string> = { video_v3: "video", image_v3: "image", audio_v3: "audio file" };
+
+// A raw-file request: a JSON body with `data` (base64) or `url`, or a multipart/form-data body (read by
+// multipart-reader.ts: its `file` part already streamed into the uploads bucket, or only digested when withheld) whose
+// fields are strings.
+function parseFileBody(kind: FileReportKind, rawBody: unknown, ctx: RequestContext & { withheld?: InFlightCap }): ReceivedScanRequest {
+  const { limits } = ctx;
+  const max = fileLimitOf(kind, limits);
+  const what = FILE_WHAT[kind];
+  const withheld = (fields: ScanRequestFields, requestHash: string): WithheldScanRequest => ({
+    ...fields,
+    withheld: { requestHash, lane: ctx.withheld!.lane, max: ctx.withheld!.max },
+  });
+  if (rawBody instanceof MultipartScanBody) {
+    const fields = { kind, ...v3Options(formFields(rawBody.fields), ctx) };
+    const f = rawBody.file;
+    if (!f) throw payloadError("file: required (a multipart/form-data part named \"file\")");
+    if (f.size === 0) throw payloadError("file: must not be empty");
+    if (!f.stored) return withheld(fields, fileRequestHash(fields, f));
+    const req: ScanRequest = { ...fields, file: { stored: f.stored, fileName: f.fileName, mime: f.mime } };
+    return ctx.withheld ? withhold(req, ctx.withheld) : req;
+  }
+  const body = requireObjectBody(rawBody);
+  const fields = { kind, ...v3Options(body, ctx) };
+  const url = optionalString(body, "url", "url");
+  const hasData = optional(body, "data") !== undefined;
+  if (url !== undefined && hasData) throw payloadError("data, url: give the file as one of them, not both");
+  if (url !== undefined) {
+    const req: ScanRequest = { ...fields, file: { url: checkFileUrl(url, "url") } };
+    return ctx.withheld ? withhold(req, ctx.withheld) : req;
+  }
+  if (!hasData) throw payloadError("data: required (the file as base64; or `url`, or a multipart/form-data body with a file part)");
+  const data = requiredData(body);
+  const bytes = decodeBase64Strict(data, "data", max, what);
+  if (bytes instanceof Uint8Array) {
+    const req: ScanRequest = { ...fields, file: { bytes, fileName: "", mime: "" } };
+    return ctx.withheld ? withhold(req, ctx.withheld) : req;
+  }
+  return withheld(fields, fileRequestHash(fields, { sha256: bytes.hash.digest("hex"), fileName: "", mime: "" }));
+}
+
+// Form fields are text: spec_id and workspace_id must read as integers, as the JSON numbers would.
+function formFields(form: Readonly<Record<string, string>>): Json {
+  const out: Json = {};
+  for (const key of ["spec_id", "workspace_id"]) {
+    const v = form[key];
+    if (v === undefined || v === "") continue;
+    if (!/^-?[0-9]{1,16}$/.test(v.trim())) throw payloadError(`${key}: must be an integer, got ${JSON.stringify(v.slice(0, 32))}`);
+    out[key] = Number(v.trim());
+  }
+  if (form.name !== undefined) out.name = form.name;
+  return out;
 }

@@ -2,7 +2,8 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { payloadError } from "../errors.ts";
 import type { EdgeLimits } from "../ports.ts";
-import type { ReportKind } from "../scan/types.ts";
+import { fileLimitOf } from "../scan/job.ts";
+import { isFileKind, type ReportKind } from "../scan/types.ts";
 import { MAX_LANGUAGE_LENGTH, MAX_PAGE_URL_LENGTH } from "./fields.ts";
 import { Base64Field, type DataSink } from "./base64-field.ts";
 
@@ -56,7 +57,8 @@ const STRING_SPECIAL = /["\\\u0000-\u001f]/g;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const HEX = /^[0-9A-Fa-f]$/;
 
-const TOP_KEYS = new Set(["data", "spec_id", "workspace_id", "name", "targeting"]);
+// `url`: the raw-file scans' alternative to `data` (other endpoints ignore it like any unknown member).
+const TOP_KEYS = new Set(["data", "url", "spec_id", "workspace_id", "name", "targeting"]);
 const TARGETING_KEYS = new Set(["device", "language", "country", "page_url"]);
 // Keys longer than this are none of the above: not kept.
 const MAX_KEY = 16;
@@ -177,8 +179,9 @@ export class ScanBodyParser {
     this.maxString = Math.max(2 * limits.maxNameLength + 2, MAX_PAGE_URL_LENGTH + 1, MAX_LANGUAGE_LENGTH + 1, 64);
     const tag = kind === "tag_v3" || kind === "tag_v2";
     const vast = kind === "vast_v3";
-    // The same limits request.ts decodes with; a VAST URL is small and always kept.
-    this.dataMax = tag ? limits.maxTagBytes : vast ? limits.maxVastUrlBytes + 64 : limits.maxZipBytes;
+    // The same limits request.ts decodes with; a VAST URL is small and always kept. A raw file withheld keeps what a
+    // zip's does: its size, first bytes and digest.
+    this.dataMax = tag ? limits.maxTagBytes : vast ? limits.maxVastUrlBytes + 64 : isFileKind(kind) ? fileLimitOf(kind, limits) : limits.maxZipBytes;
     this.dataSink = opts.keepPayload || vast ? "keep" : tag ? "tag-facts" : "zip-facts";
     this.sizeHint = opts.contentLength ? Math.ceil((opts.contentLength * 3) / 4) : 64 * 1024;
   }

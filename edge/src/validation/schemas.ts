@@ -61,6 +61,7 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
       required: ["data"],
       properties: { data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes), ...v3 },
     },
+    ...fileRequestSchemas(limits, v3, note),
     zip_v2: {
       type: "object",
       description: note,
@@ -69,6 +70,50 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
         data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes),
         targeting: { type: "object", description: "other keys are ignored", properties: { device, language } },
       },
+    },
+  };
+}
+
+const FILE_LIMITS = { video_v3: "maxVideoBytes", image_v3: "maxImageBytes", audio_v3: "maxAudioBytes" } as const;
+const FILE_WHAT = { video_v3: "the video file", image_v3: "the image file (PNG, JPEG, GIF, WebP, AVIF, SVG)", audio_v3: "the audio file" } as const;
+
+// scanVideo / scanImage / scanAudio as JSON: the file as `data` (base64) or `url`, exactly one.
+function fileRequestSchemas(limits: EdgeLimits, v3: Record<string, JsonSchema>, note: string): Record<keyof typeof FILE_LIMITS, JsonSchema> {
+  const one = (kind: keyof typeof FILE_LIMITS): JsonSchema => ({
+    type: "object",
+    description: `${note} Exactly one of data and url. Larger files: multipart/form-data.`,
+    oneOf: [{ required: ["data"] }, { required: ["url"] }],
+    properties: {
+      data: {
+        type: "string",
+        contentEncoding: "base64",
+        description: `${FILE_WHAT[kind]}, base64-encoded (strict RFC 4648; non-empty; at most ${limits[FILE_LIMITS[kind]]} bytes decoded, and the JSON body at most ${limits.maxBodyBytes} bytes)`,
+      },
+      url: {
+        type: "string",
+        format: "uri",
+        maxLength: MAX_PAGE_URL_LENGTH,
+        description: "http(s) URL the scanner downloads the file from, under the outbound policy (public addresses only); one that answers nothing is a payload_error naming the host and the cause, not charged",
+      },
+      ...v3,
+    },
+  });
+  return { video_v3: one("video_v3"), image_v3: one("image_v3"), audio_v3: one("audio_v3") };
+}
+
+/** The multipart/form-data body of the raw-file scans: a `file` part streamed to storage, and the v3 fields as text. */
+export function multipartRequestSchema(kind: keyof typeof FILE_LIMITS, limits: EdgeLimits): JsonSchema {
+  return {
+    type: "object",
+    description:
+      "The file is streamed to storage as it arrives (never held whole by the server); its size is checked as it arrives. " +
+      "Fields other than these are ignored; only the first part named file is read.",
+    required: ["file"],
+    properties: {
+      file: { type: "string", contentMediaType: "application/octet-stream", description: `${FILE_WHAT[kind]}: non-empty, at most ${limits[FILE_LIMITS[kind]]} bytes; the part's filename and Content-Type are reported (file.name, file.declared_mime_type), never trusted` },
+      spec_id: { type: "integer", default: 0, description: "as text; specification set to validate against" },
+      workspace_id: { type: "integer", minimum: 0, default: 0, description: "as text; workspace the report is stored in" },
+      name: { type: "string", maxLength: limits.maxNameLength, description: "echoed in the report as name" },
     },
   };
 }

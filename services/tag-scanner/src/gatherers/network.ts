@@ -124,6 +124,9 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   // whose status is its statusCode (or not known yet): never simply to whichever hop holds the id now.
   const hopsById = new Map<string, RequestRecord[]>();
   const extraOf = new WeakMap<RequestRecord, Record<string, string>>();
+  // ExtraInfo that came before its hop's requestWillBeSent (the network service and the renderer race): the next hop
+  // of that id takes it.
+  const earlyExtra = new Map<string, Array<{ status: number; headers: Record<string, string> }>>();
 
   let held = 0;
   const cut = (rec: RequestRecord, what: string) => {
@@ -197,6 +200,8 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     if (hops) {
       if (hops.length < 50) hops.push(rec);
     } else hopsById.set(e.requestId, [rec]);
+    const early = earlyExtra.get(e.requestId)?.shift();
+    if (early) extraOf.set(rec, early.headers);
   });
   client.on("Network.responseReceived", (e: Protocol.Network.ResponseReceivedEvent) => {
     const rec = byId.get(e.requestId);
@@ -207,9 +212,19 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
   });
   client.on("Network.responseReceivedExtraInfo", (e: Protocol.Network.ResponseReceivedExtraInfoEvent) => {
     // Raw headers (with Set-Cookie, which responseReceived leaves out); may arrive before or after responseReceived.
-    const rec = (hopsById.get(e.requestId) ?? []).find((r) => !extraOf.has(r) && (r.status === undefined || r.status === e.statusCode));
-    // None: a repeat of a hop's headers already applied (the cached page after a redirect), or a request never seen.
-    if (!rec) return;
+    const hops = hopsById.get(e.requestId) ?? [];
+    const rec = hops.find((r) => !extraOf.has(r) && (r.status === undefined || r.status === e.statusCode));
+    if (!rec) {
+      // Before its hop began (kept for the next hop of that id), or a repeat of headers a hop already has (the cached
+      // page after a redirect: its status is not this one) — never put on a hop it does not match.
+      const waiting = hops.every((r) => extraOf.has(r) || r.status !== undefined);
+      const early = earlyExtra.get(e.requestId) ?? [];
+      if (waiting && early.length < 4 && (early.length > 0 || earlyExtra.size < MAX_REQUESTS)) {
+        early.push({ status: e.statusCode, headers: lower(e.headers) });
+        earlyExtra.set(e.requestId, early);
+      }
+      return;
+    }
     const h = lower(e.headers, rec);
     extraOf.set(rec, h);
     if (rec.status !== undefined) rec.headers = { ...rec.headers, ...h };
