@@ -12,6 +12,8 @@ const LOAD = [
   "test/e2e/chaos.test.ts", "services/tag-scanner/test/truth/truth-load.test.ts",
   // Busy loops on every core on purpose (issue 21 §2): a few rows, each right or marked low-confidence.
   "services/tag-scanner/test/truth/truth-overload.test.ts",
+  // Two 20 s renders at once: the motion and pause-control rows (issue 25).
+  "services/tag-scanner/test/accessibility-load.test.ts",
   // 300 MB through the edge into the uploads bucket, its RSS sampled (issue 19).
   "test/e2e/upload-memory.test.ts",
   // A busy loop beside every core on purpose (issue 21 §3): the cpu figure holds under 2x contention.

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startStack, type TestStack } from "../test/harness/stack.ts";
 import { DEFAULT_BROWSERS, DEFAULT_SLOTS } from "@cva/tag-scanner/browser-pool.ts";
+import { accessibilityCost } from "./accessibility.ts";
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
 import { makeVideo, serveVast } from "./creatives.ts";
@@ -15,7 +16,7 @@ import { imageP50, makeVideo1080, uploadRss, videoFileVsFloor } from "./media-fi
 import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sections.ts";
 import { BenchTable, median, pct } from "./table.ts";
 
-const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,consent,zip,vast,files,capacity,configs,cold-start").split(","));
+const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,consent,zip,vast,files,a11y,capacity,configs,cold-start").split(","));
 /** Tag scanner configurations the capacity curve is measured for besides the default (DEFAULT_BROWSERS x DEFAULT_SLOTS). */
 const CONFIGS = [
   { browsers: 1, slots: 2 },
@@ -75,6 +76,7 @@ try {
       await imageP50(ctx, dir);
       await uploadRss(ctx, dir);
     });
+    await section("a11y", () => accessibilityCost(ctx));
     await section("capacity", async () => {
       floorC = await floorCurve(floor);
       const c = await tagCurve(ctx.stack, ctx.key, `${configLabel(DEFAULT_BROWSERS, DEFAULT_SLOTS)} (default)`);

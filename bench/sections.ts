@@ -91,7 +91,7 @@ export async function tagVsFloor(ctx: Ctx, floor: FloorBrowser, rounds = 12): Pr
   const inScanner = median(recs.map((r) => r.ms as number));
   table.add({
     figure: `tag scan log phase_ms medians (n=${recs.length})`,
-    value: `setup ${ph.setup} / render ${ph.render} / measure ${ph.measure} / landing ${ph.landing} ms`,
+    value: `setup ${ph.setup} / render ${ph.render} / measure ${ph.measure} / accessibility ${ph.accessibility} / landing ${ph.landing} ms`,
     floor: "—",
     vs: "—",
     goal: "setup ≤ 30 ms",

@@ -24,7 +24,7 @@ const TAG_V2_KEYS = [
   "dom_content_loaded", "has_border", "has_video", "iframes", "job_id", "local_storage", "memory_usage", "meta",
   "missing_assets", "mobile_friendly", "network", "screenshot", "ssl", "uses_document_write", "visual_artifacts",
 ];
-const V3_ONLY = ["animation_duration", "cpu", "landing_page", "measurement", "name", "privacy", "scan_results", "time_to_visual_start"];
+const V3_ONLY = ["accessibility", "animation_duration", "cpu", "landing_page", "measurement", "name", "privacy", "scan_results", "time_to_visual_start"];
 
 describe("views", () => {
   it("tag v3: every documented field, exact names, schema-valid", () => {

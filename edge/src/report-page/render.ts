@@ -1,6 +1,7 @@
 import type { reportstore } from "@cva/contracts";
 import { byKey, bytes, dateTime, label, ms, num } from "./format.ts";
 import { bulletList, esc, flag, isObj, kvTable, list, obj, section, text, type J } from "./html.ts";
+import { renderAccessibility } from "./sections/accessibility.ts";
 import { cpuLoadFact } from "./sections/cpu.ts";
 import { creativeFileTable, fileMediaCard, IMAGE_KEYS, imageFacts, imageMetadata } from "./sections/file.ts";
 import { renderOther } from "./sections/generic.ts";
@@ -123,6 +124,7 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   }
   if (has("creatives")) add("creatives", "Creatives and media files", renderVastCreatives(report, base), "creatives");
   add("tests", "All tests", renderTestsTable(rows));
+  if (has("accessibility")) add("accessibility", "Accessibility", renderAccessibility(report), "accessibility");
   add("problems", "Problems found", problems(report));
   if (has("lint")) add("lint", "VAST lint", renderLint(report), "lint");
   if (has("network")) add("network", "Network", renderNetwork(report), "network");

@@ -1,5 +1,6 @@
 import { cpuSchema, cpuView } from "./cpu.ts";
 import type { TagReport } from "@cva/contracts";
+import { accessibilitySchema, accessibilityView } from "./accessibility.ts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
 import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
 import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
@@ -19,6 +20,7 @@ export const tagScanResultsSchema = obj({
 export const tagV3Schema = obj(
   {
     ...tagBaseSchema(),
+    accessibility: accessibilitySchema,
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
     measurement: measurementSchema,
@@ -44,6 +46,7 @@ export function tagV3View(r: TagReport) {
   const shot = imageView(lp?.screenshot);
   return {
     ...tagBaseView(r, "ad_tag", "v3"),
+    accessibility: accessibilityView(r.accessibility),
     animation_duration: Number(r.animationDurationMs),
     landing_page: {
       screenshot: shot,

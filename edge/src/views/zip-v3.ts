@@ -3,6 +3,7 @@ import type { ZipReport } from "@cva/contracts";
 import { landingPageSchema, tagScanResultsSchema, tagScanResultsView } from "./tag-v3.ts";
 import { imageView } from "./shared.ts";
 import { measurementSchema, measurementView } from "./tag-common.ts";
+import { accessibilitySchema, accessibilityView } from "./accessibility.ts";
 import { arr, bool, int, obj, str } from "./shared.ts";
 import { zipV2Schema, zipV2View } from "./zip-v2.ts";
 import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
@@ -26,6 +27,7 @@ const imageCheckSchema = obj(
 export const zipV3Schema = obj(
   {
     ...v2.properties,
+    accessibility: accessibilitySchema,
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
     landing_page: landingPageSchema,
     measurement: measurementSchema,
@@ -51,6 +53,7 @@ export function zipV3View(r: ZipReport) {
   const lp = render?.landingPage;
   return {
     ...zipV2View(r, "v3"),
+    accessibility: accessibilityView(render?.accessibility),
     animation_duration: Number(render?.animationDurationMs ?? 0),
     landing_page: {
       screenshot: imageView(lp?.screenshot),

@@ -365,6 +365,7 @@ describe("spec set registry", () => {
       expect.objectContaining({ id: 0, name: "IAB guidelines" }),
       expect.objectContaining({ id: 1, name: "Chrome Heavy Ad Intervention" }),
       expect.objectContaining({ id: 2, name: "IAB guidelines, EBU R128 loudness" }),
+      expect.objectContaining({ id: 3, name: "WCAG 2.2 accessibility" }),
     ]);
   });
 });

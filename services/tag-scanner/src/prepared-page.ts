@@ -8,6 +8,7 @@ import { gatherPageEvents } from "./gatherers/page-events.ts";
 import { gatherPageSignals } from "./gatherers/page-signals.ts";
 import { gatherPerformance } from "./gatherers/performance.ts";
 import { createProbeWorlds } from "./gatherers/probe-world.ts";
+import { gatherFlashes } from "./gatherers/flashes.ts";
 import { gatherScreencast } from "./gatherers/screencast.ts";
 import type { NewTabProfiles, TabProfile } from "./new-tab-profile.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
@@ -58,6 +59,8 @@ export interface PageGatherers {
   signals: ReturnType<typeof gatherPageSignals>;
   net: ReturnType<typeof gatherNetwork>;
   screencast: ReturnType<typeof gatherScreencast>;
+  /** Photosensitivity: the screencast's changed frames through the WCAG flash analyzer. */
+  flashes: ReturnType<typeof gatherFlashes>;
   perf: ReturnType<typeof gatherPerformance>;
   interception: ReturnType<typeof gatherInterception>;
 }
@@ -120,13 +123,15 @@ export async function preparePage(opts: {
     const client = await setup(page.createCDPSession());
     const site: PreparedPage["site"] = {};
     let mainFrameId = "";
+    const screencast = gatherScreencast(client);
     const byRole: PageGatherers = {
       events: gatherPageEvents(client),
       signals: gatherPageSignals(client),
       net: gatherNetwork(client, { isSynthetic: (u) => site.current?.respond(u) !== undefined }),
       // Before performance: at the render's start the screencast starts first, so that the CPU time counted from
       // the performance mark is the creative's alone.
-      screencast: gatherScreencast(client),
+      screencast,
+      flashes: gatherFlashes(screencast),
       perf: gatherPerformance(client),
       interception: gatherInterception(client, site, () => mainFrameId),
     };

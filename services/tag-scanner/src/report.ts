@@ -10,6 +10,7 @@ import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
 import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
+import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
@@ -72,6 +73,10 @@ export interface TagArtifacts {
   consentRuns?: ConsentRunArtifact[];
   /** The customer's allowed_domains (approved_vendors_only). */
   allowedDomains?: readonly string[];
+  /** Photosensitivity frames, pause control, document checks (fields/accessibility-report.ts). */
+  accessibility?: AccessibilityArtifacts;
+  /** Epoch ms when the navigation to the creative started (local clock): the origin of worst_second_ms. */
+  renderStartedAt?: number;
 }
 
 /** What the upload step made of the images: measured in Node, stored by the artifact sink. */
@@ -191,11 +196,12 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   );
   const landing = art.landing;
   const shot = images.screenshot;
+  const animationMs = rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving, motionTail) : 0;
 
   return create(TagReportSchema, {
     jobId: job.jobId,
     thirdPartyAdServer: thirdPartyAdServer(requests.map((r) => r.url), site.markup),
-    animationDurationMs: BigInt(rendered ? animationDuration(firstPaintWall, art.pixelChanges, art.stillMoving, motionTail) : 0),
+    animationDurationMs: BigInt(animationMs),
     blockedByAdblock: blockedByAdblock(requests.filter((r) => !r.synthetic || !site.hostPageIsWrapper), site.markup, site.entryUrl),
     console: { errors: art.events.consoleErrors, warnings: art.events.consoleWarnings },
     cookies: art.cookies.map((c) => ({
@@ -267,6 +273,10 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
           }),
         }
       : {}),
+    accessibility: buildAccessibility(art.accessibility, {
+      renderStartMs: art.renderStartedAt ?? 0, animationMs, rendered,
+      starved: measured.confidence === "low" ? measured.reasons.join("; ") : undefined,
+    }),
     measurement: {
       confidence: measured.confidence === "high" ? Measurement_Confidence.HIGH : Measurement_Confidence.LOW,
       reasons: measured.reasons,

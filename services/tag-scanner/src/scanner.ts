@@ -9,6 +9,7 @@ import type { BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
 import { runPhase } from "./gatherers/gatherer.ts";
 import { MAX_SHOT_CSS } from "./gatherers/measure.ts";
+import { accessibilityPhase } from "./phases/accessibility.ts";
 import { clickThroughPhase } from "./phases/click-through.ts";
 import { measurePhase } from "./phases/measure.ts";
 import { renderPhase } from "./phases/render.ts";
@@ -82,7 +83,7 @@ export interface TagScanner {
 }
 
 /** Milliseconds spent per phase, for the scan log (where an operator looks first when scans get slow). */
-interface PhaseMs { setup: number; render: number; measure: number; landing: number; consentWait?: number }
+interface PhaseMs { setup: number; render: number; measure: number; accessibility: number; landing: number; consentWait?: number }
 
 export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const timeouts: ScanTimeouts = { ...DEFAULT_TIMEOUTS, ...deps.timeouts };
@@ -255,12 +256,20 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const consentRuns = consent?.(render.endedAt - render.startedAt, jobDeadline);
     const measuredAt = Date.now();
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
+    const motion = screencast.artifact.changes;
+    const a11y = await accessibilityPhase(prepared, {
+      site, profile, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
+      // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
+      narrowed: !captureLanding,
+      longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),
+    });
+    const a11yDoneAt = Date.now();
     const click = await clickThroughPhase(prepared, {
       capture: captureLanding, responsive: measure.responsive, click: measure.measured.layout?.click, touch: profile.hasTouch,
       timeouts, jobDeadline,
     });
     const phaseMs: PhaseMs = {
-      setup: render.startedAt - t0, render: render.endedAt - render.startedAt, measure: measuredAt - render.endedAt, landing: Date.now() - measuredAt,
+      setup: render.startedAt - t0, render: render.endedAt - render.startedAt, measure: measuredAt - render.endedAt, accessibility: a11yDoneAt - measuredAt, landing: Date.now() - a11yDoneAt,
     };
     const stopped = await runPhase(gatherers, "stop", { ms: 2_000 });
     const consentDone = Date.now();
@@ -277,6 +286,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // updates), and the screencast's change times (compositor frames) — a loaded machine pulls these apart.
       paints_ms: signals.artifact.paints.slice(0, 4).map((p) => Math.round(p - render.startedAt)),
       changes_ms: screencast.artifact.changes.slice(0, 12).map((c) => Math.round(c - render.startedAt)),
+      // The photosensitivity capture: changed frames decoded, time in which a frame may have been dropped, worst delay.
+      flash_frames: prepared.flashes.artifact.decoded,
+      flash_blind_ms: Math.round(prepared.flashes.artifact.blind.reduce((s, [a, b]) => s + b - a, 0)),
+      flash_max_delay_ms: Math.round(prepared.flashes.artifact.maxDelayMs),
       capture_lag_ms: screencast.artifact.lastChangeLagMs,
       scheduled_end_ms: watch.scheduledEnd !== undefined ? Math.round(watch.scheduledEnd - render.startedAt) : -1,
     }, "render watch");
@@ -298,6 +311,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       creativeRequestCount: net.artifact.creativeRequests,
       vendors, consentRuns: privacyRuns,
       allowedDomains: job.input.case === "tag" ? job.input.value.allowedDomains : [],
+      renderStartedAt: render.startedAt,
+      accessibility: { flashes: prepared.flashes.artifact, ...a11y },
     };
     const gatherErrors = [...render.errors, ...click.errors, ...stopped];
     return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };

@@ -25,12 +25,18 @@ import { no_identifiers_without_consent as tag_no_identifiers_without_consent } 
 import { no_tracking_without_consent as tag_no_tracking_without_consent } from "./tag/no_tracking_without_consent.ts";
 import { consent_macros_filled as tag_consent_macros_filled } from "./tag/consent_macros_filled.ts";
 import { approved_vendors_only as tag_approved_vendors_only } from "./tag/approved_vendors_only.ts";
+import { exit_name as tag_exit_name } from "./tag/exit_name.ts";
+import { image_alt as tag_image_alt } from "./tag/image_alt.ts";
+import { motion_pause as tag_motion_pause } from "./tag/motion_pause.ts";
+import { photosensitivity as tag_photosensitivity } from "./tag/photosensitivity.ts";
+import { text_contrast as tag_text_contrast } from "./tag/text_contrast.ts";
 import { error_url as xml_error_url } from "./vast/xml/error_url.ts";
 import { mezzanine as xml_mezzanine } from "./vast/xml/mezzanine.ts";
 import { tracking_events as xml_tracking_events } from "./vast/xml/tracking_events.ts";
 import { universal_ad_id as xml_universal_ad_id } from "./vast/xml/universal_ad_id.ts";
 import { unexpanded_macros as xml_unexpanded_macros } from "./vast/xml/unexpanded_macros.ts";
 import { vpaid as xml_vpaid } from "./vast/xml/vpaid.ts";
+import { captions as xml_captions } from "./vast/xml/captions.ts";
 import { xml_schema as xml_xml_schema } from "./vast/xml/xml_schema.ts";
 import { tracker_urls as xml_tracker_urls } from "./vast/xml/tracker_urls.ts";
 import { lint_required_elements as xml_lint_required_elements } from "./vast/xml/lint_required_elements.ts";
@@ -134,6 +140,11 @@ export const tagTests: ReadonlyMap<string, TagTest> = new Map(
     tag_no_tracking_without_consent,
     tag_consent_macros_filled,
     tag_approved_vendors_only,
+    tag_photosensitivity,
+    tag_motion_pause,
+    tag_image_alt,
+    tag_exit_name,
+    tag_text_contrast,
   ].map((t) => [t.meta.id, t]),
 );
 
@@ -175,6 +186,7 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_lint_ctv,
     xml_lint_structure,
     xml_lint_vmap,
+    xml_captions,
   ].map((t) => [t.meta.id, t]),
 );
 

@@ -754,6 +754,10 @@ const rules: Rule[] = [
 rules.push(...videoFileRules(ATSC_A85), ...audioFileRules(ATSC_A85), ...imageFileRules(kbTable((w) => w[0])));
 
 const omitted: Omission[] = [
+  ...["photosensitivity", "motion_pause", "image_alt", "exit_name", "text_contrast"].map((test) => ({
+    test, scope: "tag" as const, reason: "A WCAG 2.2 success criterion, not an IAB guideline: judged in spec set 3 (WCAG 2.2 accessibility).",
+  })),
+  { test: "captions", scope: "vast_xml", reason: "WCAG 2.2 SC 1.2.2, not an IAB requirement (VAST 4.1 makes caption files optional; the linter's CTV advice covers it): judged in spec set 3." },
   { test: "time_to_visual_start", scope: "tag", reason: `No IAB figure for time to visual start (${GUIDE}: "Not found anywhere").` },
   {
     test: "cpu_peak",

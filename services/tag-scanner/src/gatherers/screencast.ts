@@ -19,21 +19,34 @@ export interface ScreencastArtifact {
   lastChangeLagMs: number;
 }
 
+/**
+ * A frame as it arrived (and was acked): its JPEG (base64), capture time (epoch ms), local arrival time (Date.now()),
+ * and whether its pixels differ from the previous frame's.
+ */
+export interface ScreencastFrame { data: string; capturedAt: number; receivedAt: number; changed: boolean }
+
 export function gatherScreencast(client: CDPSession) {
   const artifact: ScreencastArtifact = { changes: [], frames: 0, lastChangeLagMs: 0 };
+  // Readers of every frame (the photosensitivity gatherer): called synchronously, they copy what they keep.
+  const readers: Array<(f: ScreencastFrame) => void> = [];
   let prev = "";
   let lastChangeLocal = 0;
   const localChanges: number[] = [];
   const onFrame = (e: Protocol.Page.ScreencastFrameEvent) => {
     client.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
     artifact.frames++;
-    if (e.data !== prev) {
+    const changed = e.data !== prev;
+    if (changed) {
       prev = e.data;
       const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
       if (artifact.changes.length < 10_000) artifact.changes.push(at);
       lastChangeLocal = Date.now();
       artifact.lastChangeLagMs = Math.max(0, Math.round(lastChangeLocal - at));
       if (localChanges.length < 10_000) localChanges.push(lastChangeLocal);
+    }
+    if (readers.length > 0) {
+      const frame = { data: e.data, capturedAt: e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now(), receivedAt: Date.now(), changed };
+      for (const r of readers) r(frame);
     }
   };
   client.on("Page.screencastFrame", onFrame);
@@ -55,6 +68,8 @@ export function gatherScreencast(client: CDPSession) {
         maxWidth: Math.ceil(viewport.width / 2), maxHeight: Math.ceil(viewport.height / 2),
       });
     },
+    /** Adds a reader of every frame (see ScreencastFrame). */
+    onFrame: (r: (f: ScreencastFrame) => void) => { readers.push(r); },
     /** Local Date.now() of every pixel change. */
     localChanges: () => localChanges,
     /** Local Date.now() of the last pixel change (0 if none yet). */

@@ -6,6 +6,12 @@ import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
 import { bounded } from "../util.ts";
 
+/**
+ * How much of an endless creative's motion the flash analysis sees: 2.5 s from its first changed frame, the last
+ * 1.2 s of it with no frame late (flashes.ts), at most 8 s more than the watch took.
+ */
+const FLASH_COVER = { ms: 2_500, cleanMs: 1_200, maxMs: 8_000 };
+
 export interface RenderPhaseArtifact {
   /** Local ms when the navigation to the creative started: the render's origin. */
   startedAt: number;
@@ -54,6 +60,9 @@ export async function renderPhase(prepared: PreparedPage, opts: {
     pingEvent: signals.pingEvent,
   }, { settleMs: opts.timeouts.settleMs, holdMs: opts.timeouts.holdMs, rafHoldMs: opts.timeouts.rafHoldMs }, startedAt, opts.deadline, signal);
   const endedAt = Date.now();
+  // An endless mover is known at once; its flashes need frames over a whole second and more (any one second of it).
+  // Before the next page is prepared: a renderer starting beside the capture would delay its frames.
+  if (watch.stillMoving) await prepared.flashes.cover({ ...FLASH_COVER, deadline: opts.deadline, signal });
   opts.afterRender();
   const timedOut = events.artifact.loadTs === undefined || events.artifact.crashed || !!signal?.aborted;
   const ended = await runPhase(gatherers, "endRender");
