@@ -1,4 +1,4 @@
-// Hostile tests of the internal doors (README "Security"), against the whole product as `npm start` runs it: every
+// Hostile tests of the internal doors (docs/security.md), against the whole product as `npm start` runs it: every
 // internal listener is on loopback, every internal gRPC service refuses a caller without the credential (and the
 // key/quota RPCs a caller without the admin one), NATS refuses anonymous and wrong users and holds the tag scanner's
 // user to its own work, and /metrics is not on the public port. After each attack a real scan still works.
