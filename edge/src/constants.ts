@@ -54,4 +54,8 @@ export const SCANNER_KINDS: ReadonlyArray<[string, ScanKind]> = [
   ["zip", ScanKind.ZIP],
   ["vast", ScanKind.VAST],
   ["media", ScanKind.MEDIA],
+  // The raw-file scans: the media prober's workers for each (a process may run some and not others).
+  ["video", ScanKind.VIDEO_FILE],
+  ["image", ScanKind.IMAGE_FILE],
+  ["audio", ScanKind.AUDIO_FILE],
 ];

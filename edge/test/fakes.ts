@@ -158,7 +158,10 @@ export type Behaviour = "ok" | "no-worker" | "payload" | "processing" | "timeout
 export class FakeDispatcher implements Dispatcher {
   behaviour: Behaviour = "ok";
   jobs: ScanJob[] = [];
-  workers: Partial<Record<ScanKind, number>> = { [ScanKind.TAG]: 1, [ScanKind.ZIP]: 1, [ScanKind.VAST]: 1, [ScanKind.MEDIA]: 1 };
+  workers: Partial<Record<ScanKind, number>> = {
+    [ScanKind.TAG]: 1, [ScanKind.ZIP]: 1, [ScanKind.VAST]: 1, [ScanKind.MEDIA]: 1,
+    [ScanKind.VIDEO_FILE]: 1, [ScanKind.IMAGE_FILE]: 1, [ScanKind.AUDIO_FILE]: 1,
+  };
   /** Changes each report before the fake worker answers with it: a test's own measurements. */
   editReport?: (report: TagReport | ZipReport | VastReport) => void;
 
