@@ -140,7 +140,7 @@ confirm("sure?");
     const c = r.cookies.find((x) => x.name === "srv");
     expect(c).toMatchObject({ value: "abc", httpOnly: true, session: false, path: "/", sameSite: "Lax", domain: "127.0.0.1" });
     expect(c!.expires).toBeGreaterThan(Date.now() / 1000);
-    const beacon = fixture.seen.find((s) => s.url.startsWith("/beacon"));
+    const beacon = fixture.seen.find((s) => s.url.startsWith("/beacon?lang="));
     expect(beacon).toBeDefined();
     const q = new URL(beacon!.url, o).searchParams;
     expect(q.get("lang")).toBe("de-DE");
