@@ -9,7 +9,7 @@ import {
 import { machineCpu, machineRam, type JobOutcome } from "@cva/platform";
 import { toolUser } from "./exec.ts";
 import type { FileKind, FileProber } from "./file-prober.ts";
-import { fetchFile, type FileSourceDeps, type FileSourceLimits } from "./file-source.ts";
+import { fetchFile, type FileSourceDeps, type FileSourceLimits, type LocalFile } from "./file-source.ts";
 import type { LoggerLike } from "./prober.ts";
 
 /*
@@ -85,24 +85,8 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
       return payloadError(measured.refused);
     }
     const f = measured.facts;
-    const url = input.source.case === "url" ? input.source.value : "";
-    const file = create(CreativeFileSchema, {
-      name: input.name || (url ? urlFileName(url) : ""),
-      sha256: fetched.file.sha256,
-      mimeType: f.mimeType,
-      declaredMimeType: input.mime || fetched.file.servedMime,
-      size: BigInt(fetched.file.size),
-      url,
-    });
-    const meta = create(MetaSchema, {
-      apiVersion: job.apiVersion || "v3",
-      cpu: machineCpu(),
-      ram: machineRam(),
-      creativeType: kind === "video" ? CreativeType.VIDEO : CreativeType.AUDIO,
-      scanDurationSeconds: Math.round(performance.now() - started) / 1000,
-      serverLocation: ctx.location,
-      timestamp: BigInt(Math.floor(startedAt / 1000)),
-    });
+    const file = creativeFileOf(input, fetched.file, f.mimeType);
+    const meta = fileMetaOf(job, kind === "video" ? CreativeType.VIDEO : CreativeType.AUDIO, { started, startedAt }, ctx.location);
     ctx.logger?.info(
       { kind, bytes: fetched.file.size, fetch_ms: fetchMs, ms: Math.round(performance.now() - started), analysis_error: f.analysisError || undefined },
       "file measured",
@@ -124,6 +108,32 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The file as received, for a raw-file report: the client's name (or the URL's), its digest, sniffed and declared types. */
+export function creativeFileOf(input: FileInput, local: LocalFile, mimeType: string) {
+  const url = input.source.case === "url" ? input.source.value : "";
+  return create(CreativeFileSchema, {
+    name: input.name || (url ? urlFileName(url) : ""),
+    sha256: local.sha256,
+    mimeType,
+    declaredMimeType: input.mime || local.servedMime,
+    size: BigInt(local.size),
+    url,
+  });
+}
+
+/** A raw-file report's meta: `started` is performance.now() and `startedAt` Date.now() when the job began. */
+export function fileMetaOf(job: ScanJob, creativeType: CreativeType, at: { started: number; startedAt: number }, location: string) {
+  return create(MetaSchema, {
+    apiVersion: job.apiVersion || "v3",
+    cpu: machineCpu(),
+    ram: machineRam(),
+    creativeType,
+    scanDurationSeconds: Math.round(performance.now() - at.started) / 1000,
+    serverLocation: location,
+    timestamp: BigInt(Math.floor(at.startedAt / 1000)),
+  });
 }
 
 /** The last path segment of a URL, decoded, for reports only ("spot.mp4"); "" when there is none. */

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import {
-  CreativeFileSchema, CreativeType, ErrorType, ImageFileReportSchema, MetaSchema, ScanErrorSchema, ScanKind, type ScanJob,
+  CreativeType, ErrorType, ImageFileReportSchema, ScanErrorSchema, ScanKind, type ScanJob,
 } from "@cva/contracts";
-import { machineCpu, machineRam, type JobOutcome } from "@cva/platform";
-import { NotAFileJobError, urlFileName, FILE_REPLY_RESERVE_MS, type FileJobContext } from "./file-job.ts";
+import type { JobOutcome } from "@cva/platform";
+import { creativeFileOf, fileMetaOf, NotAFileJobError, FILE_REPLY_RESERVE_MS, type FileJobContext } from "./file-job.ts";
 import { fetchFile, type FileSourceDeps } from "./file-source.ts";
 import { ImageInputError, type ImageAnalyzer } from "./image/index.ts";
 
@@ -55,24 +55,8 @@ export async function runImageJob(deps: ImageJobDeps, job: ScanJob, ctx: FileJob
       }
       throw e;
     }
-    const url = input.source.case === "url" ? input.source.value : "";
-    const file = create(CreativeFileSchema, {
-      name: input.name || (url ? urlFileName(url) : ""),
-      sha256: fetched.file.sha256,
-      mimeType: fields.mimeType,
-      declaredMimeType: input.mime || fetched.file.servedMime,
-      size: BigInt(fetched.file.size),
-      url,
-    });
-    const meta = create(MetaSchema, {
-      apiVersion: job.apiVersion || "v3",
-      cpu: machineCpu(),
-      ram: machineRam(),
-      creativeType: CreativeType.IMAGE,
-      scanDurationSeconds: Math.round(performance.now() - started) / 1000,
-      serverLocation: ctx.location,
-      timestamp: BigInt(Math.floor(startedAt / 1000)),
-    });
+    const file = creativeFileOf(input, fetched.file, fields.mimeType);
+    const meta = fileMetaOf(job, CreativeType.IMAGE, { started, startedAt }, ctx.location);
     ctx.logger?.info(
       { kind: "image", format: fields.format, bytes: fetched.file.size, ms: Math.round(performance.now() - started), analysis_error: fields.analysisError || undefined },
       "file measured",
