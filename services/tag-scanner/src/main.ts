@@ -23,12 +23,15 @@ const policy = outboundPolicyFromEnv();
 // path of every v3 scan (+6.9 s p50 on a static tag at load 15, see the README) until their contexts are prepared
 // ahead like the main run's: a deployment that wants `privacy` in every report turns them on knowingly.
 const consentStates = envString("TAG_CONSENT_STATES", "0") === "1";
+// Chrome's Heavy Ad Intervention in an ad frame (heavy-ad/): on by default; the second run is made only for creatives
+// whose first run came within half of one of Chrome's limits, so a creative far below them renders once.
+const heavyAd = envString("TAG_HEAVY_AD", "1") === "1";
 
 await runScannerMain({
   name: "tag-scanner",
   portEnv: "TAG_SCANNER_PORT",
   defaultPort: 9103,
   defaultMetricsPort: 9203,
-  describe: { pool, timeouts, policy: policy.describe(), consentStates },
-  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates }),
+  describe: { pool, timeouts, policy: policy.describe(), consentStates, heavyAd },
+  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, heavyAd }),
 });

@@ -14,6 +14,8 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   timeouts?: Partial<ScanTimeouts>;
   /** Render the consent states for v3 jobs (TAG_CONSENT_STATES=1; main.ts defaults it to off). */
   consentStates?: boolean;
+  /** Chrome's Heavy Ad Intervention run for creatives near its limits (TAG_HEAVY_AD). */
+  heavyAd?: boolean;
 }
 
 export type TagScannerProcess = ScannerProcess;
@@ -27,7 +29,7 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
   // Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
   const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
-  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates });
+  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates, heavyAd: opts.heavyAd });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
   return startScannerProcess({
