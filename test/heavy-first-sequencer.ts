@@ -19,6 +19,7 @@ const SECONDS: Record<string, number> = {
   "test/e2e/reservations.test.ts": 42,
   "test/image.test.ts": 35,
   "services/zip-analyzer/test/corpus-render.test.ts": 33,
+  "services/tag-scanner/test/heavy-ad-scan.test.ts": 30,
   // load project (serial): the longest first as well, so a time-out there is found early
   "services/tag-scanner/test/truth/truth-load.test.ts": 166,
   "services/tag-scanner/test/cpu-contention.test.ts": 142,
