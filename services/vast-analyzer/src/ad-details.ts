@@ -32,7 +32,12 @@ function verificationsOf(body: XmlNode): VastVerification[] {
   return blocks.flatMap((b) =>
     kids(b, "Verification").map((v) => {
       const js = kid(v, "JavaScriptResource");
-      return create(VastVerificationSchema, { vendor: (attr(v, "vendor") ?? "").trim(), javascriptResourceUrl: textOf(js), apiFramework: (attr(js, "apiFramework") ?? "").trim() });
+      const url = textOf(js);
+      return create(VastVerificationSchema, {
+        vendor: (attr(v, "vendor") ?? "").trim(), javascriptResourceUrl: url, apiFramework: (attr(js, "apiFramework") ?? "").trim(),
+        hasParameters: textOf(kid(v, "VerificationParameters")) !== "",
+        https: /^https:\/\//i.test(url),
+      });
     }),
   );
 }

@@ -33,6 +33,7 @@ import { insecureUrls } from "./ssl.ts";
 import { lintChain } from "./lint-chain.ts";
 import { checkTrackers, DEFAULT_TRACKER_CHECKS, type TrackerCheckOptions } from "./trackers.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
+import { checkVerificationScripts } from "./verification-scripts.ts";
 
 export interface VastAnalyzerDeps {
   policy: OutboundPolicy;
@@ -159,6 +160,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         mezzanineUrls: d.mezzanineUrls, companions: d.companions, vpaid: d.vpaid, adServingId: d.adServingId, error: a.error,
       }));
     }
+    // Open Measurement verification scripts: fetched as an OM SDK loads them (not trackers), judged per verification.
+    await checkVerificationScripts(adReports.map((r) => r.verifications), ads.map((a) => a.step.baseUrl), ctx);
     if (signal?.aborted) throw signal.reason;
 
     // Each document of the chain against the IAB XSD of its version (line-numbered findings), when the operator gave

@@ -517,6 +517,19 @@ const rules: Rule[] = [
       "A tracker whose host does not resolve, refuses the connection, fails TLS, lives on a test or staging host, is http on an https ad or carries a macro no player fills is a beacon that never counts: the delivery, quartiles or clicks it should report are lost. Hosts are checked without sending the request, so no tracker fires.",
   },
 
+  {
+    kind: "fixed",
+    test: "om_verifications",
+    scope: "vast_xml",
+    basis: "iab",
+    operator: "==",
+    expected: 0,
+    expected_text: "every verification usable by an OM SDK",
+    source: "IAB VAST 4.1+ §3.16 <AdVerifications> (JavaScriptResource, VerificationParameters); IAB Open Measurement SDK (HTTPS script resources); WHATWG MIME Sniffing (JavaScript MIME types)",
+    reason:
+      "A verification script an OM SDK cannot load (not https, unreachable, not served as JavaScript) or that gets no VerificationParameters measures nothing: the buyer's viewability and verification vendor reports the impression as unmeasured.",
+  },
+
   // ---- VAST lint: the rule groups of the linter, each failing on any error finding of its rules ----
   ...LINT_GROUPS.map(([group, what]): Rule => ({
     kind: "fixed",
