@@ -23,6 +23,8 @@ const policy = outboundPolicyFromEnv();
 // path of every v3 scan (+6.9 s p50 on a static tag at load 15, see the README) until their contexts are prepared
 // ahead like the main run's: a deployment that wants `privacy` in every report turns them on knowingly.
 const consentStates = envString("TAG_CONSENT_STATES", "0") === "1";
+// SIMID jobs (simid/) at a time, on the same browsers as the tag scans.
+const simidSlots = Math.max(1, envInt("TAG_SIMID_SLOTS", 2));
 
 await runScannerMain({
   name: "tag-scanner",
@@ -30,5 +32,5 @@ await runScannerMain({
   defaultPort: 9103,
   defaultMetricsPort: 9203,
   describe: { pool, timeouts, policy: policy.describe(), consentStates },
-  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates }),
+  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, simidSlots }),
 });
