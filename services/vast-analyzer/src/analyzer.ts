@@ -22,7 +22,7 @@ import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-docum
 import { resolveLimits, type VastLimits } from "./limits.ts";
 import { createMediaSession, type ProbeFn } from "./media.ts";
 import { createScanBudget, scanDeadline } from "./scan-budget.ts";
-import { readAdDetails } from "./ad-details.ts";
+import { readAdDetails, type SimidFile } from "./ad-details.ts";
 import { reportCreatives } from "./creatives.ts";
 import { findUnexpandedMacros } from "./unexpanded-macros.ts";
 import { resolvePod } from "./pod.ts";
@@ -34,6 +34,7 @@ import { lintChain } from "./lint-chain.ts";
 import { checkTrackers, DEFAULT_TRACKER_CHECKS, type TrackerCheckOptions } from "./trackers.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
 import { checkVerificationScripts } from "./verification-scripts.ts";
+import { runSimidFiles, type SimidFn } from "./simid.ts";
 
 export interface VastAnalyzerDeps {
   policy: OutboundPolicy;
@@ -56,6 +57,11 @@ export interface VastAnalyzerDeps {
    * `network: true`: a process enables it; library callers and tests that must not touch the internet leave it off.
    */
   trackerChecks?: Partial<TrackerCheckOptions>;
+  /**
+   * Runs a SIMID creative behind a SIMID 1.1 player harness (simid.ts; in production a tag-scanner job). Without it
+   * every SIMID file is listed in `simid` as not run, with why.
+   */
+  simid?: SimidFn;
 }
 
 export interface VastAnalyzer {
@@ -141,6 +147,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     // says its ad (ad_index). The screenshot is the first ad's.
     const creatives: VastCreative[] = [];
     const adReports: VastAd[] = [];
+    const simidFiles: SimidFile[][] = [];
     let screenshot: Screenshot | undefined;
     for (const [adIndex, a] of ads.entries()) {
       const creativeIndexes: number[] = [];
@@ -151,6 +158,8 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         errors.push(...r.problems);
       }
       const d = readAdDetails(a.node, a.info, a.step.doc!);
+      // An ad whose chain failed plays nothing: its SIMID files are not run.
+      simidFiles.push(a.error === "" ? d.simidFiles : []);
       // Tracking is merged along the ad's chain: the player fires its wrappers' trackers too.
       const tracking = [...new Set([...a.wrapperEvents, ...d.trackingEvents])];
       adReports.push(create(VastAdSchema, {
@@ -160,8 +169,12 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         mezzanineUrls: d.mezzanineUrls, companions: d.companions, vpaid: d.vpaid, adServingId: d.adServingId, error: a.error,
       }));
     }
-    // Open Measurement verification scripts: fetched as an OM SDK loads them (not trackers), judged per verification.
+    // Open Measurement verification scripts: fetched as an OM SDK loads them (not trackers), judged per verification;
+    // SIMID creatives run meanwhile behind the player harness of a tag scanner.
+    const simidDone = runSimidFiles(simidFiles, ads.map((a) => a.step.baseUrl), { simid: deps.simid, job, budget });
+    simidDone.catch(() => {});
     await checkVerificationScripts(adReports.map((r) => r.verifications), ads.map((a) => a.step.baseUrl), ctx);
+    const simid = await simidDone;
     if (signal?.aborted) throw signal.reason;
 
     // Each document of the chain against the IAB XSD of its version (line-numbered findings), when the operator gave
@@ -222,6 +235,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       unexpandedMacros,
       lint: lint.findings,
       trackers: trackers.trackers,
+      simid,
       wrapperChain: chain.steps.map((step, hop) =>
         create(VastChainHopSchema, {
           url: step.url,
