@@ -4,10 +4,12 @@
 // harness's; the assertions wait on what the run reports, with tolerances on times.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
-import { SimidInputSchema } from "@cva/contracts";
-import { createOutboundPolicy, startEgressProxy, staticHostResolver } from "@cva/platform";
+import { ScanKind, ScanJobSchema, SimidInputSchema } from "@cva/contracts";
+import { connectNats, createDispatcher, createOutboundPolicy, runChildJob, silentLogger, startEgressProxy, staticHostResolver } from "@cva/platform";
+import { startNatsServer, until } from "@cva/platform/testing/index.ts";
 import { createBrowserPool, type BrowserPool } from "../src/index.ts";
 import { runSimid, type SimidRunDeps } from "../src/simid/run-simid.ts";
+import { startSimidWorker } from "../src/simid/simid-worker.ts";
 import { send, startFixtureServer } from "./helpers.ts";
 
 /** A SIMID creative of ours: `mode` decides how it answers Player:init. Every message it sends is a JSON string. */
@@ -109,4 +111,27 @@ describe("SIMID player harness", () => {
     const notHttp = await runSimid(quick, create(SimidInputSchema, { url: "javascript:alert(1)" }), { deadline: deadline() });
     expect(notHttp).toMatchObject({ run: false, error: "not run: the InteractiveCreativeFile is not an http(s) URL (javascript:)" });
   });
+
+  // The production path: the VAST analyzer submits a SCAN_KIND_SIMID job (simid-via-dispatcher.ts there); this
+  // process's SIMID worker runs it on its pool, over a real NATS server.
+  it("serves SCAN_KIND_SIMID jobs from the queue", async () => {
+    const nats = await startNatsServer();
+    const nc = await connectNats(nats.url, "simid-test");
+    const logger = silentLogger();
+    const worker = await startSimidWorker({ nc, logger, location: "usa", pool, policy: deps.policy, timeouts: deps.timeouts });
+    const dispatcher = await createDispatcher(nc, { logger, defaultLocation: "usa" });
+    try {
+      await until("the SIMID worker's heartbeat", async () => dispatcher.liveWorkers(ScanKind.SIMID, "usa").length, (n) => n > 0, 20_000);
+      const job = create(ScanJobSchema, { jobId: `simid-${Date.now()}`, kind: ScanKind.SIMID, apiVersion: "v3", input: { case: "simid", value: input("/good.html") } });
+      const r = await runChildJob(dispatcher, job, { report: "simid", timeoutMs: 40_000, location: "usa" });
+      expect(r).toMatchObject({ url: url("/good.html"), run: true, sessionCreated: true, initResolved: true, startResolved: true, errors: [] });
+      const refused = await runChildJob(dispatcher, create(ScanJobSchema, { jobId: `simid-bad-${Date.now()}`, kind: ScanKind.SIMID, apiVersion: "v3", input: { case: "vast", value: { url: url("/good.html") } } }), { report: "simid", timeoutMs: 20_000, location: "usa" }).catch((e: Error) => e);
+      expect(String(refused)).toContain("data: the job carries no SIMID creative");
+    } finally {
+      await dispatcher.close();
+      await worker.stop();
+      await nc.close();
+      await nats.stop();
+    }
+  }, 90_000);
 });

@@ -22,7 +22,7 @@ import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-docum
 import { resolveLimits, type VastLimits } from "./limits.ts";
 import { createMediaSession, type ProbeFn } from "./media.ts";
 import { createScanBudget, scanDeadline } from "./scan-budget.ts";
-import { readAdDetails, type SimidFile } from "./ad-details.ts";
+import { readAdDetails } from "./ad-details.ts";
 import { reportCreatives } from "./creatives.ts";
 import { findUnexpandedMacros } from "./unexpanded-macros.ts";
 import { resolvePod } from "./pod.ts";
@@ -147,8 +147,12 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     // says its ad (ad_index). The screenshot is the first ad's.
     const creatives: VastCreative[] = [];
     const adReports: VastAd[] = [];
-    const simidFiles: SimidFile[][] = [];
     let screenshot: Screenshot | undefined;
+    const details = ads.map((a) => readAdDetails(a.node, a.info, a.step.doc!));
+    // SIMID creatives run behind a tag scanner's player harness beside the media probes (an ad whose chain failed
+    // plays nothing: its files are not run).
+    const simidDone = runSimidFiles(details.map((d, i) => (ads[i]!.error === "" ? d.simidFiles : [])), ads.map((a) => a.step.baseUrl), { simid: deps.simid, job, budget });
+    simidDone.catch(() => {}); // awaited below; an abort must not surface as an unhandled rejection meanwhile
     for (const [adIndex, a] of ads.entries()) {
       const creativeIndexes: number[] = [];
       if (a.error === "") {
@@ -157,9 +161,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         screenshot ??= r.screenshot;
         errors.push(...r.problems);
       }
-      const d = readAdDetails(a.node, a.info, a.step.doc!);
-      // An ad whose chain failed plays nothing: its SIMID files are not run.
-      simidFiles.push(a.error === "" ? d.simidFiles : []);
+      const d = details[adIndex]!;
       // Tracking is merged along the ad's chain: the player fires its wrappers' trackers too.
       const tracking = [...new Set([...a.wrapperEvents, ...d.trackingEvents])];
       adReports.push(create(VastAdSchema, {
@@ -169,10 +171,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         mezzanineUrls: d.mezzanineUrls, companions: d.companions, vpaid: d.vpaid, adServingId: d.adServingId, error: a.error,
       }));
     }
-    // Open Measurement verification scripts: fetched as an OM SDK loads them (not trackers), judged per verification;
-    // SIMID creatives run meanwhile behind the player harness of a tag scanner.
-    const simidDone = runSimidFiles(simidFiles, ads.map((a) => a.step.baseUrl), { simid: deps.simid, job, budget });
-    simidDone.catch(() => {});
+    // Open Measurement verification scripts: fetched as an OM SDK loads them (not trackers), judged per verification.
     await checkVerificationScripts(adReports.map((r) => r.verifications), ads.map((a) => a.step.baseUrl), ctx);
     const simid = await simidDone;
     if (signal?.aborted) throw signal.reason;

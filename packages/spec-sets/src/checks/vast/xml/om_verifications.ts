@@ -1,6 +1,9 @@
 import type { VastReport } from "@cva/contracts";
 import type { VastXmlTest } from "../../../types.ts";
 
+/** A verification's faults; a script not fetched (the scan's deadline, its limit of scripts) is not judged, not a fault. */
+const faultsOf = (problems: readonly string[]) => problems.filter((p) => !p.startsWith("not fetched"));
+
 export const om_verifications: VastXmlTest = {
   meta: {
     id: "om_verifications",
@@ -13,10 +16,10 @@ export const om_verifications: VastXmlTest = {
   measure(report: VastReport) {
     const all = report.ads.flatMap((a) => a.verifications);
     if (all.length === 0) return null;
-    const faulty = all.filter((v) => v.problems.length > 0);
+    const faulty = all.filter((v) => faultsOf(v.problems).length > 0);
     const scope = `${all.length} verification${all.length === 1 ? "" : "s"}, ${all.filter((v) => v.reachable).length} with a reachable script`;
     if (faulty.length === 0) return { value: 0, detail: scope };
-    const shown = faulty.slice(0, 3).map((v) => `${v.vendor || "(no vendor)"} (${v.javascriptResourceUrl.slice(0, 120) || "no script"}): ${v.problems.join("; ")}`);
+    const shown = faulty.slice(0, 3).map((v) => `${v.vendor || "(no vendor)"} (${v.javascriptResourceUrl.slice(0, 120) || "no script"}): ${faultsOf(v.problems).join("; ")}`);
     return { value: faulty.length, detail: `${scope}; ${shown.join(" | ")}${faulty.length > 3 ? ` | and ${faulty.length - 3} more` : ""}` };
   },
 };
