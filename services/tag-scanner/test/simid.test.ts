@@ -13,7 +13,7 @@ import { startSimidWorker } from "../src/simid/simid-worker.ts";
 import { send, startFixtureServer } from "./helpers.ts";
 
 /** A SIMID creative of ours: `mode` decides how it answers Player:init. Every message it sends is a JSON string. */
-function creative(mode: "good" | "mute" | "fatal"): string {
+function creative(mode: "good" | "mute" | "fatal" | "odd"): string {
   return `<!doctype html><html><body><p>creative</p><script>
 const sessionId = "sess-" + Math.random().toString(36).slice(2);
 let next = 0;
@@ -25,7 +25,8 @@ window.addEventListener("message", (e) => {
   if (m.type === "resolve" || m.type === "reject") return;
   if (m.type === "SIMID:Player:init") {
     ${mode === "good" ? `post("SIMID:Creative:log", { message: "adParameters=" + m.args.creativeData.adParameters + " version=" + m.args.environmentData.version });
-    answer("resolve", m);` : mode === "fatal" ? `post("SIMID:Creative:fatalError", { errorCode: 1104, errorMessage: "no inventory for this placement" });` : "/* never answers */"}
+    answer("resolve", m);` : mode === "fatal" ? `post("SIMID:Creative:fatalError", { errorCode: 1104, errorMessage: "no inventory for this placement" });`
+      : mode === "odd" ? `post("SIMID:Player:init", {}); post("SIMID:Creative:requestVolume", { volume: 1 }); answer("resolve", m);` : "/* never answers */"}
   }
   if (m.type === "SIMID:Player:startCreative") {
     answer("resolve", m);
@@ -47,6 +48,7 @@ beforeAll(async () => {
     "/good.html": send("text/html", creative("good")),
     "/mute.html": send("text/html", creative("mute")),
     "/fatal.html": send("text/html", creative("fatal")),
+    "/odd.html": send("text/html", creative("odd")),
     "/silent.html": send("text/html", "<!doctype html><p>no SIMID here</p>"),
   });
   port = new URL(srv.origin).port;
@@ -98,6 +100,13 @@ describe("SIMID player harness", () => {
     expect(r.errors).toEqual(["SIMID:Creative:fatalError, errorCode 1104: no inventory for this placement"]);
     expect(r.messages.map((m) => [m.type, m.errorCode])).toEqual([["createSession", 0], ["SIMID:Creative:fatalError", 1104]]);
     expect(r.messages[1]!.detail).toBe("errorMessage: no inventory for this placement");
+  });
+
+  it("a message only a player sends is a protocol fault; an unlisted SIMID:Creative request is refused, not a fault", async () => {
+    const r = await runSimid(deps, input("/odd.html"), { deadline: deadline() });
+    expect(r).toMatchObject({ run: true, sessionCreated: true, initResolved: true, startResolved: true });
+    expect(r.errors).toEqual(["SIMID:Player:init is not a message a creative sends (SIMID 1.1 §4.4)"]);
+    expect(r.messages.map((m) => m.type)).toEqual(["createSession", "SIMID:Player:init", "SIMID:Creative:requestVolume", "resolve", "resolve", "SIMID:Creative:reportTracking"]);
   });
 
   it("a page that never creates a session, and a host the outbound policy refuses, say so", async () => {

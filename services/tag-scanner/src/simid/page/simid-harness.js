@@ -181,7 +181,10 @@ function simidHarness(cfg) {
       case "SIMID:Creative:log":
         return;
       default:
-        err(`unknown message type ${m.type.slice(0, 80)}`);
+        // Another SIMID:Creative message (names differ between versions and drafts, e.g. requestVolume): recorded
+        // and refused like the requests above, not a fault. Anything else outside the protocol is one.
+        if (m.type.startsWith("SIMID:Creative:")) answer("reject", messageId, { errorCode: 1203, message: "not supported by the CVA SIMID harness" });
+        else err(`${m.type.slice(0, 80)} is not a message a creative sends (SIMID 1.1 §4.4)`);
     }
   });
 
