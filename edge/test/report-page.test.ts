@@ -214,6 +214,26 @@ describe("report page: what it shows", () => {
     expect(html).not.toContain("https://t.example/ok");
   });
 
+  it("VAST: every OM verification with its verdict, and each SIMID run's handshake", () => {
+    const html = page("vast_v3", {
+      type: "inline", creatives: [], errors: [], wrapper_chain: [],
+      ads: [{ id: "a", type: "inline", verifications: [
+        { vendor: "good.example", javascript_resource_url: "https://good.example/omid.js", checked: true, reachable: true, http_code: 200, content_type: "application/javascript", has_parameters: true, problems: [] },
+        { vendor: "bad.example", javascript_resource_url: "http://bad.example/omid.js", checked: true, reachable: false, http_code: 404, has_parameters: false, problems: ["the script answered HTTP 404"] },
+      ] }],
+      simid: [
+        { url: "https://c.example/ok.html", ad_index: 0, run: true, session_created: true, session_ms: 40, init_resolved: true, init_ms: 3, start_resolved: true, start_ms: 2, errors: [], messages: [{ type: "SIMID:Creative:reportTracking", at_ms: 60, detail: "https://t.example/x" }], session_timeout_ms: 5000, init_timeout_ms: 2000, start_timeout_ms: 2000 },
+        { url: "https://c.example/mute.html", ad_index: 0, run: true, session_created: true, session_ms: 40, init_resolved: false, init_ms: -1, errors: ["no answer to SIMID:Player:init within 2 s"], messages: [], session_timeout_ms: 5000, init_timeout_ms: 2000, start_timeout_ms: 2000 },
+      ],
+    });
+    expect(html).toContain("Open Measurement verifications");
+    expect(html).toContain("the script answered HTTP 404");
+    expect(html).toContain("SIMID interactive files");
+    expect(html).toContain("no answer to SIMID:Player:init within 2 s");
+    expect(html).toContain("SIMID:Creative:reportTracking");
+    expect(html).toMatch(/resolved in 3.ms/);
+  });
+
   it("a report kind it has never seen: its media file card, every unknown field in 'Other fields', all escaped", () => {
     const img = (id: string) => ({ bytes: 10, mime_type: "image/jpeg", url: `${BASE}/artifacts/${id}` });
     const html = page("video_v3", {

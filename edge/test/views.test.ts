@@ -152,7 +152,7 @@ describe("views", () => {
     check(vastV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
       ["ad_system", "ad_title", "cors", "creatives", "errors", "job_id", "meta", "name", "not_measured", "pixels", "scan_results", "screenshot", "ssl", "type",
-        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros", "lint", "trackers"].sort(),
+        "vast_url_base64", "vast_version", "wrapper_chain", "wrapper_redirects", "xml", "ads", "schema_checks", "unexpanded_macros", "lint", "trackers", "simid"].sort(),
     );
     expect(doc.ssl).toEqual({ compliant: false, non_secure_urls: ["http://x.example/a.mp4"] });
     expect(doc.xml).toEqual({ content_type: "application/xml", data_base64: Buffer.from("<VAST/>").toString("base64"), file_size: 7, http_code: 200, load_time: 80 });
@@ -216,6 +216,33 @@ describe("views", () => {
       url: "https://staging.ads.example/err?c=[ERRORCODE]", kind: "error", hop: 0, host: "staging.ads.example", resolves: false, tls_valid: false,
       non_production: "a staging or test host", insecure_on_https: false, macro_problems: ["%%CB%% is not filled by players"], network_checked: true,
       error: "could not resolve host staging.ads.example (ENOTFOUND)",
+    }]);
+  });
+
+  it("vast v3: OM verifications and SIMID runs, field by field", () => {
+    const r = create(VastReportSchema, {
+      ads: [{
+        verifications: [{
+          vendor: "v.example-omid", javascriptResourceUrl: "http://v.example/omid.js", apiFramework: "omid", hasParameters: false, https: false,
+          checked: true, reachable: true, httpCode: 200, contentType: "text/html", javascriptMime: false, problems: ["not https", "no VerificationParameters"],
+        }],
+      }],
+      simid: [{
+        url: "https://c.example/simid.html", adIndex: 0, run: true, sessionCreated: true, sessionMs: 120, initResolved: false, initRejected: false, initMs: -1,
+        startResolved: false, startRejected: false, startMs: -1, errors: ["no answer to SIMID:Player:init within 2 s"],
+        messages: [{ type: "createSession", atMs: 120, errorCode: 0, detail: "" }], sessionTimeoutMs: 5000, initTimeoutMs: 2000, startTimeoutMs: 2000, error: "",
+      }],
+    });
+    const doc = JSON.parse(renderVastV3(r));
+    check(vastV3Schema, doc);
+    expect(doc.ads[0].verifications).toEqual([{
+      vendor: "v.example-omid", javascript_resource_url: "http://v.example/omid.js", api_framework: "omid", has_parameters: false, https: false,
+      checked: true, reachable: true, http_code: 200, content_type: "text/html", javascript_mime: false, problems: ["not https", "no VerificationParameters"],
+    }]);
+    expect(doc.simid).toEqual([{
+      url: "https://c.example/simid.html", ad_index: 0, run: true, session_created: true, session_ms: 120, init_resolved: false, init_rejected: false, init_ms: -1,
+      start_resolved: false, start_rejected: false, start_ms: -1, errors: ["no answer to SIMID:Player:init within 2 s"],
+      messages: [{ type: "createSession", at_ms: 120, error_code: 0, detail: "" }], session_timeout_ms: 5000, init_timeout_ms: 2000, start_timeout_ms: 2000, error: "",
     }]);
   });
 

@@ -80,6 +80,26 @@ describe("scans end to end", () => {
         res.writeHead(200, { "content-type": "application/xml" });
         return void res.end(`<VAST version="3.0"><Ad id="w"><Wrapper><AdSystem>e2e</AdSystem><VASTAdTagURI>http://127.0.0.1:${port}/vast.xml</VASTAdTagURI><Impression>${origin}/imp</Impression></Wrapper></Ad></VAST>`);
       }
+      if (req.url === "/simid-vast.xml") {
+        res.writeHead(200, { "content-type": "application/xml" });
+        return void res.end(`<VAST version="4.2"><Ad id="s"><InLine><AdSystem>e2e</AdSystem><AdTitle>SIMID</AdTitle><Impression><![CDATA[${origin}/imp]]></Impression>
+<Creatives><Creative><Linear><Duration>00:00:02</Duration><AdParameters><![CDATA[e2e-params]]></AdParameters><MediaFiles>
+<MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[${origin}/ad.mp4]]></MediaFile>
+<InteractiveCreativeFile type="text/html" apiFramework="SIMID"><![CDATA[${origin}/simid.html]]></InteractiveCreativeFile>
+</MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>`);
+      }
+      if (req.url === "/simid.html") {
+        // A SIMID creative of ours: createSession, then resolves Player:init and Player:startCreative.
+        res.writeHead(200, { "content-type": "text/html" });
+        return void res.end(`<!doctype html><script>
+const sessionId = "e2e-" + Math.random().toString(36).slice(2); let n = 0;
+const post = (type, args) => parent.postMessage(JSON.stringify({ sessionId, messageId: n++, timestamp: Date.now(), type, args }), "*");
+addEventListener("message", (e) => { const m = JSON.parse(e.data);
+  if (m.type === "SIMID:Player:init") post("SIMID:Creative:log", { message: m.args.creativeData.adParameters });
+  if (m.type === "SIMID:Player:init" || m.type === "SIMID:Player:startCreative") post("resolve", { messageId: m.messageId }); });
+post("createSession", {});
+</script>`);
+      }
       if (req.url === "/pixel.gif") {
         res.writeHead(200, { "content-type": "image/gif", "set-cookie": "uid=42; Path=/; HttpOnly" });
         return void res.end(Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64"));
@@ -280,6 +300,15 @@ describe("scans end to end", () => {
       expect(rep.schema_checks[0]).toMatchObject({ hop: 0, schema: "vast_4.1.xsd" });
       expect(rep.scan_results.tests.xml.xml_schema.message).toMatch(/line \d+/);
     }
+  });
+
+  it("runs a VAST's SIMID creative through the tag scanner's SIMID player harness (a SCAN_KIND_SIMID job)", async () => {
+    const r = await postJson(`${stack.baseUrl}/v3/scanVAST`, { data: b64(`${origin}/simid-vast.xml`) }, key);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.simid).toEqual([expect.objectContaining({ url: `${origin}/simid.html`, ad_index: 0, run: true, session_created: true, init_resolved: true, start_resolved: true, errors: [], error: "" })]);
+    expect(r.json.simid[0].messages.map((m: { type: string }) => m.type)).toEqual(["createSession", "SIMID:Creative:log", "resolve", "resolve"]);
+    expect(r.json.simid[0].messages[1].detail).toBe("message: e2e-params");
+    expect(r.json.scan_results.tests.xml.simid_handshake).toMatchObject({ result: "passed", actual: 0 });
   });
 
   it("answers an unreachable VAST URL with a payload_error naming host and cause, not charged; a dead wrapper hop is reported", async () => {

@@ -6,6 +6,7 @@ import { cpuLoadFact, heavyAdFact } from "./sections/cpu.ts";
 import { creativeFileTable, fileMediaCard, IMAGE_KEYS, imageFacts, imageMetadata } from "./sections/file.ts";
 import { renderOther } from "./sections/generic.ts";
 import { mediaFileCard, renderAds, renderLint, renderPixels, renderTrackers, renderVastCreatives, renderWrapperChain, renderXml } from "./sections/media.ts";
+import { renderSimid, renderVerifications } from "./sections/interactive.ts";
 import { renderNetwork } from "./sections/network.ts";
 import { renderPrivacy } from "./sections/privacy.ts";
 import { insecureUrls, renderConsole, renderCookies, renderDialogs, renderLocalStorage, renderMissingAssets } from "./sections/storage.ts";
@@ -142,6 +143,8 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   add("chain", "Wrapper chain", renderWrapperChain(report), "wrapper_chain", "schema_checks");
   if (has("trackers")) add("trackers", "Tracker URLs with a fault", renderTrackers(report), "trackers");
   add("ads", "Ads", renderAds(report), "ads");
+  if (has("ads")) add("verifications", "Open Measurement verifications", renderVerifications(report));
+  add("simid", "SIMID interactive files", renderSimid(report), "simid");
   add("pixels", "Impression pixels", renderPixels(report), "pixels");
   add("macros", "Unexpanded macros", bulletList(list(report.unexpanded_macros).map(text), { code: true }), "unexpanded_macros");
   add("xml", "VAST XML", renderXml(report), "xml");

@@ -130,6 +130,34 @@ const lintFindingSchema = obj(
   { description: "one finding of the VAST linter (IAB VAST 2.0–4.3 and VMAP 1.0.1 rules; no XSD needed)" },
 );
 
+const verificationSchema = obj({
+  vendor: str(), javascript_resource_url: str("JavaScriptResource URL as written"), api_framework: str("omid, …"),
+  has_parameters: bool("<VerificationParameters> present and not empty"),
+  https: bool("the JavaScriptResource URL is https"),
+  checked: bool("the script was fetched (a GET of the script, as an OM SDK loads it; not a tracker); false when there is no http(s) URL, past the per-scan limit of 12 scripts or the deadline"),
+  reachable: bool("the script answered 2xx with a non-empty body; meaningful only when checked"),
+  http_code: int("HTTP status of the script; 0 when there was no answer"),
+  content_type: str("Content-Type of the script's answer, as sent"),
+  javascript_mime: bool("the Content-Type is a JavaScript MIME type (text/javascript, application/javascript, …); meaningful only when reachable"),
+  problems: arr(str(), "what makes the verification unusable, in words; empty when it is usable (test om_verifications)"),
+});
+const simidSchema = obj(
+  {
+    url: str("InteractiveCreativeFile URL as written"), ad_index: int("index into ads[]"),
+    run: bool("the file was run behind our SIMID 1.1 player harness in Chromium; false when it could not be (error says why) and the fields below mean nothing"),
+    session_created: bool("the creative posted createSession (and the harness resolved it)"),
+    session_ms: int("ms from the iframe's src to createSession; -1 when none came within session_timeout_ms"),
+    init_resolved: bool("the creative resolved SIMID:Player:init"), init_rejected: bool("the creative rejected SIMID:Player:init (its errorCode in errors)"),
+    init_ms: int("ms from SIMID:Player:init to its resolve or reject; -1 when neither came within init_timeout_ms or it was not sent"),
+    start_resolved: bool("the creative resolved SIMID:Player:startCreative"), start_rejected: bool("the creative rejected SIMID:Player:startCreative"),
+    start_ms: int("ms from SIMID:Player:startCreative to its resolve or reject; -1 when neither came within start_timeout_ms or it was not sent"),
+    errors: arr(str(), "time-outs, rejects with their errorCode, SIMID:Creative:fatalError with errorCode and errorMessage, protocol violations"),
+    messages: arr(obj({ type: str("as posted, e.g. SIMID:Creative:reportTracking"), at_ms: int("ms from the iframe's src"), error_code: int("fatalError / reject errorCode; 0 otherwise"), detail: str("summary of the args, ≤ 300 characters") }), "every message the creative posted, in order (at most 100)"),
+    session_timeout_ms: int("the harness's time-out for createSession, ms"), init_timeout_ms: int("for the Player:init answer, ms"), start_timeout_ms: int("for the Player:startCreative answer, ms"),
+    error: str("why the run was not made or could not finish; empty otherwise"),
+  },
+  { description: "one SIMID InteractiveCreativeFile run behind our SIMID 1.1 player harness (hidden iframe, SIMID postMessage protocol)" },
+);
 const companionSchema = obj({
   id: str(), width: int(), height: int(), resource_type: str("static, iframe or html"),
   resource: str("URL (static, iframe) or the first 200 characters of the markup (html)"), creative_type: str(), click_through: obj({ url: str() }),
@@ -142,7 +170,7 @@ const adSchema = obj(
     universal_ad_ids: arr(str(), "per Linear/NonLinear creative, idRegistry:value; empty for a creative without one"),
     impressions: int(), error_urls: int("<Error> URLs of the ad and the document"),
     tracking_events: arr(str(), "events tracked for its Linear creatives (merged along the wrapper chain for the first ad)"),
-    verifications: arr(obj({ vendor: str(), javascript_resource_url: str(), api_framework: str() }), "AdVerifications (Open Measurement)"),
+    verifications: arr(verificationSchema, "AdVerifications (Open Measurement), each judged as an OM SDK would load it"),
     interactive_files: arr(obj({ url: str(), type: str(), api_framework: str("SIMID, VPAID, …") }), "InteractiveCreativeFile (SIMID)"),
     mezzanine_urls: arr(str(), "Mezzanine files (CTV / ad stitching)"),
     companions: arr(companionSchema, "CompanionAds with their resources"),
@@ -188,6 +216,7 @@ export const vastV3Schema = obj(
     ads: arr(adSchema, "every <Ad> of the scanned document (pods by sequence, then stand-alone ads), each resolved to what it plays"),
     schema_checks: arr(schemaCheckSchema, "each document of the chain validated against the IAB XSD of its version; empty when the operator gave no schemas (VAST_XSD_DIR)"),
     unexpanded_macros: arr(str(), "URLs carrying a macro no player fills (%%…%%, ${…}, {{…}}, bracket macros outside the IAB list)"),
+    simid: arr(simidSchema, "each SIMID InteractiveCreativeFile of the analysed ads run in Chromium behind our SIMID 1.1 player harness: createSession → Player:init → Player:startCreative"),
     trackers: arr(trackerSchema, "every tracking, click, error and verification URL of the chain's documents, checked without side effects (impressions are fired, media probed)"),
     lint: arr(lintFindingSchema, "what the VAST linter found in each document of the chain, in hop and rule order (at most 500 per document, 20 per rule)"),
     xml: obj(
@@ -297,7 +326,10 @@ export function vastV3View(r: VastReport) {
       id: a.id, sequence: a.sequence, type: a.type, ad_system: a.adSystem, ad_title: a.adTitle, ad_serving_id: a.adServingId,
       creatives: [...a.creativeIndexes], universal_ad_ids: [...a.universalAdIds], impressions: a.impressions, error_urls: a.errorUrls,
       tracking_events: [...a.trackingEvents],
-      verifications: a.verifications.map((v) => ({ vendor: v.vendor, javascript_resource_url: v.javascriptResourceUrl, api_framework: v.apiFramework })),
+      verifications: a.verifications.map((v) => ({
+        vendor: v.vendor, javascript_resource_url: v.javascriptResourceUrl, api_framework: v.apiFramework, has_parameters: v.hasParameters, https: v.https,
+        checked: v.checked, reachable: v.reachable, http_code: v.httpCode, content_type: v.contentType, javascript_mime: v.javascriptMime, problems: [...v.problems],
+      })),
       interactive_files: a.interactiveFiles.map((f) => ({ url: f.url, type: f.type, api_framework: f.apiFramework })),
       mezzanine_urls: [...a.mezzanineUrls],
       companions: a.companions.map((c) => ({
@@ -312,6 +344,12 @@ export function vastV3View(r: VastReport) {
     trackers: r.trackers.map((t) => ({
       url: t.url, kind: t.kind, hop: t.hop, host: t.host, resolves: t.resolves, tls_valid: t.tlsValid, non_production: t.nonProduction,
       insecure_on_https: t.insecureOnHttps, macro_problems: [...t.macroProblems], network_checked: t.networkChecked, error: t.error,
+    })),
+    simid: r.simid.map((x) => ({
+      url: x.url, ad_index: x.adIndex, run: x.run, session_created: x.sessionCreated, session_ms: x.sessionMs, init_resolved: x.initResolved, init_rejected: x.initRejected,
+      init_ms: x.initMs, start_resolved: x.startResolved, start_rejected: x.startRejected, start_ms: x.startMs, errors: [...x.errors],
+      messages: x.messages.map((m) => ({ type: m.type, at_ms: m.atMs, error_code: m.errorCode, detail: m.detail })),
+      session_timeout_ms: x.sessionTimeoutMs, init_timeout_ms: x.initTimeoutMs, start_timeout_ms: x.startTimeoutMs, error: x.error,
     })),
     lint: r.lint.map((f) => ({ rule: f.rule, severity: f.severity, message: f.message, path: f.path, line: f.line, spec: f.spec, group: f.group, hop: f.hop })),
     xml: {

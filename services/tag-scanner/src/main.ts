@@ -26,6 +26,8 @@ const consentStates = envString("TAG_CONSENT_STATES", "0") === "1";
 // Chrome's Heavy Ad Intervention in an ad frame (heavy-ad/): on by default; the second run is made only for creatives
 // whose first run came within half of one of Chrome's limits, so a creative far below them renders once.
 const heavyAd = envString("TAG_HEAVY_AD", "1") === "1";
+// SIMID jobs (simid/) at a time, on the same browsers as the tag scans.
+const simidSlots = Math.max(1, envInt("TAG_SIMID_SLOTS", 2));
 
 await runScannerMain({
   name: "tag-scanner",
@@ -33,5 +35,5 @@ await runScannerMain({
   defaultPort: 9103,
   defaultMetricsPort: 9203,
   describe: { pool, timeouts, policy: policy.describe(), consentStates, heavyAd },
-  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, heavyAd }),
+  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, heavyAd, simidSlots }),
 });

@@ -5,6 +5,7 @@ import type { ScanTimeouts } from "./config.ts";
 import { registerTagScannerRoutes } from "./routes.ts";
 import { createTagScanner } from "./scanner.ts";
 import { runJob } from "./job.ts";
+import { startSimidWorker } from "./simid/simid-worker.ts";
 
 export interface TagScannerProcessOptions extends ScannerProcessBase {
   policy: OutboundPolicy;
@@ -16,6 +17,8 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   consentStates?: boolean;
   /** Chrome's Heavy Ad Intervention run for creatives near its limits (TAG_HEAVY_AD). */
   heavyAd?: boolean;
+  /** SIMID jobs at a time (TAG_SIMID_SLOTS; default 2). */
+  simidSlots?: number;
 }
 
 export type TagScannerProcess = ScannerProcess;
@@ -32,6 +35,8 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
   const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates, heavyAd: opts.heavyAd });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
+  // SCAN_KIND_SIMID beside the tag jobs, on the same browsers (simid/): the VAST analyzer's SIMID creatives.
+  const simid = await startSimidWorker({ nc: opts.nc, logger: opts.logger, location: opts.location, pool, policy: opts.policy, slots: opts.simidSlots });
   return startScannerProcess({
     name: "tag-scanner",
     nc: opts.nc,
@@ -47,6 +52,9 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
     run: (job, ctx) => runJob(scanner, job, ctx),
     failureMessage: "the tag could not be scanned",
     register: registerTagScannerRoutes,
-    onClose: () => pool.close(),
+    onClose: async () => {
+      await simid.stop();
+      await pool.close();
+    },
   });
 }

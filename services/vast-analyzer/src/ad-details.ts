@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { VastCompanionSchema, VastInteractiveFileSchema, VastVerificationSchema, type VastCompanion, type VastInteractiveFile, type VastVerification } from "@cva/contracts";
 import { urlText, type AdInfo, type VastDocument } from "./vast-document.ts";
+import { parseClock } from "./vast-time.ts";
 import { attr, descendants, kid, kids, textOf, type XmlNode } from "./xml-tree.ts";
 
 // What an <Ad> declares beyond its creatives, for the report's `ads[]` and the per-version tests: UniversalAdId,
@@ -18,6 +19,15 @@ export interface AdDetails {
   mezzanineUrls: string[];
   companions: VastCompanion[];
   vpaid: boolean;
+  /** SIMID InteractiveCreativeFiles with what Player:init's creativeData carries (their Linear's values). */
+  simidFiles: SimidFile[];
+}
+
+export interface SimidFile {
+  url: string;
+  adParameters: string;
+  clickThrough: string;
+  durationSeconds: number;
 }
 
 const int = (v: string | undefined) => {
@@ -32,7 +42,12 @@ function verificationsOf(body: XmlNode): VastVerification[] {
   return blocks.flatMap((b) =>
     kids(b, "Verification").map((v) => {
       const js = kid(v, "JavaScriptResource");
-      return create(VastVerificationSchema, { vendor: (attr(v, "vendor") ?? "").trim(), javascriptResourceUrl: textOf(js), apiFramework: (attr(js, "apiFramework") ?? "").trim() });
+      const url = textOf(js);
+      return create(VastVerificationSchema, {
+        vendor: (attr(v, "vendor") ?? "").trim(), javascriptResourceUrl: url, apiFramework: (attr(js, "apiFramework") ?? "").trim(),
+        hasParameters: textOf(kid(v, "VerificationParameters")) !== "",
+        https: /^https:\/\//i.test(url),
+      });
     }),
   );
 }
@@ -78,6 +93,16 @@ export function readAdDetails(adNode: XmlNode, ad: AdInfo, doc: VastDocument): A
   }
   const mediaParents = linears.map((l) => kid(l, "MediaFiles"));
   const interactive = mediaParents.flatMap((m) => kids(m, "InteractiveCreativeFile"));
+  const simidFiles = linears.flatMap((l) =>
+    kids(kid(l, "MediaFiles"), "InteractiveCreativeFile")
+      .filter((f) => (attr(f, "apiFramework") ?? "").trim().toUpperCase() === "SIMID" && textOf(f) !== "")
+      .map((f) => ({
+        url: textOf(f),
+        adParameters: textOf(kid(l, "AdParameters")),
+        clickThrough: textOf(kid(kid(l, "VideoClicks"), "ClickThrough")),
+        durationSeconds: parseClock(textOf(kid(l, "Duration"))) ?? 0,
+      })),
+  );
   return {
     id: (attr(adNode, "id") ?? "").trim(),
     sequence: int(attr(adNode, "sequence")),
@@ -94,6 +119,7 @@ export function readAdDetails(adNode: XmlNode, ad: AdInfo, doc: VastDocument): A
     ),
     mezzanineUrls: mediaParents.flatMap((m) => kids(m, "Mezzanine").map(textOf)).filter((u) => u !== ""),
     companions: [...creatives.flatMap((c) => kids(kid(c, "CompanionAds"), "Companion")), ...kids(kid(body, "CompanionAds"), "Companion")].map(companionOf),
+    simidFiles,
     vpaid: [...mediaParents.flatMap((m) => kids(m, "MediaFile")), ...interactive].some(isVpaid) || [...(body ? descendants(body) : [])].some((n) => n.name === "MediaFile" && isVpaid(n)),
   };
 }

@@ -33,6 +33,8 @@ import { insecureUrls } from "./ssl.ts";
 import { lintChain } from "./lint-chain.ts";
 import { checkTrackers, DEFAULT_TRACKER_CHECKS, type TrackerCheckOptions } from "./trackers.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
+import { checkVerificationScripts } from "./verification-scripts.ts";
+import { runSimidFiles, type SimidFn } from "./simid.ts";
 
 export interface VastAnalyzerDeps {
   policy: OutboundPolicy;
@@ -55,6 +57,11 @@ export interface VastAnalyzerDeps {
    * `network: true`: a process enables it; library callers and tests that must not touch the internet leave it off.
    */
   trackerChecks?: Partial<TrackerCheckOptions>;
+  /**
+   * Runs a SIMID creative behind a SIMID 1.1 player harness (simid.ts; in production a tag-scanner job). Without it
+   * every SIMID file is listed in `simid` as not run, with why.
+   */
+  simid?: SimidFn;
 }
 
 export interface VastAnalyzer {
@@ -141,6 +148,11 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
     const creatives: VastCreative[] = [];
     const adReports: VastAd[] = [];
     let screenshot: Screenshot | undefined;
+    const details = ads.map((a) => readAdDetails(a.node, a.info, a.step.doc!));
+    // SIMID creatives run behind a tag scanner's player harness beside the media probes (an ad whose chain failed
+    // plays nothing: its files are not run).
+    const simidDone = runSimidFiles(details.map((d, i) => (ads[i]!.error === "" ? d.simidFiles : [])), ads.map((a) => a.step.baseUrl), { simid: deps.simid, job, budget });
+    simidDone.catch(() => {}); // awaited below; an abort must not surface as an unhandled rejection meanwhile
     for (const [adIndex, a] of ads.entries()) {
       const creativeIndexes: number[] = [];
       if (a.error === "") {
@@ -149,7 +161,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         screenshot ??= r.screenshot;
         errors.push(...r.problems);
       }
-      const d = readAdDetails(a.node, a.info, a.step.doc!);
+      const d = details[adIndex]!;
       // Tracking is merged along the ad's chain: the player fires its wrappers' trackers too.
       const tracking = [...new Set([...a.wrapperEvents, ...d.trackingEvents])];
       adReports.push(create(VastAdSchema, {
@@ -159,6 +171,9 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
         mezzanineUrls: d.mezzanineUrls, companions: d.companions, vpaid: d.vpaid, adServingId: d.adServingId, error: a.error,
       }));
     }
+    // Open Measurement verification scripts: fetched as an OM SDK loads them (not trackers), judged per verification.
+    await checkVerificationScripts(adReports.map((r) => r.verifications), ads.map((a) => a.step.baseUrl), ctx);
+    const simid = await simidDone;
     if (signal?.aborted) throw signal.reason;
 
     // Each document of the chain against the IAB XSD of its version (line-numbered findings), when the operator gave
@@ -219,6 +234,7 @@ export function createVastAnalyzer(deps: VastAnalyzerDeps): VastAnalyzer {
       unexpandedMacros,
       lint: lint.findings,
       trackers: trackers.trackers,
+      simid,
       wrapperChain: chain.steps.map((step, hop) =>
         create(VastChainHopSchema, {
           url: step.url,

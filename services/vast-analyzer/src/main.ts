@@ -7,6 +7,8 @@ import { startVastAnalyzerProcess } from "./server.ts";
 // Only its own configuration is read here; runScannerMain does what every scanner does.
 const slots = Math.max(1, envInt("VAST_ANALYZER_SLOTS", 4));
 const mediaProbeTimeoutMs = envInt("VAST_MEDIA_PROBE_TIMEOUT_MS", 60_000);
+// SIMID creatives run by a tag scanner's SIMID player harness (SCAN_KIND_SIMID jobs), each bounded by this.
+const simidTimeoutMs = envInt("VAST_SIMID_TIMEOUT_MS", 30_000);
 const limits = {
   maxXmlBytes: envInt("VAST_MAX_XML_BYTES", DEFAULT_LIMITS.maxXmlBytes),
   maxWrapperRedirects: envInt("VAST_MAX_WRAPPER_REDIRECTS", DEFAULT_LIMITS.maxWrapperRedirects),
@@ -29,6 +31,6 @@ await runScannerMain({
   portEnv: "VAST_ANALYZER_PORT",
   defaultPort: 9105,
   defaultMetricsPort: 9205,
-  describe: { slots, limits, media_probe_timeout_ms: mediaProbeTimeoutMs, xsd_dir: xsdDir ?? null, tracker_network_checks: trackerNetworkChecks, policy: policy.describe() },
-  start: (base) => startVastAnalyzerProcess({ ...base, policy, slots, limits, mediaProbeTimeoutMs, xsdDir, trackerNetworkChecks }),
+  describe: { slots, limits, media_probe_timeout_ms: mediaProbeTimeoutMs, simid_timeout_ms: simidTimeoutMs, xsd_dir: xsdDir ?? null, tracker_network_checks: trackerNetworkChecks, policy: policy.describe() },
+  start: (base) => startVastAnalyzerProcess({ ...base, policy, slots, limits, mediaProbeTimeoutMs, simidTimeoutMs, xsdDir, trackerNetworkChecks }),
 });

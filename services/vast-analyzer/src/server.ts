@@ -7,6 +7,8 @@ import { runJob } from "./job.ts";
 import type { VastLimits } from "./limits.ts";
 import type { ProbeFn } from "./media.ts";
 import { probeViaDispatcher } from "./probe-via-dispatcher.ts";
+import { simidViaDispatcher } from "./simid-via-dispatcher.ts";
+import type { SimidFn } from "./simid.ts";
 import { registerVastAnalyzerRoutes } from "./routes.ts";
 import { createSchemaValidator } from "./xsd.ts";
 
@@ -16,6 +18,10 @@ export interface VastAnalyzerProcessOptions extends ScannerProcessBase {
   limits?: Partial<VastLimits>;
   /** Bound of one media probe job when the VAST job carries no deadline (it is capped by the deadline otherwise). */
   mediaProbeTimeoutMs: number;
+  /** Bound of one SIMID job (VAST_SIMID_TIMEOUT_MS, 30 000; capped by the job's deadline). */
+  simidTimeoutMs?: number;
+  /** Replaces the tag-scanner SIMID jobs (tests). */
+  simid?: SimidFn;
   /** Folder of the IAB VAST XSDs (VAST_XSD_DIR; not shipped: no licence grant); without it nothing is validated. */
   xsdDir?: string;
   /** Replaces the media-prober jobs (tests). */
@@ -49,6 +55,8 @@ export async function startVastAnalyzerProcess(opts: VastAnalyzerProcessOptions)
     location: opts.location,
     rewriteUrl: opts.rewriteUrl,
     trackerChecks: { network: opts.trackerNetworkChecks ?? false },
+    // SIMID creatives: SCAN_KIND_SIMID jobs for the tag scanner's SIMID player harness, as media files are media jobs.
+    simid: opts.simid ?? (dispatcher ? simidViaDispatcher(dispatcher, { location: opts.location, timeoutMs: opts.simidTimeoutMs ?? 30_000, logger }) : undefined),
     schemas: createSchemaValidator(opts.xsdDir),
     // A job delivered again while its first delivery still runs must not fire the impression pixels twice.
     sideEffects: opts.sideEffects ?? (await createSideEffectGuard(nc)),

@@ -16,7 +16,7 @@ import { STREAM } from "../nats/names.ts";
 // How long a job waits for its notification before its stored result is read: notifications are lost only when a
 // NATS node dies or a connection drops, so this is the delay such a fault costs at most.
 const RESULT_POLL_MS = 3000;
-const ALL_KINDS = ["tag", "zip", "vast", "media", "video", "image", "audio"];
+const ALL_KINDS = ["tag", "zip", "vast", "media", "video", "image", "audio", "simid"];
 // How long a submission rides out a NATS failover (a node's clients reconnecting elsewhere, a stream electing a new
 // leader, a restarted node whose JetStream is not up yet) before the scan fails.
 const FAILOVER_RETRY_MS = 15_000;

@@ -13,6 +13,7 @@ const NAMES: Record<number, string> = {
   [ScanKind.VIDEO_FILE]: "video",
   [ScanKind.IMAGE_FILE]: "image",
   [ScanKind.AUDIO_FILE]: "audio",
+  [ScanKind.SIMID]: "simid",
 };
 
 export function kindName(kind: ScanKind): string {

@@ -17,7 +17,7 @@ export interface NatsPermissions {
 export const NATS_USERS = ["edge", "auth", "report-store", "tag-scanner", "zip-analyzer", "vast-analyzer", "media-prober", "admin"] as const;
 export type NatsUser = (typeof NATS_USERS)[number];
 
-type Kind = "tag" | "zip" | "vast" | "media" | "video" | "image" | "audio";
+type Kind = "tag" | "zip" | "vast" | "media" | "video" | "image" | "audio" | "simid";
 
 // NATS wildcards match whole tokens only, so consumer names (w_<kind>_<location>) are listed per location.
 const consumers = (kind: Kind) => LOCATIONS.map((l) => `w_${kind}_${l}`);
@@ -26,8 +26,8 @@ const consumers = (kind: Kind) => LOCATIONS.map((l) => `w_${kind}_${l}`);
 const JS_ACCOUNT = "$JS.API.INFO";
 
 // Who submits which kinds of jobs: the edge every kind, the zip analyzer its renders (tag jobs), the VAST analyzer its
-// media files. A worker stores and announces results only for these requesters.
-const SUBMITS: Partial<Record<NatsUser, Kind[]>> = { edge: ["tag", "zip", "vast", "media", "video", "image", "audio"], "zip-analyzer": ["tag"], "vast-analyzer": ["media"] };
+// media files and its SIMID creatives (run by the tag scanner's SIMID player harness). A worker stores and announces results only for these requesters.
+const SUBMITS: Partial<Record<NatsUser, Kind[]>> = { edge: ["tag", "zip", "vast", "media", "video", "image", "audio"], "zip-analyzer": ["tag"], "vast-analyzer": ["media", "simid"] };
 const requestersOf = (kind: Kind) => (Object.keys(SUBMITS) as NatsUser[]).filter((u) => SUBMITS[u]!.includes(kind));
 // The one requester that may change the results bucket's configuration (dispatch/results.ts: its first-writer-wins
 // settings); the others, which parse hostile zips and XML, may create it but not loosen it.
@@ -164,7 +164,7 @@ export function natsPermissions(user: NatsUser): NatsPermissions {
     case "report-store":
       return merge(user, kv(REPORTS_BUCKET), objectStore(ARTIFACT_BUCKET));
     case "tag-scanner":
-      return merge(user, worker("tag"), artifactWriter());
+      return merge(user, worker("tag"), worker("simid"), artifactWriter());
     case "zip-analyzer":
       return merge(user, worker("zip"), requester(user, SUBMITS["zip-analyzer"]!));
     case "vast-analyzer":

@@ -40,6 +40,8 @@ import { vpaid as xml_vpaid } from "./vast/xml/vpaid.ts";
 import { captions as xml_captions } from "./vast/xml/captions.ts";
 import { xml_schema as xml_xml_schema } from "./vast/xml/xml_schema.ts";
 import { tracker_urls as xml_tracker_urls } from "./vast/xml/tracker_urls.ts";
+import { om_verifications as xml_om_verifications } from "./vast/xml/om_verifications.ts";
+import { simid_handshake as xml_simid_handshake } from "./vast/xml/simid_handshake.ts";
 import { lint_required_elements as xml_lint_required_elements } from "./vast/xml/lint_required_elements.ts";
 import { lint_value_formats as xml_lint_value_formats } from "./vast/xml/lint_value_formats.ts";
 import { lint_conditional_requirements as xml_lint_conditional_requirements } from "./vast/xml/lint_conditional_requirements.ts";
@@ -173,6 +175,8 @@ export const vastXmlTests: ReadonlyMap<string, VastXmlTest> = new Map(
     xml_vpaid,
     xml_xml_schema,
     xml_tracker_urls,
+    xml_om_verifications,
+    xml_simid_handshake,
     xml_lint_required_elements,
     xml_lint_value_formats,
     xml_lint_conditional_requirements,

@@ -529,6 +529,32 @@ const rules: Rule[] = [
       "A tracker whose host does not resolve, refuses the connection, fails TLS, lives on a test or staging host, is http on an https ad or carries a macro no player fills is a beacon that never counts: the delivery, quartiles or clicks it should report are lost. Hosts are checked without sending the request, so no tracker fires.",
   },
 
+  {
+    kind: "fixed",
+    test: "om_verifications",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "every verification usable by an OM SDK",
+    source: `${SOURCES.noFigure}; the elements: IAB VAST 4.1+ <AdVerifications> (JavaScriptResource, VerificationParameters); IAB Open Measurement SDK (HTTPS script resources); WHATWG MIME Sniffing (JavaScript MIME types)`,
+    reason:
+      "A verification script an OM SDK cannot load (not https, unreachable, not served as JavaScript) or that gets no VerificationParameters measures nothing: the buyer's viewability and verification vendor reports the impression as unmeasured.",
+  },
+
+  {
+    kind: "fixed",
+    test: "simid_handshake",
+    scope: "vast_xml",
+    basis: "product_default",
+    operator: "==",
+    expected: 0,
+    expected_text: "every SIMID file completes the handshake without an error",
+    source: `${SOURCES.noFigure}; the protocol: IAB SIMID 1.1 §6.1 (ad loading), §8.4 (createSession), §4.3.7 SIMID:Player:init, §4.3.10 SIMID:Player:startCreative, §4.4.4 SIMID:Creative:fatalError; the time-outs are the player's (the spec leaves them to it): ours 5 s, 3 s, 3 s`,
+    reason:
+      "A SIMID creative that does not create its session, resolve Player:init or resolve startCreative in time is hidden by the player, which plays the media alone and reports VAST errors 1212/1213: the interactive layer the buyer paid for never shows. A fatalError ends it outright.",
+  },
+
   // ---- VAST lint: the rule groups of the linter, each failing on any error finding of its rules ----
   ...LINT_GROUPS.map(([group, what]): Rule => ({
     kind: "fixed",
