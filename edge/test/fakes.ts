@@ -259,8 +259,10 @@ export function fullTagReport(): TagReport {
     privacy: {
       states: [
         { state: "no_cmp", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: ["k"], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, watchedMs: 1500n },
-        { state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: [], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", watchedMs: 1600n },
+        { state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: [], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", watchedMs: 1600n, renderedBecause: "the creative looked for __tcfapi" },
+        { state: "gpp_us_opt_out", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: ["k"], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "GPP …", watchedMs: 1500n, derivedFrom: "no_cmp", derivedReason: "not rendered: the creative looked for none of this state's consent signals" },
       ],
+      consentSignals: ["__tcfapi"],
       readsConsent: true,
       consentCalls: [{ state: "tcf_denied", api: "__tcfapi", command: "addEventListener", count: 1, viaPostMessage: false }],
       consentMacros: [{ macro: "${GDPR_CONSENT_755}", host: "pixel.example", foundIn: "markup", filled: true, vendorId: 755, hostVendor: { name: "Pixel Co", category: "measurement", gvlId: 77 }, vendorMatches: false }],

@@ -12,8 +12,10 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   artifacts?: ArtifactSink;
   pool?: BrowserPoolOptions;
   timeouts?: Partial<ScanTimeouts>;
-  /** Render the consent states for v3 jobs (TAG_CONSENT_STATES=1; main.ts defaults it to off). */
+  /** Render the consent states for v3 jobs (TAG_CONSENT_STATES, default 1 in main.ts). */
   consentStates?: boolean;
+  /** Derive the consent states that cannot differ from no_cmp (TAG_CONSENT_DERIVE, default 1). */
+  consentDerive?: boolean;
 }
 
 export type TagScannerProcess = ScannerProcess;
@@ -27,7 +29,7 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
   // Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
   const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
-  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates });
+  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates, consentDerive: opts.consentDerive });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
   return startScannerProcess({
