@@ -25,6 +25,8 @@ export const CONSENT_NAME_RE = /__(?:tcfapi|gpp|uspapi|cmp)(?:Locator|Call)?|glo
 /** Budgets: a creative decides how many scripts it runs and how long they are. */
 const MAX_SCRIPTS = 2_000;
 const MAX_SOURCE = 32 * 1024 * 1024;
+/** Source characters read per scan at most (a creative that eval()s megabytes in a loop): past it, `unscanned` renders all. */
+const MAX_SOURCE_TOTAL = 64 * 1024 * 1024;
 /** Sources already scanned, by V8's script hash and length (the same libraries recur across scans). */
 const known = new Map<string, string[]>();
 const MAX_KNOWN = 5_000;
@@ -51,6 +53,7 @@ export function gatherConsentSensor(client: CDPSession) {
   const ownSource = pageHalf(binding);
   const pending: Array<Promise<void>> = [];
   let on = true;
+  let sourceChars = 0;
   const note = (names: readonly string[]) => { for (const n of names) if (!artifact.seen.includes(n)) artifact.seen.push(n); };
   client.on("Runtime.bindingCalled", (e: Protocol.Runtime.BindingCalledEvent) => {
     if (!on || e.name !== binding || e.payload.length > 64) return;
@@ -70,7 +73,8 @@ export function gatherConsentSensor(client: CDPSession) {
     const key = `${e.hash}:${e.length}`;
     const hit = known.get(key);
     if (hit) { note(hit); return; }
-    if ((e.length ?? 0) > MAX_SOURCE) { note(["unscanned"]); return; }
+    sourceChars += e.length ?? 0;
+    if ((e.length ?? 0) > MAX_SOURCE || sourceChars > MAX_SOURCE_TOTAL) { note(["unscanned"]); return; }
     pending.push(client.send("Debugger.getScriptSource", { scriptId: e.scriptId }).then(({ scriptSource }) => {
       if (scriptSource === ownSource) return;
       const names = consentNamesIn(scriptSource);
