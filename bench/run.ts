@@ -11,7 +11,7 @@ import { accessibilityCost } from "./accessibility.ts";
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
 import { makeVideo, serveVast } from "./creatives.ts";
-import { addConsentRow, staticTagP50 } from "./consent.ts";
+import { addConsentRows, consentP50s, type ConsentP50s } from "./consent.ts";
 import { imageP50, makeVideo1080, uploadRss, videoFileVsFloor } from "./media-files.ts";
 import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sections.ts";
 import { BenchTable, median, pct } from "./table.ts";
@@ -63,11 +63,11 @@ try {
     process.stderr.write(`could not start the stack with every worker (${err.message.split("\n")[0]}); starting the edge only\n`);
     return startStack({ only: ["auth", "report-store", "edge"], env: UNCAPPED });
   });
-  let consentOff: number | undefined;
+  let consentOn: ConsentP50s = {};
   await withStack(main, async (ctx) => {
     await section("rejects", () => edgeRejects(ctx));
     await section("tag", () => tagVsFloor(ctx, floor));
-    await section("consent", async () => { consentOff = await staticTagP50(ctx); });
+    await section("consent", async () => { consentOn = await consentP50s(ctx); });
     await section("zip", () => zipVsTag(ctx));
     await section("vast", () => vastVsFloor(ctx, vast.url, media));
     // The raw-file scans: video beside a full decode, the image p50, the edge's memory under a 300 MB upload.
@@ -85,11 +85,11 @@ try {
     });
   });
   await section("consent", async () => {
-    // The main stack runs the default (no consent runs); this one turns them on.
-    const stack = await startStack({ only: ["auth", "report-store", "tag-scanner", "edge"], waitForWorkers: ["tag"], env: { TAG_CONSENT_STATES: "1", ...UNCAPPED } });
-    let on: number | undefined;
-    await withStack(stack, async (ctx) => { on = await staticTagP50(ctx); });
-    addConsentRow(table, on, consentOff);
+    // The main stack runs the default (consent states on); this one turns them off.
+    const stack = await startStack({ only: ["auth", "report-store", "tag-scanner", "edge"], waitForWorkers: ["tag"], env: { TAG_CONSENT_STATES: "0", ...UNCAPPED } });
+    let off: ConsentP50s = {};
+    await withStack(stack, async (ctx) => { off = await consentP50s(ctx); });
+    addConsentRows(table, consentOn, off);
   });
   if (sections.has("configs")) {
     for (const { browsers, slots } of CONFIGS) {

@@ -104,7 +104,7 @@ const platformFloors = floorsWithin("packages/platform", [
 const tagScannerFloors = floorsWithin("services/tag-scanner", [
   ["src/util.ts", 0], ["src/config.ts", 0], ["src/synthetic-origin.ts", 0], ["src/mraid-host.ts", 0], ["src/gatherers/page-script.ts", 0], ["src/cdp-transport.ts", 0], ["src/cdp-compact.ts", 0],
   ["src/new-tab-profile.ts", 0], ["src/netns.ts", 0], ["src/sandbox.ts", 0], ["src/browser-pool.ts", 0],
-  ["src/gatherers/", 1],
+  ["src/gatherers/", 1], ["src/privacy/consent-sensor.ts", 1],
   ["src/fields/", 2], ["src/privacy/artifact.ts", 2], ["src/privacy/vendors.ts", 2], ["src/privacy/consent-states.ts", 2],
   ["src/privacy/summary.ts", 2], ["src/privacy/report-field.ts", 2],
   ["src/report.ts", 3], ["src/image-work.ts", 3], ["src/image-worker.ts", 3], ["src/prepared-page.ts", 3], ["src/warm-pages.ts", 3],

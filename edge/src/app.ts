@@ -8,6 +8,7 @@ import { registerConsoleRoutes } from "./routes/console.ts";
 import { registerOpsRoutes } from "./routes/ops.ts";
 import { registerReportRoutes } from "./routes/reports.ts";
 import { registerScanRoutes } from "./routes/scan.ts";
+import { registerWorkspaceRoutes } from "./routes/workspaces.ts";
 import { createEdgeUseCases } from "./use-cases.ts";
 import { knownSpecId } from "./validation/spec-ids.ts";
 
@@ -101,6 +102,7 @@ export async function buildEdge(deps: EdgeDeps): Promise<{ app: FastifyInstance;
 
   registerScanRoutes(app, ctx);
   registerReportRoutes(app, ctx);
+  registerWorkspaceRoutes(app, ctx);
   registerOpsRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   return { app, ctx };

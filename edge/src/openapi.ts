@@ -1,6 +1,7 @@
 import type { EdgeLimits } from "./ports.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SCAN_ENDPOINTS } from "./constants.ts";
 import { IDEMPOTENCY_KEY_MAX } from "./validation/idempotency-key.ts";
+import { MAX_ALLOWED_DOMAINS } from "./validation/request.ts";
 import { multipartRequestSchema, requestSchemas } from "./validation/schemas.ts";
 import { VIEW_SCHEMAS } from "./views/index.ts";
 
@@ -123,6 +124,54 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
         "400": { description: "payload_error (bad workspace_id, page_size or page_token) or processing_error", content: processing.content },
         "401": err("authentication_error"),
         "404": err("invalid_endpoint"),
+      },
+    },
+  };
+  const workspaceSettings = {
+    type: "object",
+    required: ["workspace_id", "allowed_domains", "updated_at"],
+    properties: {
+      workspace_id: { type: "integer", minimum: 1 },
+      allowed_domains: {
+        type: "array", maxItems: MAX_ALLOWED_DOMAINS, items: { type: "string" },
+        description: "the workspace's approved vendor domains (lower case, a leading *. dropped: subdomains are always in); every v3 tag and zip scan of the workspace whose request gives no allowed_domains uses them (privacy.allowed_domains, approved_vendors_only)",
+      },
+      updated_at: { type: ["string", "null"], format: "date-time", description: "when they were last set; null when none are stored" },
+    },
+  };
+  const settingsPath = { name: "workspace_id", in: "path", required: true, schema: { type: "integer", minimum: 1 } };
+  paths["/v3/workspaces/{workspace_id}/settings"] = {
+    get: {
+      operationId: "getWorkspaceSettings",
+      summary: "The workspace's stored settings (the customer's own workspace; empty when none are stored)",
+      security,
+      parameters: [settingsPath],
+      responses: {
+        "200": { description: "the settings", content: { "application/json": { schema: workspaceSettings } } },
+        "400": { description: "payload_error (bad workspace_id) or processing_error", content: processing.content },
+        "401": err("authentication_error"),
+      },
+    },
+    put: {
+      operationId: "putWorkspaceSettings",
+      summary: "Replaces the workspace's stored settings; kept until replaced (no retention)",
+      security,
+      parameters: [settingsPath],
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: {
+              type: "object", required: ["allowed_domains"], additionalProperties: false,
+              properties: { allowed_domains: { type: "array", maxItems: MAX_ALLOWED_DOMAINS, items: { type: "string" }, description: "domain names such as ads.example.com or *.example.com; [] clears the list" } },
+            },
+          },
+        },
+      },
+      responses: {
+        "200": { description: "the settings as stored", content: { "application/json": { schema: workspaceSettings } } },
+        "400": { description: "payload_error (bad workspace_id, body or domain; the message names it) or processing_error", content: processing.content },
+        "401": err("authentication_error"),
       },
     },
   };

@@ -101,6 +101,10 @@ export class FakeAuth {
 export class FakeReportStore {
   reports: reportstore.StoredReport[] = [];
   artifacts = new Map<string, { data: Uint8Array; mimeType: string }>();
+  /** Workspace settings by `<customer> <workspace>`. */
+  workspaces = new Map<string, { allowedDomains: string[]; updatedUnixMs: bigint }>();
+  /** When set, the workspace settings calls fail as an unreachable store does. */
+  workspacesDown = false;
   /** When set, putReport never answers (only the caller's time-out ends it). */
   hangPut = false;
 
@@ -136,6 +140,18 @@ export class FakeReportStore {
           reports: page.map((r) => ({ jobId: r.jobId, reportKind: r.reportKind, name: r.name, createdUnixMs: r.createdUnixMs })),
           nextPageToken: next,
         });
+      },
+      async putWorkspaceSettings(req: { settings: { customerId: string; workspaceId: bigint; allowedDomains: string[] } }) {
+        if (self.workspacesDown) throw new ConnectError("unavailable", Code.Unavailable);
+        const { customerId, workspaceId, allowedDomains } = req.settings;
+        const s = { allowedDomains: [...allowedDomains], updatedUnixMs: 1_700_000_000_000n };
+        self.workspaces.set(`${customerId} ${workspaceId}`, s);
+        return create(reportstore.PutWorkspaceSettingsResponseSchema, { settings: { customerId, workspaceId, ...s } });
+      },
+      async getWorkspaceSettings(req: { customerId: string; workspaceId: bigint }) {
+        if (self.workspacesDown) throw new ConnectError("unavailable", Code.Unavailable);
+        const s = self.workspaces.get(`${req.customerId} ${req.workspaceId}`);
+        return create(reportstore.GetWorkspaceSettingsResponseSchema, { settings: { customerId: req.customerId, workspaceId: req.workspaceId, ...s } });
       },
       async getArtifact(req: { id: string }) {
         const a = self.artifacts.get(req.id);
@@ -260,8 +276,10 @@ export function fullTagReport(): TagReport {
     privacy: {
       states: [
         { state: "no_cmp", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: ["k"], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, watchedMs: 1500n },
-        { state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: [], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", watchedMs: 1600n },
+        { state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: [], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", watchedMs: 1600n, renderedBecause: "the creative looked for __tcfapi" },
+        { state: "gpp_us_opt_out", cookies: [{ name: "uid", domain: "example.com" }], storageKeys: ["k"], thirdPartyDomains: ["pixel.example"], requests: 2, pixels: 1, signal: "GPP …", watchedMs: 1500n, derivedFrom: "no_cmp", derivedReason: "not rendered: the creative looked for none of this state's consent signals" },
       ],
+      consentSignals: ["__tcfapi"],
       readsConsent: true,
       consentCalls: [{ state: "tcf_denied", api: "__tcfapi", command: "addEventListener", count: 1, viaPostMessage: false }],
       consentMacros: [{ macro: "${GDPR_CONSENT_755}", host: "pixel.example", foundIn: "markup", filled: true, vendorId: 755, hostVendor: { name: "Pixel Co", category: "measurement", gvlId: 77 }, vendorMatches: false }],

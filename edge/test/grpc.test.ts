@@ -97,6 +97,23 @@ describe("public gRPC ScanService", () => {
       .rejects.toMatchObject({ code: grpc.status.NOT_FOUND });
   });
 
+  it("ScanTagV3 / ScanZipV3 allowed_domains (field 5): checked as over JSON, passed to the job; none = the workspace's stored list", async () => {
+    const data = new TextEncoder().encode("<div>ad</div>");
+    const allowlist = () => { const i = dispatcher.jobs.at(-1)!.input; return i.case === "tag" || i.case === "zip" ? [...i.value.allowedDomains] : undefined; };
+    await call(`${S}ScanTagV3`, scan.ScanTagV3RequestSchema, scan.ScanTagV3ResponseSchema,
+      create(scan.ScanTagV3RequestSchema, { data, allowedDomains: ["*.Doubleclick.net", "adsrvr.org."] }), "key-a");
+    expect(allowlist()).toEqual(["doubleclick.net", "adsrvr.org"]);
+    await call(`${S}ScanZipV3`, scan.ScanZipV3RequestSchema, scan.ScanZipV3ResponseSchema,
+      create(scan.ScanZipV3RequestSchema, { data: new Uint8Array([0x50, 0x4b, 5, 6, ...new Array(18).fill(0)]), allowedDomains: ["cdn.example"] }), "key-a");
+    expect(allowlist()).toEqual(["cdn.example"]);
+    store.workspaces.set("cust-a 6", { allowedDomains: ["publisher.example"], updatedUnixMs: 1n });
+    await call(`${S}ScanTagV3`, scan.ScanTagV3RequestSchema, scan.ScanTagV3ResponseSchema, create(scan.ScanTagV3RequestSchema, { data, workspaceId: 6n }), "key-a");
+    expect(allowlist()).toEqual(["publisher.example"]);
+    await expect(call(`${S}ScanTagV3`, scan.ScanTagV3RequestSchema, scan.ScanTagV3ResponseSchema,
+      create(scan.ScanTagV3RequestSchema, { data, allowedDomains: ["https://x.example/"] }), "key-a"))
+      .rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: "allowed_domains[0]: must be a domain name such as ads.example.com or *.example.com" });
+  });
+
   it("serves grpc.health.v1", async () => {
     const res = await call("/grpc.health.v1.Health/Check", health.HealthCheckRequestSchema, health.HealthCheckResponseSchema, create(health.HealthCheckRequestSchema, {}));
     expect(res.status).toBe(health.HealthCheckResponse_ServingStatus.SERVING);

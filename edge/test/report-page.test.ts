@@ -118,7 +118,9 @@ describe("report page: what it shows", () => {
       states: [
         { state: "no_cmp", cookies: [{ name: "uid", domain: "publisher.test" }], storage_keys: ["uid"], third_party_domains: ["tracker.test"], requests: 2, pixels: 1, signal: "", error: "", watched_ms: 1500 },
         { state: "tcf_denied", cookies: [], storage_keys: [], third_party_domains: [], requests: 0, pixels: 0, signal: "TCF", error: "cut short by the scan's deadline", watched_ms: 900 },
+        { state: "gpp_us_opt_out", cookies: [{ name: "uid", domain: "publisher.test" }], storage_keys: ["uid"], third_party_domains: ["tracker.test"], requests: 2, pixels: 1, signal: "GPP", error: "", watched_ms: 1500, derived_from: "no_cmp", derived_reason: "not rendered: <b>x</b>" },
       ],
+      consent_signals: ["__tcfapi"],
       reads_consent: true,
       consent_calls: [{ state: "tcf_denied", api: "__tcfapi", command: "getTCData", count: 2, via_post_message: true }],
       consent_macros: [{ macro: "${GDPR_CONSENT_755}", host: "ads.dsp.test", found_in: "markup", filled: true, vendor_id: 755, host_vendor: {}, vendor_matches: false }],
@@ -131,6 +133,8 @@ describe("report page: what it shows", () => {
     expect(html).toContain(`<h2 id="h-privacy">Privacy and consent</h2>`);
     expect(html).toContain("TCF v2.2: nothing consented<br><small>cut short by the scan&#39;s deadline</small>");
     expect(html).toContain("uid (publisher.test)");
+    expect(html).toContain("GPP US national: opted out, GPC<br><small>derived from no_cmp: not rendered: &lt;b&gt;x&lt;/b&gt;</small>");
+    expect(html).toContain("(looked for: <code>__tcfapi</code>)");
     expect(html).toContain(HOSTILE_ESCAPED);
     expect(html).toContain(`tcf_denied: __tcfapi(&quot;getTCData&quot;) × 2 by postMessage`);
     expect(html).toContain("<code>${GDPR_CONSENT_755}</code>");

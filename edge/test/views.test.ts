@@ -71,7 +71,11 @@ describe("views", () => {
     expect(doc.privacy.states[1]).toEqual({
       state: "tcf_denied", cookies: [{ name: "uid", domain: "example.com" }], storage_keys: [], third_party_domains: ["pixel.example"],
       requests: 2, pixels: 1, signal: "TCF v2.2 TC string CQ…", error: "", watched_ms: 1600,
+      derived_from: "", derived_reason: "", rendered_because: "the creative looked for __tcfapi",
     });
+    // A state not rendered says it is no_cmp's, and why.
+    expect(doc.privacy.states[2]).toMatchObject({ state: "gpp_us_opt_out", derived_from: "no_cmp", derived_reason: "not rendered: the creative looked for none of this state's consent signals", rendered_because: "" });
+    expect(doc.privacy.consent_signals).toEqual(["__tcfapi"]);
     expect(doc.privacy.consent_macros[0]).toEqual({
       macro: "${GDPR_CONSENT_755}", host: "pixel.example", found_in: "markup", filled: true, vendor_id: 755,
       host_vendor: { name: "Pixel Co", category: "measurement", gvl_id: 77 }, vendor_matches: false,

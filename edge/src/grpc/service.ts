@@ -11,6 +11,7 @@ import {
   checkZipBytes,
 } from "../validation/fields.ts";
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
+import { checkAllowedDomains } from "../validation/request.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 import { createFileScan, FILE_CHUNK_BYTES } from "./file-scans.ts";
@@ -129,7 +130,7 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       handle(ctx, async (p) => create(scan.ScanAudioResponseSchema, { report: (await scanFile("audio_v3", reqs, p, ctx)).report as never })),
     scanTagV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits) }, ctx);
+        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits), ...checkAllowedDomains(req.allowedDomains) }, ctx);
         return create(scan.ScanTagV3ResponseSchema, { report: r.report as never });
       }),
     scanTagV2: (req, ctx) =>
@@ -146,7 +147,7 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       }),
     scanZipV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits) }, ctx);
+        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits), ...checkAllowedDomains(req.allowedDomains) }, ctx);
         return create(scan.ScanZipV3ResponseSchema, { report: r.report as never });
       }),
     scanVast: (req, ctx) =>

@@ -8,6 +8,7 @@ import type { EdgeDeps } from "../ports.ts";
 import { callSettings } from "./calls.ts";
 import { IN_FLIGHT_LANE_HEADER, inFlightRefusal, type InFlightCaps } from "./in-flight-caps.ts";
 import { buildJob, KIND_OF, locationOf, reportCaseOf } from "./job.ts";
+import type { WorkspaceSettings } from "./workspace-settings.ts";
 import { reportBinaryOf, scanOutcome } from "./outcome.ts";
 import type { Principal, ScanOutcome, ScanRequest, ScanRequestFields } from "./types.ts";
 
@@ -52,7 +53,7 @@ export interface ScanSaga {
   refund(reservationId: string, log: Log): Promise<void>;
 }
 
-export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispatcher" | "config" | "uploads"> & { caps: InFlightCaps }): ScanSaga {
+export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispatcher" | "config" | "uploads"> & { caps: InFlightCaps; workspaces?: WorkspaceSettings }): ScanSaga {
   const { config } = deps;
   const { rpcTimeoutMs, retryAfter, publicBase, reservationTtlMs, unavailable } = callSettings(config);
 
@@ -197,12 +198,24 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
     return { req: { ...req, file: { stored: ref, fileName, mime } }, object: ref.object };
   }
 
+  /**
+   * A v3 tag or zip scan of a workspace that gives no allowed_domains uses the workspace's stored list (its approved
+   * vendors, set once: PUT /v3/workspaces/{id}/settings). Resolved here, after the request's hash was taken: an
+   * idempotent retry is the same request whatever the workspace's list became.
+   */
+  async function withWorkspaceAllowlist(principal: Principal, req: ScanRequest): Promise<ScanRequest> {
+    if ((req.kind !== "tag_v3" && req.kind !== "zip_v3") || req.vendorAllowlist?.length || req.workspaceId <= 0 || !deps.workspaces) return req;
+    const stored = await deps.workspaces.allowedDomains(principal, req.workspaceId);
+    return stored.length > 0 ? { ...req, vendorAllowlist: stored } : req;
+  }
+
   async function run(principal: Principal, received: ScanRequest, r: Reservation, log: Log): Promise<ScanOutcome> {
     const location = locationOf(received, config);
     let req = received;
     let uploaded: string | undefined;
     try {
       ({ req, object: uploaded } = await storeFile(received));
+      req = await withWorkspaceAllowlist(principal, req);
       const { job } = buildJob(config, r.jobId, req);
       // Milliseconds per step, for the log line an operator reads first when scans get slow (the scanners log theirs).
       const t0 = Date.now();

@@ -86,7 +86,14 @@ export const MAX_ALLOWED_DOMAINS = 200;
 
 /** v3 tag and zip: `allowed_domains`, the hosts a creative may contact (privacy.unapproved_domains, approved_vendors_only). */
 function allowedDomains(body: Json): { vendorAllowlist?: string[] } {
-  const v = optional(body, "allowed_domains");
+  return checkAllowedDomains(optional(body, "allowed_domains"));
+}
+
+/**
+ * `allowed_domains` as both doors take it (JSON body, gRPC ScanTagV3Request/ScanZipV3Request field 5): at most 200
+ * domain names, lower-cased, a leading `*.` dropped (subdomains are always in); undefined or empty = none given.
+ */
+export function checkAllowedDomains(v: unknown): { vendorAllowlist?: string[] } {
   if (v === undefined) return {};
   if (!Array.isArray(v)) throw payloadError(`allowed_domains: must be an array of domain names, got ${typeName(v)}`);
   // The streamed body keeps one item past the limit (scan-body-reader.ts), so the count is not told.

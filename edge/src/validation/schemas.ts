@@ -22,7 +22,7 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
       maxItems: 200,
       items: { type: "string", maxLength: 253, examples: ["*.doubleclick.net", "adsrvr.org"] },
       description:
-        "the domains the creative may contact (\"connection screening\"): each entry covers the domain and its subdomains (a leading *. is the same). When given, the report's privacy.unapproved_domains lists every host contacted outside it (in any consent state) and the test approved_vendors_only fails on any. An entry that is not a domain name is a payload_error naming it.",
+        "the domains the creative may contact (\"connection screening\"): each entry covers the domain and its subdomains (a leading *. is the same). When given, the report's privacy.unapproved_domains lists every host contacted outside it (in any consent state) and the test approved_vendors_only fails on any. An entry that is not a domain name is a payload_error naming it. Not given (or empty) in a scan with a workspace_id: the workspace's stored list (PUT /v3/workspaces/{workspace_id}/settings), if it has one.",
     },
   };
   const language = {

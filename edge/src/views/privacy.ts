@@ -40,9 +40,12 @@ export const privacySchema = obj(
         pixels: int("count of measurement pixels among them"),
         signal: str("what the state sent: TC string, GPP string, US privacy string, GPC; empty for no_cmp"),
         error: str("set when the state's run failed or was cut short by the scan's deadline; the summary holds what was seen"),
-        watched_ms: int("milliseconds the run watched the creative (each consent run watches as long as the no_cmp render did)"),
+        watched_ms: int("milliseconds the run watched the creative (each consent run watches as long as the no_cmp render did; a derived state has no_cmp's)"),
+        derived_from: str("\"no_cmp\" when the state was not rendered: nothing that differs between it and no_cmp (its CMP, macros, headers) could reach the creative, so its summary is the no_cmp run's judged under this state's consent; empty when rendered"),
+        derived_reason: str("why the state could be derived (with derived_from)"),
+        rendered_because: str("why the state was rendered: the consent signals the creative looked for, its consent macros, or the servers that receive the state's Sec-GPC header; empty for no_cmp and derived states"),
       }),
-      "one per state rendered; empty when the consent runs were not made",
+      "no_cmp, then each consent state (rendered, or derived from no_cmp); empty when the consent states were not made",
     ),
     reads_consent: bool("the creative (or anything it loaded) called __tcfapi, __gpp or __uspapi, directly or by postMessage"),
     consent_calls: arr(obj({
@@ -70,8 +73,9 @@ export const privacySchema = obj(
       }),
       "identifiers set and tracking requests made while the user had refused",
     ),
-    allowed_domains: arr(str(), "the request's allowed_domains; empty when none was given"),
+    allowed_domains: arr(str(), "the request's allowed_domains (or the workspace's stored list when the request has none); empty when there is none"),
     unapproved_domains: arr(str(), "hosts contacted in any state outside allowed_domains (approved_vendors_only); empty without a list"),
+    consent_signals: arr(str(), "what the no_cmp run saw the creative (or anything it loaded) look for: __tcfapi, __gpp, __uspapi, __cmp, their __…Locator frames and __…Call messages (named in a script it ran, or posted), globalPrivacyControl (named or read), tamper (the sensor taken apart), unscanned (a script not read in time); decides which states are rendered"),
   },
   { description: "what the creative does with and without the user's consent, and whom it talks to" },
 );
@@ -81,7 +85,7 @@ export function privacyView(p: Privacy | undefined) {
     states: (p?.states ?? []).map((s) => ({
       state: s.state, cookies: s.cookies.map((c) => ({ name: c.name, domain: c.domain })), storage_keys: [...s.storageKeys],
       third_party_domains: [...s.thirdPartyDomains], requests: s.requests, pixels: s.pixels, signal: s.signal, error: s.error,
-      watched_ms: Number(s.watchedMs),
+      watched_ms: Number(s.watchedMs), derived_from: s.derivedFrom, derived_reason: s.derivedReason, rendered_because: s.renderedBecause,
     })),
     reads_consent: p?.readsConsent ?? false,
     consent_calls: (p?.consentCalls ?? []).map((c) => ({ state: c.state, api: c.api, command: c.command, count: c.count, via_post_message: c.viaPostMessage })),
@@ -92,5 +96,6 @@ export function privacyView(p: Privacy | undefined) {
     violations: (p?.violations ?? []).map((v) => ({ state: v.state, kind: v.kind, what: v.what, domain: v.domain })),
     allowed_domains: [...(p?.allowedDomains ?? [])],
     unapproved_domains: [...(p?.unapprovedDomains ?? [])],
+    consent_signals: [...(p?.consentSignals ?? [])],
   };
 }

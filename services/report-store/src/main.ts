@@ -4,8 +4,10 @@ import { openArtifacts } from "./artifacts.ts";
 import { DAY_MS } from "./retention.ts";
 import { registerReportStoreRoutes } from "./routes.ts";
 import { DEFAULT_RETENTION_DAYS, createReportStore } from "./store.ts";
+import { createWorkspaceSettingsStore } from "./workspace-settings.ts";
 
-// Report-store process: stored reports and their index in NATS KV, images in the Object Store, on REPORT_STORE_PORT.
+// Report-store process: stored reports and their index in NATS KV, images in the Object Store, each workspace's
+// settings in their own KV bucket (no retention), on REPORT_STORE_PORT.
 const logger = createLogger("report-store");
 const { natsUrl, natsAuth } = loadCommonConfig();
 const port = envInt("REPORT_STORE_PORT", 9102);
@@ -18,6 +20,7 @@ const credentials = serviceCredentialsFromEnv();
 const nc = await connectNats(natsUrl, "report-store", { auth: natsAuth });
 const store = await createReportStore(nc, { retentionMs });
 const artifacts = await openArtifacts(nc, retentionMs);
+const workspaces = await createWorkspaceSettingsStore(nc);
 const host = await startServiceHost({
   name: "report-store",
   port,
@@ -26,7 +29,7 @@ const host = await startServiceHost({
   credentials,
   logger,
   serviceNames: [reportstore.ReportStoreService.typeName],
-  register: (router) => registerReportStoreRoutes(router, store, artifacts, logger),
+  register: (router) => registerReportStoreRoutes(router, store, artifacts, logger, workspaces),
   ready: async () => !nc.isClosed(),
 });
 

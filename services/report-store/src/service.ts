@@ -3,6 +3,7 @@ import { Code, ConnectError, type ServiceImpl } from "@connectrpc/connect";
 import { reportstore } from "@cva/contracts";
 import type { ArtifactStore, Logger } from "@cva/platform";
 import type { ReportStore } from "./store.ts";
+import type { WorkspaceSettingsStore } from "./workspace-settings.ts";
 
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 
@@ -16,7 +17,12 @@ export function createReportStoreService(
   store: ReportStore,
   artifacts: ArtifactStore,
   logger?: Logger,
+  workspaces?: WorkspaceSettingsStore,
 ): ServiceImpl<typeof reportstore.ReportStoreService> {
+  const settings = () => {
+    if (!workspaces) throw new ConnectError("workspace settings are not stored by this report store", Code.Unimplemented);
+    return workspaces;
+  };
   return {
     async putReport(req) {
       if (!req.report) throw new ConnectError("report is required", Code.InvalidArgument);
@@ -48,6 +54,17 @@ export function createReportStoreService(
         throw new ConnectError("mime_type must be a media type such as image/png", Code.InvalidArgument);
       }
       return create(reportstore.PutArtifactResponseSchema, { id: await artifacts.put(req.data, req.mimeType) });
+    },
+
+    async putWorkspaceSettings(req) {
+      if (!req.settings) throw new ConnectError("settings is required", Code.InvalidArgument);
+      const stored = await settings().put(req.settings);
+      logger?.info({ workspace_id: String(stored.workspaceId), allowed_domains: stored.allowedDomains.length }, "workspace settings stored");
+      return create(reportstore.PutWorkspaceSettingsResponseSchema, { settings: stored });
+    },
+
+    async getWorkspaceSettings(req) {
+      return create(reportstore.GetWorkspaceSettingsResponseSchema, { settings: await settings().get(req.customerId, req.workspaceId) });
     },
 
     async getArtifact(req) {

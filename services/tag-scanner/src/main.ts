@@ -19,21 +19,22 @@ const timeouts = {
   landingMs: envInt("TAG_LANDING_TIMEOUT_MS", DEFAULT_TIMEOUTS.landingMs),
 };
 const policy = outboundPolicyFromEnv();
-// The consent states' runs (privacy/): off unless TAG_CONSENT_STATES=1. They add three renderer starts to the critical
-// path of every v3 scan (+6.9 s p50 on a static tag at load 15, see the README) until their contexts are prepared
-// ahead like the main run's: a deployment that wants `privacy` in every report turns them on knowingly.
-const consentStates = envString("TAG_CONSENT_STATES", "0") === "1";
 // Chrome's Heavy Ad Intervention in an ad frame (heavy-ad/): on by default; the second run is made only for creatives
 // whose first run came within half of one of Chrome's limits, so a creative far below them renders once.
 const heavyAd = envString("TAG_HEAVY_AD", "1") === "1";
 // SIMID jobs (simid/) at a time, on the same browsers as the tag scans.
 const simidSlots = Math.max(1, envInt("TAG_SIMID_SLOTS", 2));
+// The consent states (privacy/): on unless TAG_CONSENT_STATES=0. A state is rendered only where it can differ from the
+// full run (privacy/consent-plan.ts; TAG_CONSENT_DERIVE=0 renders all three always): a creative that looks for no
+// consent signal costs no extra render (see the README, "Cost").
+const consentStates = envString("TAG_CONSENT_STATES", "1") === "1";
+const consentDerive = envString("TAG_CONSENT_DERIVE", "1") === "1";
 
 await runScannerMain({
   name: "tag-scanner",
   portEnv: "TAG_SCANNER_PORT",
   defaultPort: 9103,
   defaultMetricsPort: 9203,
-  describe: { pool, timeouts, policy: policy.describe(), consentStates, heavyAd },
-  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, heavyAd, simidSlots }),
+  describe: { pool, timeouts, policy: policy.describe(), consentStates, consentDerive, heavyAd },
+  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, consentDerive, heavyAd, simidSlots }),
 });

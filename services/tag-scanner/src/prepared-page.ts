@@ -10,6 +10,7 @@ import { gatherPerformance } from "./gatherers/performance.ts";
 import { createProbeWorlds } from "./gatherers/probe-world.ts";
 import { gatherFlashes } from "./gatherers/flashes.ts";
 import { gatherScreencast } from "./gatherers/screencast.ts";
+import { gatherConsentSensor } from "./privacy/consent-sensor.ts";
 import type { NewTabProfiles, TabProfile } from "./new-tab-profile.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 import { TIMED_OUT, bounded, within } from "./util.ts";
@@ -45,6 +46,8 @@ export interface PreparedPage extends PageGatherers {
    * gatherer is one more entry; the named fields are the same objects, for what the phases read while they collect.
    */
   gatherers: readonly Gatherer[];
+  /** What the creative looked for of the consent signals (privacy/); only on pages prepared for the consent states. */
+  consentSensor?: ReturnType<typeof gatherConsentSensor>;
   /** The isolated worlds every DOM probe runs in (not a gatherer: a tool the phases use). */
   worlds: ReturnType<typeof createProbeWorlds>;
   /** Emulates `profile` unless it is the one already applied. */
@@ -97,6 +100,8 @@ export async function preparePage(opts: {
   policy: OutboundPolicy;
   startProxy: (policy: OutboundPolicy) => Promise<EgressProxy>;
   profile: DeviceProfile;
+  /** Add the consent sensor (privacy/consent-sensor.ts): the scanner renders the consent states. */
+  consentSensor?: boolean;
 }): Promise<PreparedPage> {
   const proxy = await opts.startProxy(opts.policy);
   let context: BrowserContext | undefined;
@@ -135,7 +140,8 @@ export async function preparePage(opts: {
       perf: gatherPerformance(client),
       interception: gatherInterception(client, site, () => mainFrameId),
     };
-    const gatherers: Gatherer[] = Object.values(byRole);
+    const consentSensor = opts.consentSensor ? gatherConsentSensor(client) : undefined;
+    const gatherers: Gatherer[] = [...Object.values(byRole), ...(consentSensor ? [consentSensor] : [])];
     const worlds = createProbeWorlds(client);
     mainFrameId = (await setup(client.send("Page.getFrameTree"))).frameTree.frame.id;
     // A gatherer that cannot start leaves the scan blind to what it gathers: the page is not used.
@@ -143,7 +149,7 @@ export async function preparePage(opts: {
     if (failed.length > 0) throw new Error(`gatherers did not start: ${failed.map((f) => `${f.gatherer}: ${f.error}`).join("; ")}`);
     return {
       browser: opts.browser, proxy, context: ctx, page, client, mainFrameId, site, popups,
-      gatherers, ...byRole, worlds,
+      gatherers, ...byRole, worlds, consentSensor,
       async useProfile(p) {
         if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) return;
         profile = p;

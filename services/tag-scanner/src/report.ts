@@ -72,6 +72,8 @@ export interface TagArtifacts {
   vendors?: VendorDb;
   /** The consent states' runs (privacy/); undefined when they were not run. */
   consentRuns?: ConsentRunArtifact[];
+  /** What the full run saw the creative look for of the consent signals (privacy/consent-sensor.ts). */
+  consentSeen?: string[];
   /** The customer's allowed_domains (approved_vendors_only). */
   allowedDomains?: readonly string[];
   /** Photosensitivity frames, pause control, document checks (fields/accessibility-report.ts). */
@@ -272,7 +274,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
           privacy: privacyField({
             site, requests, storage: { cookies: art.cookies, localStorage: art.localStorage }, consentRuns: art.consentRuns,
             watchedMs: art.renderEndedAt - (art.navWallMs ?? art.renderEndedAt), vendors: art.vendors, allowedDomains: art.allowedDomains,
-            creativeRequests,
+            creativeRequests, signalsSeen: art.consentSeen ?? [],
           }),
         }
       : {}),

@@ -22,7 +22,10 @@ import { createWarmPages, type PageLease } from "./warm-pages.ts";
 import { calibrateCpu, REFERENCE_DEVICE, type CpuCalibration } from "./cpu-calibration.ts";
 import { bounded } from "./util.ts";
 import type { ConsentRunArtifact } from "./privacy/artifact.ts";
+import { planConsentStates } from "./privacy/consent-plan.ts";
 import { startConsentRuns } from "./privacy/consent-runs.ts";
+import { buildConsentPage, createConsentPages } from "./privacy/consent-pages.ts";
+import { consentStates as extraStates } from "./privacy/consent-states.ts";
 import { vendorDb, type VendorDb } from "./privacy/vendors.ts";
 import { runHeavyAd, type HeavyAdRun } from "./heavy-ad/run.ts";
 import { heavyAdCheck, type FirstRun } from "./heavy-ad/trigger.ts";
@@ -79,10 +82,15 @@ export interface TagScannerDeps {
   /** Addresses a page_url host may have (page-origin.ts; default public unicast only, whatever the allowlist says). */
   pageHostPolicy?: OutboundPolicy;
   /**
-   * Render the consent states (privacy/) for v3 jobs. Off unless asked: the process turns it on (TAG_CONSENT_STATES,
+   * The consent states (privacy/) for v3 jobs. Off unless asked: the process turns it on (TAG_CONSENT_STATES,
    * default 1; main.ts), tests that are not about consent keep their one run per scan.
    */
   consentStates?: boolean;
+  /**
+   * Derive from the full run the consent states that cannot differ from it (privacy/consent-plan.ts) instead of
+   * rendering them; default true (TAG_CONSENT_DERIVE).
+   */
+  consentDerive?: boolean;
   /** Whom hosts belong to (privacy/vendors.ts; default the curated list). */
   vendors?: VendorDb;
   /**
@@ -103,6 +111,23 @@ export interface TagScanner {
   warmUp(): Promise<void>;
 }
 
+/** Starts the consent states' runs (privacy/), given what the full run saw when its measure phase ended. */
+type ConsentStart = (c: {
+  renderMs: number; deadline: number; seen: string[]; serverHosts: string[]; site: ReturnType<typeof buildSyntheticSite>;
+}) => Promise<ConsentRunArtifact[]>;
+
+/** Hosts outside the synthetic origin the creative's run contacted (http/ws): servers that see a state's headers. */
+function serverHostsOf(requests: ReadonlyArray<{ url: string; synthetic?: boolean }>): string[] {
+  const hosts = new Set<string>();
+  for (const r of requests) {
+    if (r.synthetic || !/^(https?|wss?):/i.test(r.url)) continue;
+    try {
+      hosts.add(new URL(r.url).hostname);
+    } catch { /* not a URL */ }
+  }
+  return [...hosts];
+}
+
 /** Milliseconds spent per phase, for the scan log (where an operator looks first when scans get slow). */
 interface PhaseMs { setup: number; render: number; measure: number; accessibility: number; landing: number; consentWait?: number }
 
@@ -117,13 +142,16 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   // desktop/en-US (most scans), a job with other targeting re-emulates its prepared page (a few CDP calls).
   const prepare = (l: PageLease) => preparePage({
     browser: l.browser, tabProfiles: l.tabProfiles, policy: pageOrigins.policy, profile: deviceProfile(DEFAULT_JOB, l.chromeMajor),
-    startProxy: (policy) => startProxy(policy, l.proxyListener),
+    startProxy: (policy) => startProxy(policy, l.proxyListener), consentSensor: deps.consentStates === true,
   });
   const warm = createWarmPages({ perBrowser: deps.pool.slotsPerBrowser ?? 1, prepare });
   const imageWork = deps.imageWork ?? createImageWork();
   const vendors = deps.vendors ?? vendorDb();
+  // One page per consent state, per browser, built ahead once a creative on that browser needed them.
+  const consentPages = createConsentPages({ perBrowser: extraStates().length, build: buildConsentPage });
   deps.pool.onClose?.(async () => {
     await warm.close();
+    await consentPages.close();
     if (!deps.imageWork) await imageWork.close();
   });
 
@@ -189,10 +217,17 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         if (calibrationWanted && !calibration) void calibrate(lease.browser);
       };
       // v3 reports only: v2's documented shape has no privacy to carry them.
-      const consent = !deps.consentStates || job.apiVersion !== "v3" ? undefined : (renderMs: number, deadline: number) => startConsentRuns({
-        browser: lease.browser, startProxy: (policy) => startProxy(policy, lease.proxyListener), policy: pageOrigins.policy,
-        job, profile, renderMs, deadline,
-      });
+      const consent: ConsentStart | undefined = !deps.consentStates || job.apiVersion !== "v3" ? undefined : (c) => {
+        const plan = planConsentStates({ job, states: extraStates(), seen: c.seen, serverHosts: c.serverHosts, derive: deps.consentDerive !== false });
+        log?.info({
+          consent_seen: c.seen, consent_rendered: plan.filter((p) => p.render).map((p) => p.state.name),
+          consent_derived: plan.filter((p) => !p.render).map((p) => p.state.name),
+        }, "consent plan");
+        return startConsentRuns({
+          browser: lease.browser, startProxy: (policy) => startProxy(policy, lease.proxyListener), policy: pageOrigins.policy,
+          job, site: c.site, profile, plan, renderMs: c.renderMs, deadline: c.deadline, pages: exclusive ? undefined : consentPages,
+        });
+      };
       // v3 only, as the consent states: Chrome's Heavy Ad Intervention on the creative in an ad frame, when the first
       // run came near one of its limits (heavy-ad/trigger.ts).
       const heavyAd = !deps.heavyAd || job.apiVersion !== "v3" ? undefined : (first: FirstRun, site: SyntheticSite, size: { width: number; height: number }, deadline: number): Promise<HeavyAdRun> => {
@@ -265,7 +300,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   async function gather(
     job: ScanJob, profile: DeviceProfile, prepared: PreparedPage, t0: number,
     signal: AbortSignal | undefined, log: ScanLogger | undefined, afterRender: () => void,
-    consent?: (renderMs: number, deadline: number) => Promise<ConsentRunArtifact[]>,
+    consent?: ConsentStart,
     heavyAd?: (first: FirstRun, site: SyntheticSite, size: { width: number; height: number }, deadline: number) => Promise<HeavyAdRun>,
   ) {
     const site = buildSyntheticSite(job);
@@ -285,7 +320,12 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // The consent states run while this run stores its screenshot and clicks through (privacy/consent-runs.ts): after
     // the measure phase, whose reads (storage, layout: each bounded) starved beside three renderer starts on a loaded
     // machine and came back empty.
-    const consentRuns = consent?.(render.endedAt - render.startedAt, jobDeadline);
+    const consentRuns = consent ? (async () => {
+      // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ.
+      const seen = prepared.consentSensor ? await prepared.consentSensor.settle(1_000) : ["unscanned"];
+      const runs = await consent({ renderMs: render.endedAt - render.startedAt, deadline: jobDeadline, seen, serverHosts: serverHostsOf(net.artifact.requests), site });
+      return { runs, seen };
+    })() : undefined;
     // Likewise the heavy-ad run, when the first run's figures call for it: its bytes and CPU are the render's.
     const box = measure.measured.layout?.box;
     const heavyAdRun = heavyAd?.(
@@ -348,7 +388,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),
       creativeRequestCount: net.artifact.creativeRequests,
-      vendors, consentRuns: privacyRuns,
+      vendors, consentRuns: privacyRuns?.runs, consentSeen: privacyRuns?.seen,
       allowedDomains: job.input.case === "tag" ? job.input.value.allowedDomains : [],
       renderStartedAt: render.startedAt,
       accessibility: { flashes: prepared.flashes.artifact, ...a11y },

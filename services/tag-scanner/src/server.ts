@@ -13,12 +13,14 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   artifacts?: ArtifactSink;
   pool?: BrowserPoolOptions;
   timeouts?: Partial<ScanTimeouts>;
-  /** Render the consent states for v3 jobs (TAG_CONSENT_STATES=1; main.ts defaults it to off). */
+  /** Render the consent states for v3 jobs (TAG_CONSENT_STATES, default 1 in main.ts). */
   consentStates?: boolean;
   /** Chrome's Heavy Ad Intervention run for creatives near its limits (TAG_HEAVY_AD). */
   heavyAd?: boolean;
   /** SIMID jobs at a time (TAG_SIMID_SLOTS; default 2). */
   simidSlots?: number;
+  /** Derive the consent states that cannot differ from no_cmp (TAG_CONSENT_DERIVE, default 1). */
+  consentDerive?: boolean;
 }
 
 export type TagScannerProcess = ScannerProcess;
@@ -32,7 +34,7 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
   // Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
   const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
-  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates, heavyAd: opts.heavyAd });
+  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates, consentDerive: opts.consentDerive, heavyAd: opts.heavyAd });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
   // SCAN_KIND_SIMID beside the tag jobs, on the same browsers (simid/): the VAST analyzer's SIMID creatives.

@@ -15,6 +15,8 @@ import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
+/** The same scanner rendering every state (TAG_CONSENT_DERIVE=0): what a derived state must agree with. */
+let fullScanner: TagScanner;
 let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 let port = "";
 const host = (name: string) => `http://${name}:${port}`;
@@ -33,13 +35,15 @@ beforeAll(async () => {
   });
   port = new URL(fixture.origin).port;
   pool = createBrowserPool({ browsers: 1, slots: 2 });
-  scanner = createTagScanner({
-    pool, artifacts: createMemoryArtifactSink(), location: "usa", vendors, consentStates: true,
+  const make = (consentDerive: boolean) => createTagScanner({
+    pool, artifacts: createMemoryArtifactSink(), location: "usa", vendors, consentStates: true, consentDerive,
     policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
     pageHostPolicy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),
     // stepMs bounds each measuring read (storage among them): generous, for a loaded machine.
     timeouts: { renderMs: 8_000, holdMs: 1_000, stepMs: 8_000 },
   });
+  scanner = make(true);
+  fullScanner = make(false);
 }, 60_000);
 afterAll(async () => {
   await pool?.close();
@@ -53,6 +57,8 @@ const scan = (html: string, allowedDomains: string[] = []) => {
   return scanner.scan(job);
 };
 const state = (r: TagReport, name: string) => r.privacy!.states.find((s) => s.state === name)!;
+/** Each extra state: `derived` (from no_cmp) or `rendered`. */
+const how = (r: TagReport) => Object.fromEntries(r.privacy!.states.slice(1).map((s) => [s.state, s.derivedFrom === "no_cmp" ? "derived" : "rendered"]));
 const PRIVACY_TESTS = ["no_identifiers_without_consent", "no_tracking_without_consent", "consent_macros_filled", "approved_vendors_only"] as const;
 /** The spec tests' measurements on a report (null = left out). */
 const verdicts = (r: TagReport) => Object.fromEntries(PRIVACY_TESTS.map((id) => [id, tagTests.get(id)!.measure(r)])) as Record<(typeof PRIVACY_TESTS)[number], unknown>;
@@ -87,6 +93,12 @@ new Image().src = "${host("px.tracker.test")}/px.gif?e=imp";</script>`);
       expect(s.pixels, s.state).toBe(1);
     }
     expect(p.readsConsent).toBe(false);
+    // It looks for no consent signal and has no macros: the TCF states are derived from no_cmp, saying so; the
+    // GPP state is rendered, as the servers it contacts receive Sec-GPC: 1 and may answer otherwise.
+    expect(p.consentSignals).toEqual([]);
+    expect(how(r)).toEqual({ tcf_denied: "derived", tcf_granted: "derived", gpp_us_opt_out: "rendered" });
+    expect(state(r, "tcf_denied").derivedReason).toMatch(/^not rendered: the creative looked for none of this state's consent signals, has no consent macros/);
+    expect(state(r, "gpp_us_opt_out").renderedBecause).toMatch(/receive Sec-GPC/);
     const kinds = p.violations.map((v) => `${v.state}:${v.kind}:${v.what}`).sort();
     expect(kinds).toEqual([
       "gpp_us_opt_out:cookie:uid", "gpp_us_opt_out:storage:uid", `gpp_us_opt_out:tracking_request:${host("px.tracker.test")}/px.gif?e=imp`,
@@ -120,6 +132,10 @@ if (typeof __tcfapi === "function") {
     const p = r.privacy!;
     expect(p.violations).toEqual([]);
     expect(p.readsConsent).toBe(true);
+    // Seen in its scripts (the frame's by name and by postMessage): every state whose CMP answers them is rendered.
+    expect(p.consentSignals).toEqual(expect.arrayContaining(["__tcfapi", "__tcfapiCall", "__tcfapiLocator", "globalPrivacyControl"]));
+    expect(how(r)).toEqual({ tcf_denied: "rendered", tcf_granted: "rendered", gpp_us_opt_out: "rendered" });
+    expect(state(r, "tcf_denied").renderedBecause).toMatch(/^the creative looked for .*__tcfapi/);
     const calls = p.consentCalls.map((c) => `${c.state}:${c.api}:${c.command}:${c.viaPostMessage ? "post" : "direct"}`).sort();
     expect(calls).toEqual([
       "tcf_denied:__tcfapi:addEventListener:direct", "tcf_denied:__tcfapi:getTCData:post",
@@ -158,6 +174,8 @@ if (typeof __tcfapi === "function") {
     const r = await scan(`${box}<script>if (!navigator.globalPrivacyControl) new Image().src = "${host("px.tracker.test")}/px.gif?e=gpc";</script>`);
     const states = [...new Set(r.privacy!.violations.map((v) => v.state))];
     expect(states).toEqual(["tcf_denied"]);
+    // GPC is the only signal it reads: the TCF states (whose CMPs set no GPC) are derived, gpp_us_opt_out rendered.
+    expect(how(r)).toEqual({ tcf_denied: "derived", tcf_granted: "derived", gpp_us_opt_out: "rendered" });
     expect(state(r, "gpp_us_opt_out").requests).toBe(0);
     expect(state(r, "tcf_granted").pixels).toBe(1);
   }, 90_000);
@@ -168,5 +186,43 @@ if (typeof __tcfapi === "function") {
     expect(r.privacy!.allowedDomains).toEqual(["allowed.test", "publisher.test"]);
     expect(r.privacy!.unapprovedDomains).toEqual(["x.unlisted.test"]);
     expect(verdicts(r).approved_vendors_only).toEqual({ value: 1, detail: "outside allowed_domains: x.unlisted.test" });
+  }, 90_000);
+
+  it("reads no consent and contacts no server: every state derived, with the verdicts and summaries a full render gives", async () => {
+    // A cookie only: read over CDP (Network.getAllCookies), which a loaded machine does not starve the way it can the
+    // full run's bounded localStorage read — the comparison is about derivation, not about that read.
+    const html = `${box}<script>document.cookie = "uid=u9; path=/";</script>`;
+    // One after the other: two scans and three consent runs at once would load the machine more than the point needs.
+    const derived = await scanner.scan(tagJob(html));
+    const full = await fullScanner.scan(tagJob(html));
+    expect(how(derived)).toEqual({ tcf_denied: "derived", tcf_granted: "derived", gpp_us_opt_out: "derived" });
+    expect(how(full)).toEqual({ tcf_denied: "rendered", tcf_granted: "rendered", gpp_us_opt_out: "rendered" });
+    for (const s of derived.privacy!.states.slice(1)) {
+      expect(s.derivedReason, s.state).toMatch(/^not rendered: .*it renders as in no_cmp$/);
+      expect(s.error, s.state).toBe("");
+    }
+    for (const s of full.privacy!.states) expect(s.error, s.state).toBe("");
+    const facts = (r: TagReport) => r.privacy!.states.map((s) => ({
+      state: s.state, cookies: s.cookies.map((c) => `${c.name}@${c.domain}`), third: s.thirdPartyDomains, requests: s.requests, pixels: s.pixels,
+    }));
+    expect(facts(derived)).toEqual(facts(full));
+    const sorted = (r: TagReport) => r.privacy!.violations.filter((v) => v.kind !== "storage").map((v) => `${v.state}:${v.kind}:${v.what}`).sort();
+    expect(sorted(derived)).toEqual(sorted(full));
+    expect(sorted(derived)).toEqual(["gpp_us_opt_out:cookie:uid", "tcf_denied:cookie:uid"]);
+    expect(verdicts(derived)).toEqual(verdicts(full));
+    expect(value(verdicts(derived).no_identifiers_without_consent)).toBe(2);
+  }, 120_000);
+
+  it("builds the consent names at run time: the page half of the sensor sees the GPC read and the posted call", async () => {
+    const r = await scan(`${box}<script>
+var g = "global" + "Privacy" + "Control", c = "__tc" + "fapi" + "Call";
+if (!navigator[g]) new Image().src = "${host("px.tracker.test")}/px.gif?e=built";
+var m = {}; m[c] = { command: "ping", version: 2, callId: "p" }; window.postMessage(m, "*");
+</script>`);
+    expect(r.privacy!.consentSignals).toEqual(["__tcfapiCall", "globalPrivacyControl"]);
+    expect(how(r)).toEqual({ tcf_denied: "rendered", tcf_granted: "rendered", gpp_us_opt_out: "rendered" });
+    // Honours GPC: no pixel where it is sent.
+    expect(state(r, "gpp_us_opt_out").pixels).toBe(0);
+    expect(state(r, "tcf_denied").pixels).toBe(1);
   }, 90_000);
 });

@@ -20,7 +20,9 @@ export function renderPrivacy(report: J): string {
   const stateTable = table(
     [{ head: "State" }, { head: "Cookies", kind: "url" }, { head: "Storage keys", kind: "url" }, { head: "Third-party domains", kind: "url" }, { head: "Requests", kind: "num" }, { head: "Pixels", kind: "num" }],
     states.map((s) => [
-      `${esc(STATE_LABEL[text(s.state)] ?? text(s.state))}${s.error ? `<br><small>${esc(text(s.error))}</small>` : ""}`,
+      `${esc(STATE_LABEL[text(s.state)] ?? text(s.state))}${s.error ? `<br><small>${esc(text(s.error))}</small>` : ""}`
+        // A derived state was not rendered: say so where its figures are read.
+        + (s.derived_from ? `<br><small>derived from ${esc(text(s.derived_from))}: ${esc(text(s.derived_reason))}</small>` : ""),
       esc(objs(s.cookies).map((c) => `${text(c.name)} (${text(c.domain)})`).join(", ") || "none"),
       esc(names(s.storage_keys).join(", ") || "none"),
       esc(names(s.third_party_domains).join(", ") || "none"),
@@ -47,7 +49,7 @@ export function renderPrivacy(report: J): string {
   const allowed = names(p.allowed_domains);
   const unapproved = names(p.unapproved_domains);
   return [
-    `<p>Reads the consent signal: ${flag(p.reads_consent)}</p>`,
+    `<p>Reads the consent signal: ${flag(p.reads_consent)}${names(p.consent_signals).length ? ` (looked for: <code>${esc(names(p.consent_signals).join(", "))}</code>)` : ""}</p>`,
     stateTable,
     refusals,
     macroTable,

@@ -22,6 +22,8 @@ export const CUSTOMERS_BUCKET = "cva_customers";
 export const QUOTA_BUCKET = "cva_quota";
 /** KV bucket of the report store: stored reports and their indexes. */
 export const REPORTS_BUCKET = "cva_reports";
+/** KV bucket of the report store: each workspace's stored settings (allowed_domains), kept until replaced. */
+export const WORKSPACES_BUCKET = "cva_workspaces";
 
 /** The JetStream stream behind a KV bucket, resp. an object store (the layout the NATS clients create). */
 export const kvStream = (bucket: string) => `KV_${bucket}`;

@@ -1,6 +1,6 @@
 import { inboxPrefixOf } from "./auth.ts";
 import {
-  ARTIFACT_BUCKET, CUSTOMERS_BUCKET, KEYS_BUCKET, kvStream, LOCATIONS, objectStream, QUOTA_BUCKET, REPORTS_BUCKET, RESULTS_BUCKET,
+  ARTIFACT_BUCKET, CUSTOMERS_BUCKET, KEYS_BUCKET, kvStream, LOCATIONS, objectStream, QUOTA_BUCKET, REPORTS_BUCKET, RESULTS_BUCKET, WORKSPACES_BUCKET,
   RESULTS_STREAM, SIDE_EFFECTS_BUCKET, SIDE_EFFECTS_STREAM, STREAM, UPLOADS_BUCKET, UPLOADS_STREAM,
 } from "./names.ts";
 
@@ -162,7 +162,7 @@ export function natsPermissions(user: NatsUser): NatsPermissions {
     case "auth":
       return merge(user, ...AUTH_BUCKETS.map(kv));
     case "report-store":
-      return merge(user, kv(REPORTS_BUCKET), objectStore(ARTIFACT_BUCKET));
+      return merge(user, kv(REPORTS_BUCKET), kv(WORKSPACES_BUCKET), objectStore(ARTIFACT_BUCKET));
     case "tag-scanner":
       return merge(user, worker("tag"), worker("simid"), artifactWriter());
     case "zip-analyzer":

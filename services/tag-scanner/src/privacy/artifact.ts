@@ -15,4 +15,11 @@ export interface ConsentRunArtifact {
   watchedMs: number;
   /** Set when the run failed or was cut short. */
   error?: string;
+  /** Why the state was rendered (consent-plan.ts). */
+  because?: string;
+  /**
+   * Set when the state was not rendered: why it is derived from the full no_cmp run (consent-plan.ts). Its requests,
+   * storage and calls are then the full run's, filled in by the report (report-field.ts).
+   */
+  derived?: string;
 }

@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { ScanJobSchema, type ScanJob } from "@cva/contracts";
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
 import { randomBytes } from "node:crypto";
-import type { Browser, BrowserContext, Protocol, Target } from "puppeteer-core";
+import type { Browser, Protocol } from "puppeteer-core";
 import type { DeviceProfile } from "../config.ts";
 import { gatherInterception } from "../gatherers/interception.ts";
 import { gatherNetwork } from "../gatherers/network.ts";
@@ -14,6 +14,7 @@ import { buildSyntheticSite, type SyntheticSite } from "../synthetic-origin.ts";
 import { bounded, sleep } from "../util.ts";
 import type { ConsentCall, ConsentRunArtifact } from "./artifact.ts";
 import { consentPageSource } from "./consent-page.ts";
+import { buildConsentPage, closeConsentPage, type ConsentPage } from "./consent-pages.ts";
 import { fillMacros, type ConsentState } from "./consent-states.ts";
 
 
@@ -62,22 +63,18 @@ export async function runConsentState(opts: {
   state: ConsentState;
   watchMs: number;
   deadline: number;
+  /** A page built ahead for this run (consent-pages.ts); undefined (or resolving to undefined) = build one now. */
+  prepared?: Promise<ConsentPage | undefined>;
 }): Promise<ConsentRunArtifact> {
   const { state } = opts;
   const site = buildSyntheticSite(jobForState(opts.job, state));
   const out: ConsentRunArtifact = { state: state.name, site, requests: [], storage: { cookies: [], localStorage: [] }, calls: [], watchedMs: 0 };
   const left = () => opts.deadline - Date.now();
-  let proxy: EgressProxy | undefined;
-  let context: BrowserContext | undefined;
+  let built: ConsentPage | undefined;
   try {
-    proxy = await opts.startProxy(opts.policy);
-    context = await opts.browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
-    // Popups are closed at once, as in the full run's render phase.
-    context.on("targetcreated", (t: Target) => {
-      if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
-    });
-    const page = await context.newPage();
-    const client = await page.createCDPSession();
+    // A page built ahead (consent-pages.ts), else one built now: a renderer start on this run's critical path.
+    built = (opts.prepared ? await opts.prepared : undefined) ?? await buildConsentPage(opts.browser, () => opts.startProxy(opts.policy));
+    const { client } = built;
     const siteRef: { current?: SyntheticSite } = { current: site };
     let mainFrameId = "";
     const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
@@ -149,11 +146,7 @@ export async function runConsentState(opts: {
     out.error = `the ${state.name} run failed: ${String(err).slice(0, 300)}`;
   } finally {
     // Closed in the background: the report does not wait for a context to close (a wedged one takes its 10 s).
-    const [ctx, px] = [context, proxy];
-    void (async () => {
-      if (ctx) await bounded(ctx.close(), 10_000, undefined);
-      if (px) await bounded(px.close(), 5_000, undefined);
-    })();
+    if (built) closeConsentPage(built);
   }
   // Copies: the gatherers' own lists may still grow until the context is gone.
   return { ...out, requests: [...out.requests], calls: out.calls.map((c) => ({ ...c })) };

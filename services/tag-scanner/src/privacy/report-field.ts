@@ -19,14 +19,21 @@ export function privacyField(input: {
   consentRuns: ConsentRunArtifact[];
   vendors?: VendorDb;
   allowedDomains?: readonly string[];
+  /** What the full run saw the creative look for (consent-sensor.ts). */
+  signalsSeen?: readonly string[];
   creativeRequests(run: { site: SyntheticSite; requests: RequestRecord[] }): RequestRecord[];
 }) {
+  const noCmp = { state: "no_cmp", site: input.site, requests: input.requests, storage: input.storage, calls: [], watchedMs: input.watchedMs };
   const s = summarisePrivacy({
     db: input.vendors ?? vendorDb(),
     allowedDomains: input.allowedDomains ?? [],
+    signalsSeen: input.signalsSeen ?? [],
     states: [
-      { state: "no_cmp", site: input.site, requests: input.requests, storage: input.storage, calls: [], watchedMs: input.watchedMs },
-      ...input.consentRuns.map((r) => ({ ...r, requests: input.creativeRequests(r) })),
+      noCmp,
+      // A derived state is the full run's data judged under that state's consent (consent-plan.ts says why).
+      ...input.consentRuns.map((r) => (r.derived !== undefined
+        ? { ...noCmp, state: r.state, derivedFrom: "no_cmp", derivedReason: r.derived }
+        : { ...r, requests: input.creativeRequests(r), renderedBecause: r.because ?? "" })),
     ],
   });
   return {

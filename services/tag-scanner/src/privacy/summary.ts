@@ -15,6 +15,10 @@ export interface StateInput {
   calls: ConsentCall[];
   watchedMs: number;
   error?: string;
+  /** "no_cmp" when the state was not rendered but derived from the full run; why, and why a rendered one was. */
+  derivedFrom?: string;
+  derivedReason?: string;
+  renderedBecause?: string;
 }
 
 // Budgets: a creative controls how many cookies, keys, hosts and URLs it makes; the report keeps this many of each.
@@ -28,7 +32,10 @@ export interface PrivacySummary {
   states: Array<{
     state: string; cookies: Array<{ name: string; domain: string }>; storageKeys: string[]; thirdPartyDomains: string[];
     requests: number; pixels: number; signal: string; error: string; watchedMs: bigint;
+    derivedFrom: string; derivedReason: string; renderedBecause: string;
   }>;
+  /** What the full run saw the creative look for of the consent signals (consent-sensor.ts), sorted. */
+  consentSignals: string[];
   readsConsent: boolean;
   consentCalls: Array<{ state: string; api: string; command: string; count: number; viaPostMessage: boolean }>;
   consentMacros: Array<{
@@ -87,11 +94,12 @@ export function summarisePrivacy(input: {
   states: StateInput[];
   db: VendorDb;
   allowedDomains: readonly string[];
+  signalsSeen?: readonly string[];
 }): PrivacySummary {
   const signals = new Map(consentStates().map((s) => [s.name as string, s.signal]));
   const allowed = normaliseAllowed(input.allowedDomains);
   const out: PrivacySummary = {
-    states: [], readsConsent: false, consentCalls: [], consentMacros: [], violations: [], allowedDomains: allowed, unapprovedDomains: [],
+    states: [], consentSignals: [...(input.signalsSeen ?? [])].sort(), readsConsent: false, consentCalls: [], consentMacros: [], violations: [], allowedDomains: allowed, unapprovedDomains: [],
   };
   const unapproved = new Set<string>();
   const macroKeys = new Map<string, PrivacySummary["consentMacros"][number]>();
@@ -138,6 +146,7 @@ export function summarisePrivacy(input: {
     out.states.push({
       state: s.state, cookies, storageKeys, thirdPartyDomains: [...third].sort(), requests: s.requests.length, pixels,
       signal: signals.get(s.state) ?? "", error: s.error ?? "", watchedMs: BigInt(Math.max(0, Math.round(s.watchedMs))),
+      derivedFrom: s.derivedFrom ?? "", derivedReason: s.derivedReason ?? "", renderedBecause: s.renderedBecause ?? "",
     });
   }
   out.readsConsent = out.consentCalls.length > 0;
