@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -56,6 +56,10 @@ beforeAll(async () => {
     ffmpeg("-f", "lavfi", "-i", tone(-23, 10), "-c:a", "pcm_s24le", at("tone-23.wav")),
     ffmpeg("-f", "lavfi", "-i", tone(-10, 3), "-c:a", "flac", at("tone-10.flac")),
     ffmpeg("-f", "lavfi", "-i", "aevalsrc=2*sin(2*PI*1000*t)|0.5*sin(2*PI*1000*t):s=48000:d=2", "-c:a", "pcm_s16le", at("clipped.wav")),
+    // Spec set 3: full-frame white/black at 4 Hz for 3 s (a seizure risk), with an English mov_text caption track.
+    writeFile(at("captions.srt"), "1\n00:00:00,000 --> 00:00:02,000\nCaptioned\n\n").then(() =>
+      ffmpeg("-f", "lavfi", "-i", "color=c=black:s=40x30:r=30:d=3,format=rgb24,geq=r='if(lt(mod(T*4,1),0.5),255,0)':g='if(lt(mod(T*4,1),0.5),255,0)':b='if(lt(mod(T*4,1),0.5),255,0)',scale=320:240:flags=neighbor",
+        "-i", at("captions.srt"), ...x264, "-c:s", "mov_text", "-metadata:s:s:0", "language=eng", at("flash-captioned.mp4"))),
   ]);
   prober = createFileProber({ artifacts });
   images = createImageAnalyzer({ artifacts });
@@ -83,7 +87,9 @@ async function facts(name: string, kind: FileKind) {
 // The report fields the tests read, as file-job.ts builds them from the prober's facts.
 const videoReport = async (name: string) => {
   const f = await facts(name, "video");
-  return create(VideoFileReportSchema, { fileInfo: f.fileInfo, durationMs: BigInt(f.durationMs), notMeasured: f.notMeasured, analysisError: f.analysisError });
+  return create(VideoFileReportSchema, {
+    fileInfo: f.fileInfo, durationMs: BigInt(f.durationMs), notMeasured: f.notMeasured, analysisError: f.analysisError, accessibility: f.accessibility,
+  });
 };
 const audioReport = async (name: string) => {
   const f = await facts(name, "audio");
@@ -95,6 +101,20 @@ const imageReport = async (bytes: Buffer) => create(ImageFileReportSchema, { ...
 const verdicts = (s: ScanResults) =>
   Object.fromEntries(s.tests.map((t) => [t.test, t.result === TestOutcome.PASSED ? "passed" : t.result === TestOutcome.FAILED ? "failed" : `error: ${t.message}`]));
 const failing = (s: ScanResults) => s.tests.filter((t) => t.result !== TestOutcome.PASSED).map((t) => t.test).sort();
+
+describe("video files judged by spec set 3 (WCAG 2.2)", () => {
+  it("a 4 Hz full-frame flash with a caption track: photosensitivity fails (4 a second), captions pass (1 track)", async () => {
+    const s = evaluateVideoFile(await videoReport("flash-captioned.mp4"), 3);
+    expect(verdicts(s)).toEqual({ photosensitivity: "failed", captions: "passed" });
+    expect(s.tests.find((t) => t.test === "photosensitivity")!.actual).toBe(4);
+    expect(s.tests.find((t) => t.test === "captions")!.actual).toBe(1);
+  });
+
+  it("the clean spot (moving test pattern, no caption track): photosensitivity passes, captions fail", async () => {
+    const s = evaluateVideoFile(await videoReport("clean.mp4"), 3);
+    expect(verdicts(s)).toEqual({ photosensitivity: "passed", captions: "failed" });
+  });
+});
 
 describe("video files judged by their measurements", () => {
   it("a clean 6 s 1080p25 spot at -24 LUFS passes all 16 tests of set 0; set 2 (EBU R128, -23 ±0.5) fails its loudness only", async () => {

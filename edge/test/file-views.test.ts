@@ -58,7 +58,7 @@ describe("raw-file views", () => {
     const doc = JSON.parse(renderVideoV3(urls(fullVideo())));
     check(videoV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
-      ["audio_wave", "duration", "error", "file", "file_info", "file_size", "film_strip", "job_id", "meta", "name", "not_measured", "poster", "scan_results", "screenshot"],
+      ["accessibility", "audio_wave", "duration", "error", "file", "file_info", "file_size", "film_strip", "job_id", "meta", "name", "not_measured", "poster", "scan_results", "screenshot"],
     );
     expect(doc.meta).toMatchObject({ creative_type: "video", api_version: "v3", scan_duration: "1.23" });
     expect(doc.file).toEqual({ name: "spot.mp4", sha256: "ab".repeat(32), mime_type: "video/mp4", declared_mime_type: "video/mp4", size: 1234, url: "" });

@@ -1,4 +1,5 @@
 import type { VideoFileReport } from "@cva/contracts";
+import { mediaAccessibilityView, videoAccessibilitySchema } from "./media-accessibility.ts";
 import { applyNotMeasured } from "./not-measured.ts";
 import {
   audioSchema, contentSchema, containerSchema, creativeFileSchema, creativeFileView, errorSchema, fileInfoView, fileScanResultsSchema,
@@ -32,6 +33,7 @@ export const videoV3Schema = obj(
     poster: imageSchema,
     audio_wave: imageSchema,
     screenshot: screenshotSchema,
+    accessibility: videoAccessibilitySchema,
     not_measured: notMeasuredSchema("video"),
     error: errorSchema("a video"),
   },
@@ -52,6 +54,7 @@ export function videoV3View(r: VideoFileReport) {
     poster: imageView(r.poster),
     audio_wave: imageView(r.audioWave),
     screenshot: screenshotView(r.screenshot),
+    accessibility: mediaAccessibilityView(r.accessibility, { flashes: true, notMeasured: r.notMeasured }),
     not_measured: [...r.notMeasured],
     error: r.analysisError,
   };

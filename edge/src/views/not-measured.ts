@@ -20,6 +20,7 @@ export const MEDIA_NOT_MEASURED_FIELDS = {
   "file_info.audio.bit_rate": "absent",
   "file_info.video.letterboxing": "absent",
   "file_info.video.bit_rate": "absent",
+  "accessibility.captions": "absent",
   poster: "empty",
   film_strip: "empty",
   audio_wave: "empty",

@@ -1,4 +1,5 @@
 import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastNonLinear, VastReport, VideoInfo } from "@cva/contracts";
+import { mediaAccessibilityView, mediaFileAccessibilitySchema } from "./media-accessibility.ts";
 import { applyNotMeasured } from "./not-measured.ts";
 import {
   arr, bool, imageSchema, imageView, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
@@ -42,6 +43,7 @@ const fileInfoSchema = obj(
 const mediafileSchema = obj(
   {
     attributes: attributesSchema,
+    accessibility: mediaFileAccessibilitySchema,
     audio_wave: imageSchema,
     download_speed: num(`MB/s${NOT_MEASURED}`),
     file_info: fileInfoSchema,
@@ -57,7 +59,7 @@ const mediafileSchema = obj(
     not_measured: arr(
       str(),
       "what of this media file was not measured: scalars listed here are absent (http_code, file_size, download_speed, " +
-        "file_info.video.bit_rate, …), objects listed here are present but empty (file_info, poster, film_strip, " +
+        "file_info.video.bit_rate, accessibility.captions, …), objects listed here are present but empty (file_info, poster, film_strip, " +
         "audio_wave, file_info.audio.loudness)",
     ),
   },
@@ -275,6 +277,7 @@ export function vastV3View(r: VastReport) {
         // Every key present (images and info objects may be empty); unmeasured scalars then removed.
         const doc = {
           attributes: attributesView(m.attributes),
+          accessibility: mediaAccessibilityView(p?.accessibility, { flashes: false, notMeasured }),
           audio_wave: imageView(p?.audioWave),
           download_speed: p?.downloadSpeed ?? 0,
           file_info: {

@@ -5,6 +5,7 @@ export * from "./gen/cva/report/v1/report_pb.ts";
 export * from "./gen/cva/report/v1/creative_file_pb.ts";
 export * from "./gen/cva/report/v1/media_file_report_pb.ts";
 export * from "./gen/cva/report/v1/image_report_pb.ts";
+export * from "./gen/cva/report/v1/media_accessibility_pb.ts";
 export * from "./gen/cva/jobs/v1/jobs_pb.ts";
 export * from "./gen/cva/jobs/v1/file_input_pb.ts";
 export * as auth from "./gen/cva/auth/v1/auth_pb.ts";

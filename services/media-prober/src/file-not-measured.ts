@@ -23,6 +23,15 @@ export const FILE_FIELD = {
   filmStrip: "film_strip",
   screenshot: "screenshot",
   audioWave: "audio_wave",
+  captions: "accessibility.captions",
+  maxFlashes: "accessibility.max_flashes_per_second",
+  maxRedFlashes: "accessibility.max_red_flashes_per_second",
+  redFlash: "accessibility.red_flash",
+  flashRisk: "accessibility.flash_risk",
+  worstSecond: "accessibility.worst_second_ms",
+  framesAnalyzed: "accessibility.frames_analyzed",
+  flashFps: "accessibility.flash_analysis_fps",
+  flashArea: "accessibility.flash_area_threshold_px",
 } as const;
 
 export type FileField = (typeof FILE_FIELD)[keyof typeof FILE_FIELD];

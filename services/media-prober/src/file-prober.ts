@@ -2,7 +2,7 @@ import { open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import {
-  BlackBarsSchema, FileInfoSchema, ImageSchema, LoudnessSchema, MediaContentSchema, type AudioInfo, type FileInfo, type Image, type VideoInfo,
+  BlackBarsSchema, FileInfoSchema, ImageSchema, LoudnessSchema, MediaContentSchema, type AudioInfo, type FileInfo, type Image, type MediaAccessibility, type VideoInfo,
 } from "@cva/contracts";
 import type { ArtifactSink } from "@cva/platform";
 import { failureOf, describeFailures, thumbnailFromImage, type FailureKind } from "./analysis-pass.ts";
@@ -15,8 +15,10 @@ import { ffprobe, packetStats, type PacketStats, type ProbeResult, type ProbeStr
 import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "./file-audio-pass.ts";
 import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
 import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
+import { analyseFlashFrames, planFlashFrames, type FlashVerdict } from "./flash-frames.ts";
 import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassResult } from "./file-video-pass.ts";
 import { judgeScanType } from "./interlace.ts";
+import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility, probeVideoCaptions } from "./media-accessibility.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
 import type { LoggerLike } from "./prober.ts";
@@ -26,7 +28,7 @@ import {
 } from "./stream-facts.ts";
 import { audioStreamInfo, containerInfo, videoStreamInfo } from "./stream-info.ts";
 import { demuxerTruncation, packetsEndEarly, wavDataShort } from "./truncation.ts";
-import { pickAudioStream, pickVideoStream, streamDuration } from "./video-info.ts";
+import { pickAudioStream, pickVideoStream, rotationOf, streamDuration } from "./video-info.ts";
 
 /*
  * The measurement core of the raw file scans (scanVideo, scanAudio): a local file in, every field of issue 19 §2/§4
@@ -68,6 +70,8 @@ export interface FileFacts {
   durationMs: number;
   /** What the bytes are (container facts), e.g. video/mp4. */
   mimeType: string;
+  /** Captions, audio description (and, for video, flashes) — video files only. */
+  accessibility?: MediaAccessibility;
   poster?: Image;
   firstFrame?: Image;
   thumbnail?: Image;
@@ -156,6 +160,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       ? planFileVideoPass({
         input: path, outDir: opts.dir, videoIndex: video.index, duration: videoDuration,
         keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
+        flash: flashPlanOf(video, opts.dir),
       })
       : undefined;
     const audioPlan = audio ? planFileAudioPass({ input: path, outDir: opts.dir, audioIndex: audio.index }) : undefined;
@@ -172,8 +177,18 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
         return { stderr: "", failure: failureOf(e) };
       }
     };
-    const [v, a] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args)]);
+    // Captions in the pictures: a few frames decoded beside the passes (media-accessibility.ts).
+    const pictureCaptions = kind === "video" && canCarryPictureCaptions(video) && passTime.ms > 0
+      ? probeVideoCaptions(path, video!.index, { ...passOpts, inputOptions: FILE_INPUT_OPTIONS }).catch((e: unknown) => {
+        if (signal?.aborted) throw signal.reason;
+        log?.warn({ err: describe(e) }, "caption probe failed");
+        return undefined;
+      })
+      : Promise.resolve(kind === "video" && canCarryPictureCaptions(video) ? undefined : false);
+    const [v, a, cc] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args), pictureCaptions]);
     const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
+    // Flashes only from a pass that finished: a verdict over part of the video is not one.
+    const flashes = videoPlan?.flash && v && !v.failure ? await analyseFlashFrames(videoPlan.flash, videoDuration) : undefined;
     const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
     const analysisError = describeFailures(a?.failure, v?.failure, passOpts.timeoutMs, passTime.cut) ?? "";
     const notMeasured = new Set<FileField>();
@@ -208,6 +223,18 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       notMeasured.add(FILE_FIELD.leadingSilence).add(FILE_FIELD.trailingSilence);
     }
 
+    // ---- accessibility (video files)
+    let accessibility: MediaAccessibility | undefined;
+    if (kind === "video") {
+      accessibility = mediaAccessibility(meta.streams, video, cc);
+      if (captionsUnmeasured(accessibility, video, cc)) notMeasured.add(FILE_FIELD.captions);
+      if (flashes) withFlashes(accessibility, flashes, videoPlan!.flash!);
+      else {
+        for (const k of FLASH_FIELD_KEYS) notMeasured.add(FILE_FIELD[k]);
+        accessibility.flashesNotJudgedReason = v?.failure ? `the video pass did not finish${analysisError ? ` (${analysisError})` : ""}` : "no frame could be analysed";
+      }
+    }
+
     // ---- images
     const images = await storeImages(kind, vp, ap, opts, passOpts);
     if (kind === "video" && !images.poster) notMeasured.add(FILE_FIELD.poster);
@@ -221,6 +248,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
         fileInfo: create(FileInfoSchema, { container: containerMsg, video: videoInfo, audio: audioInfo, content }),
         durationMs: Math.round(programme * 1000),
         mimeType: container.mimeType,
+        accessibility,
         ...images,
         notMeasured: [...notMeasured],
         analysisError,
@@ -264,6 +292,27 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
   }
 
   return { probeFile };
+}
+
+/** The flash branch for the video stream, sized by its display picture (rotation applied, as ffmpeg's filters see it). */
+function flashPlanOf(video: ProbeStream, dir: string) {
+  const rotated = Math.abs(rotationOf(video)) === 90;
+  const w = video.width ?? 0;
+  const h = video.height ?? 0;
+  return planFlashFrames({ outDir: dir, width: rotated ? h : w, height: rotated ? w : h, frameRate: video.r_frame_rate ?? "" });
+}
+
+function withFlashes(a: MediaAccessibility, f: FlashVerdict, plan: { fps: number }): void {
+  a.maxFlashesPerSecond = f.maxFlashesPerSecond;
+  a.maxRedFlashesPerSecond = f.maxRedFlashesPerSecond;
+  a.redFlash = f.redFails;
+  a.flashRisk = f.generalFails || f.redFails;
+  a.worstSecondMs = BigInt(Math.round(f.worstSecondMs));
+  a.flashesJudged = f.judged;
+  a.flashesNotJudgedReason = f.notJudgedReason;
+  a.framesAnalyzed = f.frames;
+  a.flashAnalysisFps = Math.round(plan.fps * 1000) / 1000;
+  a.flashAreaThresholdPx = BigInt(f.areaThresholdPx);
 }
 
 /** Refusals ffprobe's description allows before anything is decoded. */

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
 import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
 import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
+import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
@@ -63,11 +64,14 @@ export interface FileVideoPassInput {
   /** Keyframe times on ffmpeg's timeline, from the packet scan; [] = unknown. */
   keyframes: number[];
   stripFrames?: number;
+  /** The photosensitivity branch (flash-frames.ts): one more output of the same decode. */
+  flash?: FlashPlan;
 }
 
 export interface FileVideoPassPlan {
   args: string[];
   outputs: VideoPassOutputs;
+  flash?: FlashPlan;
 }
 
 export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
@@ -87,7 +91,7 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
   const strip = stripSelect(p.keyframes, d, n);
   const mid = d > 0 ? (d / 2).toFixed(3) : "0";
   const graph = [
-    `[0:${p.videoIndex}]split=6[an][il][bars][ff][fp][fs]`,
+    `[0:${p.videoIndex}]split=${p.flash ? 7 : 6}[an][il][bars][ff][fp][fs]${p.flash ? "[fl]" : ""}`,
     // The sentinel is white, so it ends a black run, and differs from the frame before it, so it ends a freeze.
     `[an]${spacing(ANALYSIS_FPS)},scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=fast_bilinear,format=yuv420p,` +
       `tpad=stop=1:stop_mode=add:color=white,split=3[ab][af][at]`,
@@ -105,6 +109,7 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     `[fp]select='gte(t,${mid})',trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
     `[pcol]${rgb}[posterrgb]`,
     `[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
+    ...(p.flash ? [p.flash.chain("fl")] : []),
   ];
   const maps = pictureOutputMaps(o, ["black", "frozen", "tailed", "idet", "cropped"]);
   const args = [
@@ -112,9 +117,10 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     ...FILE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
     "-filter_complex", graph.join(";"),
     ...maps,
+    ...(p.flash?.outputArgs ?? []),
     "-y",
   ];
-  return { args, outputs: o };
+  return { args, outputs: o, flash: p.flash };
 }
 
 /** Frames decoded are matched to the packet scan's keyframe times within half a millisecond. */

@@ -15,6 +15,7 @@ export const FIELD = {
   poster: "poster",
   filmStrip: "film_strip",
   audioWave: "audio_wave",
+  captions: "accessibility.captions",
 } as const;
 
 export type NotMeasuredField = (typeof FIELD)[keyof typeof FIELD];

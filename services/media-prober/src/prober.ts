@@ -15,11 +15,14 @@ import type { ArtifactSink, OutboundPolicy } from "@cva/platform";
 import { planAnalysis, runAnalysis, thumbnailFromImage, type PassOutcome } from "./analysis-pass.ts";
 import { dominantColour } from "./colour.ts";
 import { containerFacts } from "./container-info.ts";
-import { MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
+import { MAX_PIXELS, refusedDecoder, refusedFrameSize, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { downloadMedia } from "./download.ts";
 import { toolUser, ToolError, type ResourceLimits } from "./exec.ts";
 import { ffprobe, packetStats, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
+import {
+  canCarryPictureCaptions, captionsUnmeasured, mediaAccessibility, probeVideoCaptions, VAST_FLASHES_NOT_MEASURED,
+} from "./media-accessibility.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
 import { FIELD, type NotMeasuredField } from "./not-measured.ts";
 import { SNIFF_BYTES, sniffMedia } from "./sniff.ts";
@@ -185,6 +188,14 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       return fail("not a media file: no audio or video stream");
     }
     lap("probe");
+    // Captions in the pictures: a few frames decoded beside the packet scan and the passes (media-accessibility.ts).
+    const pictureCaptions: Promise<boolean | undefined> = canCarryPictureCaptions(video)
+      ? probeVideoCaptions(file, video!.index, { ...toolOpts, inputOptions: SAFE_INPUT_OPTIONS }).catch((e: unknown) => {
+        if (signal?.aborted) throw signal.reason;
+        log?.warn({ url: input.url, err: describe(e) }, "caption probe failed");
+        return undefined;
+      })
+      : Promise.resolve(false);
 
     const container = containerFacts(meta.format, head, video !== undefined);
     const [moov, packetsDone] = await Promise.all([container.formatName.startsWith("mov") ? moovAtomPosition(file) : "", packetsRun]);
@@ -251,6 +262,15 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       if (pass.loudness) audioInfo.loudness = create(LoudnessSchema, { lufs: pass.loudness.lufs, lra: pass.loudness.lra, truePeak: pass.loudness.truePeak });
     }
 
+    // ---- accessibility: captions and audio description; flashes need every frame decoded, which the VAST probe does
+    // not do (its video pass decodes keyframes and two short stretches, for speed): not measured, and said so.
+    const cc = await pictureCaptions;
+    const accessibility = mediaAccessibility(meta.streams, video, cc);
+    if (captionsUnmeasured(accessibility, video, cc)) notMeasured.add(FIELD.captions);
+    // The flash fields are not part of a VAST media file's view at all (edge vast-v3.ts): flashes_judged false and
+    // this reason are what it says about flashes.
+    accessibility.flashesNotJudgedReason = video ? VAST_FLASHES_NOT_MEASURED : "the file has no video";
+
     // ---- images
     const put = async (data: Buffer | undefined, mimeType: string, color = ""): Promise<Image | undefined> => {
       if (!data) return undefined;
@@ -301,6 +321,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       filmStrip: stripImg,
       audioWave: waveImg,
       analysisError: outcome.failure ?? "",
+      accessibility,
       notMeasured: [...notMeasured],
     });
   }

@@ -1,4 +1,5 @@
 import { ms } from "../format.ts";
+import { isMediaAccessibility, renderMediaAccessibility } from "./media-accessibility.ts";
 import { bulletList, esc, finite, flag, isObj, kvTable, objs, table, text, type J } from "../html.ts";
 
 // Accessibility and photosensitivity (issue 25): the one-line summary first, then the flash figures, motion and its
@@ -15,6 +16,7 @@ const PAUSE: Record<string, string> = {
 export function renderAccessibility(report: J): string {
   const a = report.accessibility;
   if (!isObj(a) || a.summary === undefined) return "";
+  if (isMediaAccessibility(a)) return renderMediaAccessibility(a);
   const worst = finite(a.worst_second_ms);
   const flashes: Array<[string, string]> = [
     ["Flashes per second (most)", esc(a.max_flashes_per_second)],

@@ -1,3 +1,4 @@
+import { renderMediaAccessibility } from "./media-accessibility.ts";
 import { byKey, label, ms, num, withUnit } from "../format.ts";
 import { artifactImage, bulletList, esc, finite, isObj, kvTable, list, obj, objs, safeUrl, table, text, type J } from "../html.ts";
 import { genericValue } from "./generic.ts";
@@ -57,6 +58,7 @@ export function mediaFileCard(m: J, title: string, base: string): string {
 ${problems.length ? `<p class="problem">${esc(problems.join(". "))}</p>` : ""}
 ${visuals ? `<div class="media-visuals">${visuals}</div>` : ""}
 <div class="cols">${kvTable(file, "File")}${kvTable(infoRows(video, base), "Video")}${kvTable(infoRows(audio, base), "Audio")}${more.map(([k, v]) => kvTable(infoRows(v, base), label(k))).join("")}</div>
+${m.url !== undefined ? renderMediaAccessibility(obj(m.accessibility), { heading: "Accessibility" }) : ""}
 </article>`;
 }
 

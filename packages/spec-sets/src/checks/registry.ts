@@ -97,6 +97,8 @@ import { duration as video_duration } from "./video/duration.ts";
 import { faststart as video_faststart } from "./video/faststart.ts";
 import { frame_rate as video_frame_rate } from "./video/frame_rate.ts";
 import { leading_black as video_leading_black } from "./video/leading_black.ts";
+import { captions as video_captions } from "./video/captions.ts";
+import { photosensitivity as video_photosensitivity } from "./video/photosensitivity.ts";
 import { leading_silence as video_leading_silence } from "./video/leading_silence.ts";
 import { letterboxing as video_letterboxing } from "./video/letterboxing.ts";
 import { loudness as video_loudness } from "./video/loudness.ts";
@@ -228,6 +230,7 @@ export const zipTests: ReadonlyMap<string, ZipTest> = new Map(
 
 export const videoFileTests: ReadonlyMap<string, VideoFileTest> = new Map(
   [
+    video_captions,
     video_constant_frame_rate,
     video_ctv_bit_rate,
     video_ctv_resolution,
@@ -238,6 +241,7 @@ export const videoFileTests: ReadonlyMap<string, VideoFileTest> = new Map(
     video_leading_silence,
     video_letterboxing,
     video_loudness,
+    video_photosensitivity,
     video_pillarboxing,
     video_progressive,
     video_sample_rate,

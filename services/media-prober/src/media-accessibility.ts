@@ -1,0 +1,127 @@
+import { create } from "@bufbuild/protobuf";
+import { MediaAccessibilitySchema, MediaTrackSchema, type MediaAccessibility, type MediaTrack } from "@cva/contracts";
+import { runTool, type ToolOptions } from "./exec.ts";
+import type { ProbeStream } from "./ffprobe.ts";
+
+/*
+ * Captions and audio description carried in a media file (issue 25 §4), for the VAST media probe (prober.ts) and the
+ * raw video file probe (file-prober.ts):
+ *  - subtitle streams come from ffprobe's description, which both probes already have (nothing more is read);
+ *  - CEA-608/708 captions travel inside the video's pictures (ATSC A/53 user data in H.264/HEVC SEI, MPEG-2 user
+ *    data), so no stream describes them: the decoder flags them when it meets them. ffprobe's `closed_captions` is
+ *    that flag, and it is only set once frames were decoded, so `probeVideoCaptions` decodes the first
+ *    CC_PROBE_FRAMES frames of the video stream (broadcast and caption-authoring tools write cc_data into every
+ *    picture, padding included, so captions that exist are in the first frames). About 0.2 s of CPU for 1080p H.264.
+ *  - audio description is what the file declares: a disposition (DVB's audio_type 3 and the MP4/Matroska flags
+ *    become ffmpeg's `visual_impaired` / `descriptions`) or a title that names it. Nothing is listened to.
+ */
+
+/**
+ * The photosensitivity fields of the section (FIELD / FILE_FIELD names), listed in not_measured when no flash analysis
+ * ran (VAST media files always; a raw video whose pass failed). flashes_judged and its reason stay: they say why.
+ */
+/**
+ * Why a VAST media file has no flash verdict. Flashes need every frame decoded: on a 15 s 1280x720 H.264 file that is
+ * one 516 ms pass where the VAST probe's keyframe-and-stretches video pass takes 309 ms beside a 100 ms audio pass
+ * (README "Processes per probe"), against issue 22's bound of 1.5x an audio-only pass.
+ */
+export const VAST_FLASHES_NOT_MEASURED =
+  "not measured for VAST media files: flashes need every frame decoded, which the VAST probe does not do (it decodes keyframes only, for speed); scan the file with scanVideo for a flash verdict";
+
+export const FLASH_FIELD_KEYS = ["maxFlashes", "maxRedFlashes", "redFlash", "flashRisk", "worstSecond", "framesAnalyzed", "flashFps", "flashArea"] as const;
+
+/** Frames decoded to find captions in the pictures. */
+export const CC_PROBE_FRAMES = 8;
+/** Video codecs that can carry A/53 caption data in their pictures. */
+const CC_CODECS = new Set(["h264", "hevc", "mpeg2video"]);
+const AD_TITLE = /\baudio[ -]?descri|\bdescribed video\b|\bdescriptive (audio|video)\b/i;
+/** "AD" as a word, in capitals only ("Ad", "ad" are too common in ad titles to mean audio description). */
+const AD_WORD = /(^|[^A-Za-z])AD([^A-Za-z]|$)/;
+
+/** Subtitle streams that carry captions, forced-only tracks left out (they translate foreign speech, not caption it). */
+export function subtitleCaptionTracks(streams: ProbeStream[]): MediaTrack[] {
+  return streams
+    .filter((s) => s.codec_type === "subtitle" && !s.disposition?.forced)
+    .map((s) => track(s, s.disposition?.hearing_impaired ? "disposition_hearing_impaired" : "subtitle_stream"));
+}
+
+/** Audio streams the file declares as audio description. */
+export function audioDescriptionTracks(streams: ProbeStream[]): MediaTrack[] {
+  const out: MediaTrack[] = [];
+  for (const s of streams) {
+    if (s.codec_type !== "audio") continue;
+    const d = s.disposition ?? {};
+    const by = d.descriptions ? "disposition_descriptions" : d.visual_impaired ? "disposition_visual_impaired" : AD_TITLE.test(titleOf(s)) || AD_WORD.test(titleOf(s)) ? "title" : "";
+    if (by) out.push(track(s, by));
+  }
+  return out;
+}
+
+/** Whether the video stream's codec can carry captions in its pictures (otherwise there is nothing to decode for). */
+export function canCarryPictureCaptions(video: ProbeStream | undefined): boolean {
+  return !!video && CC_CODECS.has(video.codec_name ?? "");
+}
+
+/**
+ * Decodes the first frames of the video stream and reads the decoder's closed-caption flag. `inputOptions`: the same
+ * restrictions as the probe's own ffprobe (whitelists, frame size). Rejects when ffprobe fails or times out: the
+ * caller lists captions as not measured unless a subtitle stream already answered.
+ */
+export async function probeVideoCaptions(path: string, videoIndex: number, opts: ToolOptions & { inputOptions: string[] }): Promise<boolean> {
+  const { stdout } = await runTool(
+    "ffprobe",
+    [
+      "-v", "error", ...opts.inputOptions,
+      "-select_streams", String(videoIndex),
+      "-read_intervals", `%+#${CC_PROBE_FRAMES}`,
+      // A frame entry makes ffprobe decode the frames; the stream's flag is printed after them.
+      "-show_entries", "frame=key_frame:stream=index,closed_captions",
+      "-print_format", "json",
+      "-i", path,
+    ],
+    opts,
+  );
+  const parsed = JSON.parse(stdout) as { streams?: Array<{ index?: number; closed_captions?: number }> };
+  return (parsed.streams ?? []).some((s) => s.index === videoIndex && s.closed_captions === 1);
+}
+
+/** The accessibility section's caption and audio-description part. `pictureCaptions` undefined: not looked for. */
+export function mediaAccessibility(streams: ProbeStream[], video: ProbeStream | undefined, pictureCaptions: boolean | undefined): MediaAccessibility {
+  const captionTracks = subtitleCaptionTracks(streams);
+  if (pictureCaptions && video) {
+    captionTracks.push(create(MediaTrackSchema, { streamIndex: video.index, codec: "cea_608_708", language: "", title: "", declaredBy: "video_closed_captions" }));
+  }
+  const ad = audioDescriptionTracks(streams);
+  return create(MediaAccessibilitySchema, {
+    captions: captionTracks.length > 0,
+    captionTracks,
+    audioDescription: ad.length > 0,
+    audioDescriptionTracks: ad,
+    worstSecondMs: -1n,
+  });
+}
+
+/**
+ * Captions were not fully looked for: the video could carry captions in its pictures and that probe failed, and no
+ * subtitle stream answered already.
+ */
+export function captionsUnmeasured(a: MediaAccessibility, video: ProbeStream | undefined, pictureCaptions: boolean | undefined): boolean {
+  return !a.captions && canCarryPictureCaptions(video) && pictureCaptions === undefined;
+}
+
+function titleOf(s: ProbeStream): string {
+  const t = s.tags ?? {};
+  return t.title ?? t.TITLE ?? "";
+}
+
+function track(s: ProbeStream, declaredBy: string): MediaTrack {
+  const t = s.tags ?? {};
+  const lang = (t.language ?? t.LANGUAGE ?? "").trim();
+  return create(MediaTrackSchema, {
+    streamIndex: s.index,
+    codec: s.codec_name ?? "",
+    language: lang === "und" ? "" : lang,
+    title: titleOf(s),
+    declaredBy,
+  });
+}
