@@ -1,11 +1,13 @@
-import { join } from "node:path";
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
 import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
 import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
-import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes, pictureOutputMaps, type VideoPassOutputs } from "./video-pass.ts";
+import {
+  COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes, pictureOutputMaps, posterChains, posterFrom, posterKeyframe, readPoster, videoPassOutputs,
+  type VideoPassOutputs,
+} from "./video-pass.ts";
 
 /*
  * The video pass of an uploaded video file: every frame is decoded once, and one filter graph takes from that single
@@ -25,7 +27,8 @@ import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes, pictureOutputM
  *  bars: cropdetect on at most CROP_FPS frames a second at full resolution → letterboxing/pillarboxing with bar sizes
  *    (letterbox.ts, the VAST media rule).
  *  images: the first frame under 98 % black within the first FIRST_FRAME_WINDOW_S (screenshot, thumbnail, colour),
- *    the first frame at or after mid-duration (poster, colour), the film strip's keyframes (video-pass.ts's choice).
+ *    the poster (the keyframe nearest mid-duration or the first frame after it that is not black, video-pass.ts
+ *    posterChains), the film strip's keyframes (video-pass.ts's choice).
  *
  * Measured on a 30 s 1920x1080 30 fps H.264 file (2 decoder threads, two runs each on a heavily loaded 2-core
  * machine, so CPU time, not wall time): a bare decode (`ffmpeg -i f -an -f null -`) 5.9-6.6 s of CPU, this pass
@@ -71,21 +74,13 @@ export interface FileVideoPassPlan {
 }
 
 export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
-  const o: VideoPassOutputs = {
-    firstFrame: join(p.outDir, "first.jpg"),
-    firstFrameRgb: join(p.outDir, "first.rgb"),
-    thumbnail: join(p.outDir, "thumb.jpg"),
-    poster: join(p.outDir, "poster.jpg"),
-    posterRgb: join(p.outDir, "poster.rgb"),
-    filmStrip: join(p.outDir, "strip.jpg"),
-  };
+  const o = videoPassOutputs(p.outDir);
   const n = p.stripFrames ?? 10;
   const d = p.duration;
   const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
   const spacing = (fps: number) => `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${(1 / fps - 0.0005).toFixed(4)})'`;
   const tail = d > 0 ? `eq(n,0)+gte(t,${Math.max(0, d - TAIL_S).toFixed(3)})` : "eq(n,0)";
   const strip = stripSelect(p.keyframes, d, n);
-  const mid = d > 0 ? (d / 2).toFixed(3) : "0";
   const graph = [
     `[0:${p.videoIndex}]split=6[an][il][bars][ff][fp][fs]`,
     // The sentinel is white, so it ends a black run, and differs from the frame before it, so it ends a freeze.
@@ -102,8 +97,9 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
       `scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
     `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
     `[fcol]${rgb}[firstrgb]`,
-    `[fp]select='gte(t,${mid})',trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
-    `[pcol]${rgb}[posterrgb]`,
+    // The poster as the VAST media pass chooses it (video-pass.ts posterChains): the keyframe nearest mid-duration, or
+    // the first frame after it that is not black.
+    ...posterChains("[fp]", posterFrom(posterKeyframe(p.keyframes, d), d), false),
     `[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
   ];
   const maps = pictureOutputMaps(o, ["black", "frozen", "tailed", "idet", "cropped"]);
@@ -150,12 +146,11 @@ export interface FileVideoPassResult {
 export async function readFileVideoPass(plan: FileVideoPassPlan, stderr: string, finished: boolean): Promise<FileVideoPassResult> {
   const o = plan.outputs;
   const raster = isRaster(COLOUR_RASTER * COLOUR_RASTER * 3);
-  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip] = await Promise.all([
+  const [firstFrame, firstFrameRgb, thumbnail, { poster, posterRgb }, filmStrip] = await Promise.all([
     readComplete(o.firstFrame, isCompleteJpeg),
     readComplete(o.firstFrameRgb, raster),
     readComplete(o.thumbnail, isCompleteJpeg),
-    readComplete(o.poster, isCompleteJpeg),
-    readComplete(o.posterRgb, raster),
+    readPoster(o),
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
   if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: [], blacks: [], freezes: [] };
