@@ -102,9 +102,42 @@ export function posterChains(source: string, from: string | undefined, crop: boo
   ];
 }
 
-/** `from` of posterChains in a pass that decodes every frame: the poster keyframe, or without an index the first keyframe at or after mid-duration. */
-export function posterFrom(keyframe: number | undefined, duration: number): string {
-  return keyframe !== undefined ? `gte(t,${(keyframe - KEY_MATCH_S).toFixed(6)})` : `gte(t,${(Math.max(0, duration) / 2).toFixed(3)})*key`;
+/**
+ * The first visible frame's chains, reading `source` (an input opened with `-t FIRST_FRAME_WINDOW_S`): the first frame
+ * under 98 % black (blackframe with amount=0 tags every frame with its share of black pixels) → [first], [thumb],
+ * [firstrgb], and [fcrop] for cropdetect. trim after one frame: its end closes the branch, so ffmpeg stops decoding
+ * that input. (On a stream that also feeds other branches it would not: ffmpeg 5's blackframe and metadata filters do
+ * not pass an end back upstream and would run on every frame of the window — ~0.5 s of CPU per 10 s of 1080p —
+ * which is why both passes read these frames from an input of their own.)
+ */
+export function firstFrameChains(source: string): string[] {
+  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
+  return [
+    `${source}blackframe=amount=0:threshold=32,metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
+      `trim=end_frame=1,split=2[fcrop][fimg]`,
+    `[fimg]scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
+    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
+    `[fcol]${rgb}[firstrgb]`,
+  ];
+}
+
+/**
+ * The poster's input and its chains' source: a seek straight to the poster keyframe K (`-noaccurate_seek`: decoding
+ * starts at the keyframe the demuxer finds, nothing before it is decoded and dropped), just past K so that the
+ * demuxer's backward search lands on K itself (a time rounded below K would land on the keyframe before it); without
+ * a keyframe index, the keyframe at or before mid-duration. The frames' times are put back on the file's timeline
+ * (they count from the seek point), so that cropdetect's log names them as the other inputs would and a leading frame
+ * of an open GOP, shown before K, is not taken for it.
+ */
+export function posterSeek(keyframes: number[], duration: number, inputIndex: number, videoIndex: number, inputOptions: string[], file: string): {
+  input: string[]; chains: (crop: boolean) => string[];
+} {
+  const key = posterKeyframe(keyframes, duration);
+  const seek = key !== undefined ? (key + KEY_MATCH_S).toFixed(6) : duration > 0 ? (duration / 2).toFixed(3) : undefined;
+  return {
+    input: [...inputOptions, ...(seek ? ["-noaccurate_seek", "-ss", seek] : []), "-t", String(POSTER_WINDOW_S + 1), "-an", "-sn", "-dn", "-i", file],
+    chains: (crop) => posterChains(`[${inputIndex}:${videoIndex}]setpts=PTS+${seek ?? "0"}/TB,`, key !== undefined ? `gte(t,${(key - KEY_MATCH_S).toFixed(6)})` : undefined, crop),
+  };
 }
 
 /** The poster a pass wrote: the frame that is not black, else the keyframe; each with its colour raster. */
@@ -159,27 +192,14 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
   const n = p.stripFrames ?? 10;
   const d = p.duration;
   const v = p.videoIndex;
-  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
   const strip = stripSelect(p.keyframes, d, n);
-  // Seek just past K so that the demuxer's backward search lands on K itself (a time rounded below K would land on
-  // the keyframe before it). Without a keyframe index: the keyframe at or before mid-duration.
-  const key = posterKeyframe(p.keyframes, d);
-  const seek = key !== undefined ? (key + KEY_MATCH_S).toFixed(6) : d > 0 ? (d / 2).toFixed(3) : undefined;
+  const poster = posterSeek(p.keyframes, d, 2, v, SAFE_INPUT_OPTIONS, p.input);
   const graph = [
     `[0:${v}]split=2[kcrop][kstrip]`,
     `[kcrop]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${1 / CROP_RATE})',${CROPDETECT}[crop]`,
     `[kstrip]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
-    // blackframe with amount=0 tags every frame with its share of black pixels; keep frames under 98%.
-    `[1:${v}]blackframe=amount=0:threshold=32,metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
-      // trim after one frame: the EOF closes this branch, so ffmpeg stops decoding input 1.
-      `trim=end_frame=1,split=2[fcrop][fimg]`,
-    `[fimg]scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
-    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
-    `[fcol]${rgb}[firstrgb]`,
-    // After the seek a frame's time counts from the seek point; put it back on the file's timeline so that cropdetect's
-    // log names it by the same time as the keyframe input would (parseCropdetect drops repeats), and so that a leading
-    // frame of an open GOP, shown before K, is not taken for it.
-    ...posterChains(`[2:${v}]setpts=PTS+${seek ?? "0"}/TB,`, key !== undefined ? `gte(t,${(key - KEY_MATCH_S).toFixed(6)})` : undefined, true),
+    ...firstFrameChains(`[1:${v}]`),
+    ...poster.chains(true),
     // The first visible frame and the poster are decoded anyway: judging them too gives the letterboxing verdict
     // picture content even where every keyframe is black (a fade-in whose only keyframe is the black first frame).
     `[fcrop]${CROPDETECT}[fcropped]`,
@@ -194,8 +214,7 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
     // decoder skips them where it can (MPEG-TS does not honour discard).
     ...SAFE_INPUT_OPTIONS, "-discard", "nokey", "-skip_frame", "nokey", "-an", "-sn", "-dn", "-i", p.input,
     ...SAFE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
-    // No accurate seek: decoding starts at the keyframe the demuxer found, nothing before it is decoded and dropped.
-    ...SAFE_INPUT_OPTIONS, ...(seek ? ["-noaccurate_seek", "-ss", seek] : []), "-t", String(POSTER_WINDOW_S + 1), "-an", "-sn", "-dn", "-i", p.input,
+    ...poster.input,
     "-filter_complex", graph.join(";"),
     ...maps,
     "-y",
