@@ -5,7 +5,7 @@ import {
   audioSchema, contentSchema, containerSchema, creativeFileSchema, creativeFileView, errorSchema, fileInfoView, fileScanResultsSchema,
   fileScanResultsView, notMeasuredSchema, videoSchema, withDependents,
 } from "./file-common.ts";
-import { imageSchema, imageView, int, metaSchema, metaView, obj, orEmpty, screenshotSchema, screenshotView, str } from "./shared.ts";
+import { imageSchema, imageView, posterSchema, int, metaSchema, metaView, obj, orEmpty, screenshotSchema, screenshotView, str } from "./shared.ts";
 
 // POST /v3/scanVideo's report (issue 19 §2): the VAST media file's shape at the top level (file_info, file_size,
 // film_strip, poster, audio_wave) plus what a raw file is judged on (file_info.content, the video's scan type, colour,
@@ -30,7 +30,7 @@ export const videoV3Schema = obj(
       { description: "always present; container, video, audio and content of the file" },
     ),
     film_strip: imageSchema,
-    poster: imageSchema,
+    poster: posterSchema,
     audio_wave: imageSchema,
     screenshot: screenshotSchema,
     accessibility: videoAccessibilitySchema,

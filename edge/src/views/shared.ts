@@ -140,6 +140,14 @@ export const imageSchema = obj(
   { bytes: int("length of the image body; 0 when there is no image"), mime_type: str(), url: str("empty when there is no image") },
   { description: "always present; {bytes: 0, mime_type: \"\", url: \"\"} when there is no image" },
 );
+/** A video's poster (VAST media files and raw video files alike; media-prober video-pass.ts posterChains). */
+export const posterSchema: JsonSchema = {
+  ...imageSchema,
+  description:
+    "a representative frame near the middle, JPEG: the keyframe nearest mid-duration, or, when that keyframe is black " +
+    "(98 % of pixels dark), the first frame after it that is not, within 10 s (an all-black video: the keyframe); not the " +
+    "exact mid-duration frame. Always present; {bytes: 0, mime_type: \"\", url: \"\"} when there is no image",
+};
 /** The image, or the empty image: an image key is never missing. */
 export const imageView = (i: Image | undefined): ImageJson =>
   i && i.id ? { bytes: n(i.bytes), mime_type: i.mimeType, url: i.url } : { ...EMPTY_IMAGE };

@@ -2,7 +2,7 @@ import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastNonLinear, Vast
 import { mediaAccessibilityView, mediaFileAccessibilitySchema } from "./media-accessibility.ts";
 import { applyNotMeasured } from "./not-measured.ts";
 import {
-  arr, bool, imageSchema, imageView, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
+  arr, bool, imageSchema, imageView, posterSchema, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
   sslSchema, sslView, str, testResultSchema, testResultView,
 } from "./shared.ts";
 
@@ -50,7 +50,7 @@ const mediafileSchema = obj(
     file_size: int(`bytes${NOT_MEASURED}`),
     film_strip: imageSchema,
     http_code: int(`HTTP status of the download, 0 when no answer came${NOT_MEASURED} (the file was never requested)`),
-    poster: imageSchema,
+    poster: posterSchema,
     url: str(),
     error: str(
       "why the file could not be measured (download failed, not a media file, not probed) or why part of it could not " +

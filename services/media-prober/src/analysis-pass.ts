@@ -10,11 +10,11 @@ import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, 
  *
  *  1. ffprobe (metadata) and 2. ffprobe (packets, demux only) run side by side first: the passes depend on them —
  *     which stream is the video (not cover art), whether there is audio, the duration (poster time, strip times), and
- *     where the keyframes are (which frames make the film strip).
+ *     where the keyframes are (which frames make the film strip, which one the poster).
  *  3. The audio pass (`audio-pass.ts`): every sample of the audio stream, nothing of the video. Loudness has no
  *     cheaper exact form; this is the floor any prober pays.
  *  4. The video pass (`video-pass.ts`), at the same time on the other core: keyframes only for letterboxing and the
- *     film strip, the first frames up to the first visible one, and one accurate seek for the poster.
+ *     film strip, the first frames up to the first visible one, and a seek to the poster keyframe.
  *  The old single pass decoded every video frame to feed all of these; it cost ~4x the audio pass on a 15 s 720p file.
  *  Two processes also mean two failure domains: a video that cannot be decoded no longer costs the loudness.
  *  5. Only when no frame in the first 10 s is visible (all black): a tiny ffmpeg that scales the poster JPG (our own

@@ -88,7 +88,10 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
     const file = creativeFileOf(input, fetched.file, f.mimeType);
     const meta = fileMetaOf(job, kind === "video" ? CreativeType.VIDEO : CreativeType.AUDIO, { started, startedAt }, ctx.location);
     ctx.logger?.info(
-      { kind, bytes: fetched.file.size, fetch_ms: fetchMs, ms: Math.round(performance.now() - started), analysis_error: f.analysisError || undefined },
+      {
+        kind, bytes: fetched.file.size, fetch_ms: fetchMs, ms: Math.round(performance.now() - started), phase_ms: { fetch: fetchMs, ...f.phaseMs },
+        analysis_error: f.analysisError || undefined,
+      },
       "file measured",
     );
     const common = {

@@ -79,6 +79,8 @@ export interface FileFacts {
   audioWave?: Image;
   notMeasured: FileField[];
   analysisError: string;
+  /** Where the time went, ms, for the job's log line: ffprobe, the rest of the packet scan, each pass (side by side), storing the images. */
+  phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; store?: number };
 }
 
 export type FileProbeOutcome = { facts: FileFacts } | { refused: string };
@@ -104,6 +106,13 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const noun = kind === "video" ? "a video file" : "an audio file";
     const refuse = (cause: string): FileProbeOutcome => ({ refused: cause });
 
+    const phaseMs: FileFacts["phaseMs"] = {};
+    let lapAt = performance.now();
+    const lap = (phase: "probe" | "packets" | "store") => {
+      const now = performance.now();
+      phaseMs[phase] = Math.round(now - lapAt);
+      lapAt = now;
+    };
     const { head, size } = await readHead(path);
     if (size === 0) return refuse("empty file");
     const sniff = sniffMedia(head, size);
@@ -127,6 +136,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       log?.warn({ err: describe(e) }, "ffprobe refused the file");
       return refuse(ffprobeRefusal(e, noun, probeTime));
     }
+    lap("probe");
     const video = pickVideoStream(meta.streams);
     const audio = pickAudioStream(meta.streams);
     const early = checkStreams(meta, kind, video, audio, noun);
@@ -152,6 +162,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const truncated = await truncation(path, meta, main, packets);
     if (truncated) return refuse(`truncated file: ${truncated}`);
     if (packets && !(packets.byStream.get(main.index)?.length)) return refuse(`empty file: its ${kind} stream has no ${kind === "video" ? "frames" : "samples"}`);
+    lap("packets");
 
     // ---- the passes
     const startTime = Number(meta.format.start_time) || 0;
@@ -166,15 +177,16 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const audioPlan = audio ? planFileAudioPass({ input: path, outDir: opts.dir, audioIndex: audio.index }) : undefined;
     const passTime = timeLeft(limits.analysisTimeoutMs, opts.deadlineMs);
     const passOpts: ToolOptions = { timeoutMs: Math.max(1, passTime.ms), signal, limits: limits.processLimits };
-    const runPass = async (args: string[] | undefined): Promise<{ stderr: string; failure?: FailureKind } | undefined> => {
+    const runPass = async (args: string[] | undefined): Promise<{ stderr: string; failure?: FailureKind; ms?: number } | undefined> => {
       if (!args) return undefined;
       if (passTime.ms <= 0) return { stderr: "", failure: "timeout" };
+      const started = performance.now();
       try {
-        return { stderr: (await runTool("ffmpeg", args, passOpts)).stderr };
+        return { stderr: (await runTool("ffmpeg", args, passOpts)).stderr, ms: Math.round(performance.now() - started) };
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
         log?.warn({ err: describe(e) }, "file pass failed");
-        return { stderr: "", failure: failureOf(e) };
+        return { stderr: "", failure: failureOf(e), ms: Math.round(performance.now() - started) };
       }
     };
     // Captions in the pictures: a few frames decoded beside the passes (media-accessibility.ts).
@@ -186,6 +198,8 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       })
       : Promise.resolve(kind === "video" && canCarryPictureCaptions(video) ? undefined : false);
     const [v, a, cc] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args), pictureCaptions]);
+    phaseMs.video_pass = v?.ms;
+    phaseMs.audio_pass = a?.ms;
     const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
     // Flashes only from a pass that finished: a verdict over part of the video is not one.
     const flashes = videoPlan?.flash && v && !v.failure ? await analyseFlashFrames(videoPlan.flash, videoDuration) : undefined;
@@ -236,7 +250,9 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     }
 
     // ---- images
+    lapAt = performance.now();
     const images = await storeImages(kind, vp, ap, opts, passOpts);
+    lap("store");
     if (kind === "video" && !images.poster) notMeasured.add(FILE_FIELD.poster);
     if (kind === "video" && !images.filmStrip) notMeasured.add(FILE_FIELD.filmStrip);
     if (kind === "video" && !images.firstFrame) notMeasured.add(FILE_FIELD.screenshot);
@@ -252,6 +268,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
         ...images,
         notMeasured: [...notMeasured],
         analysisError,
+        phaseMs,
       },
     };
   }

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
 import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
 import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
@@ -6,7 +5,10 @@ import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
-import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes, pictureOutputMaps, type VideoPassOutputs } from "./video-pass.ts";
+import {
+  COLOUR_RASTER, FIRST_FRAME_WINDOW_S, firstFrameChains, pickStripKeyframes, pictureOutputMaps, posterSeek, readPoster, videoPassOutputs,
+  type VideoPassOutputs,
+} from "./video-pass.ts";
 
 /*
  * The video pass of an uploaded video file: every frame is decoded once, and one filter graph takes from that single
@@ -26,7 +28,8 @@ import { COLOUR_RASTER, FIRST_FRAME_WINDOW_S, pickStripKeyframes, pictureOutputM
  *  bars: cropdetect on at most CROP_FPS frames a second at full resolution → letterboxing/pillarboxing with bar sizes
  *    (letterbox.ts, the VAST media rule).
  *  images: the first frame under 98 % black within the first FIRST_FRAME_WINDOW_S (screenshot, thumbnail, colour),
- *    the first frame at or after mid-duration (poster, colour), the film strip's keyframes (video-pass.ts's choice).
+ *    the poster (the keyframe nearest mid-duration or the first frame after it that is not black, video-pass.ts
+ *    posterChains), the film strip's keyframes (video-pass.ts's choice).
  *
  * Measured on a 30 s 1920x1080 30 fps H.264 file (2 decoder threads, two runs each on a heavily loaded 2-core
  * machine, so CPU time, not wall time): a bare decode (`ffmpeg -i f -an -f null -`) 5.9-6.6 s of CPU, this pass
@@ -74,47 +77,82 @@ export interface FileVideoPassPlan {
   flash?: FlashPlan;
 }
 
-export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
-  const o: VideoPassOutputs = {
-    firstFrame: join(p.outDir, "first.jpg"),
-    firstFrameRgb: join(p.outDir, "first.rgb"),
-    thumbnail: join(p.outDir, "thumb.jpg"),
-    poster: join(p.outDir, "poster.jpg"),
-    posterRgb: join(p.outDir, "poster.rgb"),
-    filmStrip: join(p.outDir, "strip.jpg"),
-  };
-  const n = p.stripFrames ?? 10;
+/**
+ * One consumer of the decoded frames: a chain that reads every frame of input 0 (from `[<label>]`) and ends in
+ * labelled outputs written to the null muxer (what is measured is read from the log). To measure something more per
+ * frame, add a consumer here: the frames are decoded once, and split to every consumer.
+ */
+export interface FrameConsumer {
+  /** The split's output this consumer reads. */
+  label: string;
+  /** Filter chains, the first reading `[label]`. */
+  chains: string[];
+  /** Labels of the chains' ends, mapped to the null muxer. */
+  measuring: string[];
+}
+
+/** The measurements over every frame (black, freezes, the stream's ends; interlace; bars) and the film strip. */
+function frameConsumers(p: FileVideoPassInput): FrameConsumer[] {
   const d = p.duration;
-  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
   const spacing = (fps: number) => `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${(1 / fps - 0.0005).toFixed(4)})'`;
   const tail = d > 0 ? `eq(n,0)+gte(t,${Math.max(0, d - TAIL_S).toFixed(3)})` : "eq(n,0)";
-  const strip = stripSelect(p.keyframes, d, n);
-  const mid = d > 0 ? (d / 2).toFixed(3) : "0";
-  const graph = [
-    `[0:${p.videoIndex}]split=${p.flash ? 7 : 6}[an][il][bars][ff][fp][fs]${p.flash ? "[fl]" : ""}`,
-    // The sentinel is white, so it ends a black run, and differs from the frame before it, so it ends a freeze.
-    `[an]${spacing(ANALYSIS_FPS)},scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=fast_bilinear,format=yuv420p,` +
-      `tpad=stop=1:stop_mode=add:color=white,split=3[ab][af][at]`,
-    `[ab]${BLACKDETECT}[black]`,
-    `[af]${FREEZEDETECT}[frozen]`,
-    `[at]select='${tail}',showinfo[tailed]`,
-    `[il]select='lt(mod(n,${IDET_EVERY}),${IDET_WINDOW})',trim=end_frame=${IDET_MAX},` +
-      `crop=w=trunc(iw/4)*2:h=trunc(ih/4)*2:x=trunc(iw/8)*2:y=trunc(ih/8)*2,${IDET}[idet]`,
-    `[bars]${spacing(CROP_FPS)},${CROPDETECT}[cropped]`,
-    `[ff]trim=end=${FIRST_FRAME_WINDOW_S},blackframe=amount=0:threshold=32,` +
-      `metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,trim=end_frame=1,` +
-      `scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
-    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
-    `[fcol]${rgb}[firstrgb]`,
-    `[fp]select='gte(t,${mid})',trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
-    `[pcol]${rgb}[posterrgb]`,
-    `[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
-    ...(p.flash ? [p.flash.chain("fl")] : []),
+  const strip = stripSelect(p.keyframes, d, p.stripFrames ?? 10);
+  return [
+    {
+      label: "an",
+      chains: [
+        // The sentinel is white, so it ends a black run, and differs from the frame before it, so it ends a freeze.
+        `[an]${spacing(ANALYSIS_FPS)},scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=fast_bilinear,format=yuv420p,` +
+          `tpad=stop=1:stop_mode=add:color=white,split=3[ab][af][at]`,
+        `[ab]${BLACKDETECT}[black]`,
+        `[af]${FREEZEDETECT}[frozen]`,
+        `[at]select='${tail}',showinfo[tailed]`,
+      ],
+      measuring: ["black", "frozen", "tailed"],
+    },
+    {
+      label: "il",
+      chains: [
+        `[il]select='lt(mod(n,${IDET_EVERY}),${IDET_WINDOW})',trim=end_frame=${IDET_MAX},` +
+          `crop=w=trunc(iw/4)*2:h=trunc(ih/4)*2:x=trunc(iw/8)*2:y=trunc(ih/8)*2,${IDET}[idet]`,
+      ],
+      measuring: ["idet"],
+    },
+    { label: "bars", chains: [`[bars]${spacing(CROP_FPS)},${CROPDETECT}[cropped]`], measuring: ["cropped"] },
+    // The film strip is an image, not a measurement: its end goes to its JPEG (pictureOutputMaps), not the null muxer.
+    { label: "fs", chains: [`[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`], measuring: [] },
+    // Photosensitivity (flash-frames.ts): small grey frames to its own raw output (FlashPlan.outputArgs).
+    ...(p.flash ? [{ label: "fl", chains: [p.flash.chain("fl")], measuring: [] }] : []),
   ];
-  const maps = pictureOutputMaps(o, ["black", "frozen", "tailed", "idet", "cropped"]);
+}
+
+/**
+ * Three inputs of the same file, as the VAST media pass (video-pass.ts) opens it: input 0 decodes every frame once and
+ * splits it to the frame consumers; input 1 (`-t FIRST_FRAME_WINDOW_S`) and input 2 (a seek to the poster keyframe)
+ * decode only the few frames of the first visible frame and of the poster, and close when those are found. On input 0
+ * the two image chains cost ~0.5 s of CPU per 10 s of 1080p each (ffmpeg 5's blackframe kept running on every frame
+ * of its window after the image was found); as inputs of their own they cost a few frames.
+ */
+export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
+  const o = videoPassOutputs(p.outDir);
+  const v = p.videoIndex;
+  const consumers = frameConsumers(p);
+  const poster = posterSeek(p.keyframes, p.duration, 2, v, FILE_INPUT_OPTIONS, p.input);
+  const graph = [
+    // The one place every decoded frame comes from.
+    `[0:${v}]split=${consumers.length}${consumers.map((c) => `[${c.label}]`).join("")}`,
+    ...consumers.flatMap((c) => c.chains),
+    ...firstFrameChains(`[1:${v}]`),
+    ...poster.chains(false),
+  ];
+  // The first frame's cropdetect copy is not needed here: bars are judged on every 5th-of-a-second frame of input 0.
+  graph.push("[fcrop]nullsink");
+  const maps = pictureOutputMaps(o, consumers.flatMap((c) => c.measuring));
   const args = [
     "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
     ...FILE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
+    ...FILE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
+    ...poster.input,
     "-filter_complex", graph.join(";"),
     ...maps,
     ...(p.flash?.outputArgs ?? []),
@@ -156,12 +194,11 @@ export interface FileVideoPassResult {
 export async function readFileVideoPass(plan: FileVideoPassPlan, stderr: string, finished: boolean): Promise<FileVideoPassResult> {
   const o = plan.outputs;
   const raster = isRaster(COLOUR_RASTER * COLOUR_RASTER * 3);
-  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip] = await Promise.all([
+  const [firstFrame, firstFrameRgb, thumbnail, { poster, posterRgb }, filmStrip] = await Promise.all([
     readComplete(o.firstFrame, isCompleteJpeg),
     readComplete(o.firstFrameRgb, raster),
     readComplete(o.thumbnail, isCompleteJpeg),
-    readComplete(o.poster, isCompleteJpeg),
-    readComplete(o.posterRgb, raster),
+    readPoster(o),
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
   if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: [], blacks: [], freezes: [] };

@@ -45,9 +45,10 @@ export async function runImageJob(deps: ImageJobDeps, job: ScanJob, ctx: FileJob
       accept: "image/*, */*;q=0.5",
     });
     if ("refused" in fetched) return payloadError(fetched.refused);
+    const phaseMs: Record<string, number> = { fetch: Math.round(performance.now() - started) };
     let fields;
     try {
-      fields = await deps.analyzer.analyze(fetched.file.path, { signal: ctx.signal, deadline: deadlineMs });
+      fields = await deps.analyzer.analyze(fetched.file.path, { signal: ctx.signal, deadline: deadlineMs, phaseMs });
     } catch (e) {
       if (e instanceof ImageInputError) {
         ctx.logger?.info({ kind: "image", refused: e.message, bytes: fetched.file.size }, "file refused");
@@ -58,7 +59,7 @@ export async function runImageJob(deps: ImageJobDeps, job: ScanJob, ctx: FileJob
     const file = creativeFileOf(input, fetched.file, fields.mimeType);
     const meta = fileMetaOf(job, CreativeType.IMAGE, { started, startedAt }, ctx.location);
     ctx.logger?.info(
-      { kind: "image", format: fields.format, bytes: fetched.file.size, ms: Math.round(performance.now() - started), analysis_error: fields.analysisError || undefined },
+      { kind: "image", format: fields.format, bytes: fetched.file.size, ms: Math.round(performance.now() - started), phase_ms: phaseMs, analysis_error: fields.analysisError || undefined },
       "file measured",
     );
     return { case: "imageFile", value: create(ImageFileReportSchema, { ...fields, jobId: job.jobId, file, meta }) };

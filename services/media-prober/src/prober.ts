@@ -284,7 +284,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     let poster = pass.poster;
     let posterC = posterColour;
     if (video && !firstFrame && poster) {
-      // No visible frame in the first seconds: the poster (mid-duration) stands in for the screenshot.
+      // No visible frame in the first seconds: the poster (near the middle) stands in for the screenshot.
       firstFrame = poster;
       firstColour = posterColour;
       const posterPath = join(dir, "fallback-poster.jpg");
@@ -295,7 +295,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       });
     }
     if (video && !poster && firstFrame) {
-      // Too short to have a frame at mid-duration (a single-frame video): the first frame is the poster.
+      // No poster frame (a single-frame video, or no keyframe index and none after the middle): the first frame is the poster.
       poster = firstFrame;
       posterC = firstColour;
     }

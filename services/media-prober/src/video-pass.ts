@@ -14,10 +14,11 @@ import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
  *  input 1, `-t 10`: from the start, stopping at the first frame under 98% black (blackframe + metadata select, then
  *     trim closes the branch and ffmpeg stops reading this input) → first frame, thumbnail, its colour raster.
  *     Exact by construction: every frame before the first visible one must be looked at, and no frame after it is.
- *  input 2, `-ss <duration/2>` before `-i`: an accurate seek — the demuxer jumps to the keyframe before mid-duration
- *     and only that GOP's frames up to mid-duration are decoded → poster = the first frame at or after the middle,
- *     the same frame the old full decode selected with `select=gte(t,mid)`. Cheapest exact way: the mid frame
- *     depends on every reference frame since its keyframe.
+ *  input 2, `-noaccurate_seek -ss <K>` before `-i`, K the keyframe nearest mid-duration (`posterKeyframe`): the demuxer
+ *     jumps straight to K, which decodes on its own → poster (`posterChains`): K itself, or, when K is black (a fade,
+ *     a slate between scenes), the first frame after it that is not, within POSTER_WINDOW_S. A representative frame
+ *     near the middle, not the exact mid-duration frame: that one needed every reference frame since its keyframe
+ *     decoded (~190 frames of x264's default 10 s GOP, two thirds of this pass); usually one frame is decoded now.
  *
  * VP9 in WebM is the one common case where neither the demuxer (`-discard nokey`) nor the decoder (`-skip_frame
  * nokey`) drops the other frames: input 0 then decodes every frame — results stay correct, the cost is the old one.
@@ -38,9 +39,117 @@ export interface VideoPassOutputs {
   firstFrame: string;
   firstFrameRgb: string;
   thumbnail: string;
+  /** The poster when a frame under 98 % black was found from its keyframe on (posterChains). */
   poster: string;
   posterRgb: string;
+  /** The poster keyframe itself: the poster when every frame in the window was black. */
+  posterKey: string;
+  posterKeyRgb: string;
   filmStrip: string;
+}
+
+/** The output files of a picture pass in `dir`. */
+export function videoPassOutputs(dir: string): VideoPassOutputs {
+  return {
+    firstFrame: join(dir, "first.jpg"),
+    firstFrameRgb: join(dir, "first.rgb"),
+    thumbnail: join(dir, "thumb.jpg"),
+    poster: join(dir, "poster.jpg"),
+    posterRgb: join(dir, "poster.rgb"),
+    posterKey: join(dir, "poster-key.jpg"),
+    posterKeyRgb: join(dir, "poster-key.rgb"),
+    filmStrip: join(dir, "strip.jpg"),
+  };
+}
+
+/** How far after the poster keyframe a frame that is not black is looked for, seconds. */
+export const POSTER_WINDOW_S = 10;
+/** Frame times are matched to the packet scan's keyframe times within half a millisecond. */
+const KEY_MATCH_S = 0.0005;
+
+/**
+ * The poster's keyframe: of the packet scan's keyframe times, the one nearest mid-duration (the earlier of two as
+ * near). Undefined when there is no keyframe index or no duration.
+ */
+export function posterKeyframe(keyframes: number[], duration: number): number | undefined {
+  if (!(duration > 0)) return undefined;
+  const mid = duration / 2;
+  let best: number | undefined;
+  for (const t of keyframes) {
+    if (!Number.isFinite(t)) continue;
+    if (best === undefined || Math.abs(t - mid) < Math.abs(best - mid) || (Math.abs(t - mid) === Math.abs(best - mid) && t < best)) best = t;
+  }
+  return best;
+}
+
+/**
+ * The poster's filter chains, reading `source` (frames on the file's timeline; `from`, a select expression, passes
+ * the poster keyframe and what follows it): [poster]/[posterrgb] = the first frame from the keyframe on that is under
+ * 98 % black (blackframe, as the first frame), within POSTER_WINDOW_S; [posterkey]/[posterkeyrgb] = the keyframe, the
+ * fallback when all of them are black (readPoster). `crop` adds a [pcrop] copy of the poster for cropdetect. Both
+ * branches end after one frame, so a decoder reading only for them stops there.
+ */
+export function posterChains(source: string, from: string | undefined, crop: boolean): string[] {
+  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
+  const sel = from ? `select='${from}',` : "";
+  return [
+    `${source}${sel}trim=duration=${POSTER_WINDOW_S},split=2[pscan][pkey]`,
+    `[pscan]blackframe=amount=0:threshold=32,metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
+      `trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=${crop ? 3 : 2}[poster][pcol]${crop ? "[pcrop]" : ""}`,
+    `[pcol]${rgb}[posterrgb]`,
+    `[pkey]trim=end_frame=1,scale=w='min(1920,iw)':h=-2,split=2[posterkey][pkcol]`,
+    `[pkcol]${rgb}[posterkeyrgb]`,
+  ];
+}
+
+/**
+ * The first visible frame's chains, reading `source` (an input opened with `-t FIRST_FRAME_WINDOW_S`): the first frame
+ * under 98 % black (blackframe with amount=0 tags every frame with its share of black pixels) → [first], [thumb],
+ * [firstrgb], and [fcrop] for cropdetect. trim after one frame: its end closes the branch, so ffmpeg stops decoding
+ * that input. (On a stream that also feeds other branches it would not: ffmpeg 5's blackframe and metadata filters do
+ * not pass an end back upstream and would run on every frame of the window — ~0.5 s of CPU per 10 s of 1080p —
+ * which is why both passes read these frames from an input of their own.)
+ */
+export function firstFrameChains(source: string): string[] {
+  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
+  return [
+    `${source}blackframe=amount=0:threshold=32,metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
+      `trim=end_frame=1,split=2[fcrop][fimg]`,
+    `[fimg]scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
+    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
+    `[fcol]${rgb}[firstrgb]`,
+  ];
+}
+
+/**
+ * The poster's input and its chains' source: a seek straight to the poster keyframe K (`-noaccurate_seek`: decoding
+ * starts at the keyframe the demuxer finds, nothing before it is decoded and dropped), just past K so that the
+ * demuxer's backward search lands on K itself (a time rounded below K would land on the keyframe before it); without
+ * a keyframe index, the keyframe at or before mid-duration. The frames' times are put back on the file's timeline
+ * (they count from the seek point), so that cropdetect's log names them as the other inputs would and a leading frame
+ * of an open GOP, shown before K, is not taken for it.
+ */
+export function posterSeek(keyframes: number[], duration: number, inputIndex: number, videoIndex: number, inputOptions: string[], file: string): {
+  input: string[]; chains: (crop: boolean) => string[];
+} {
+  const key = posterKeyframe(keyframes, duration);
+  const seek = key !== undefined ? (key + KEY_MATCH_S).toFixed(6) : duration > 0 ? (duration / 2).toFixed(3) : undefined;
+  return {
+    input: [...inputOptions, ...(seek ? ["-noaccurate_seek", "-ss", seek] : []), "-t", String(POSTER_WINDOW_S + 1), "-an", "-sn", "-dn", "-i", file],
+    chains: (crop) => posterChains(`[${inputIndex}:${videoIndex}]setpts=PTS+${seek ?? "0"}/TB,`, key !== undefined ? `gte(t,${(key - KEY_MATCH_S).toFixed(6)})` : undefined, crop),
+  };
+}
+
+/** The poster a pass wrote: the frame that is not black, else the keyframe; each with its colour raster. */
+export async function readPoster(o: VideoPassOutputs): Promise<{ poster?: Buffer; posterRgb?: Buffer }> {
+  const raster = isRaster(COLOUR_RASTER * COLOUR_RASTER * 3);
+  const [poster, posterRgb, key, keyRgb] = await Promise.all([
+    readComplete(o.poster, isCompleteJpeg),
+    readComplete(o.posterRgb, raster),
+    readComplete(o.posterKey, isCompleteJpeg),
+    readComplete(o.posterKeyRgb, raster),
+  ]);
+  return poster ? { poster, posterRgb } : { poster: key, posterRgb: key ? keyRgb : undefined };
 }
 
 export interface VideoPassPlan {
@@ -71,42 +180,26 @@ export function pictureOutputMaps(o: VideoPassOutputs, measuring: string[]): str
   raw("firstrgb", o.firstFrameRgb);
   image("poster", o.poster, 2);
   raw("posterrgb", o.posterRgb);
+  image("posterkey", o.posterKey, 2);
+  raw("posterkeyrgb", o.posterKeyRgb);
   image("strip", o.filmStrip, 4);
   for (const label of measuring) maps.push("-map", `[${label}]`, "-f", "null", "-");
   return maps;
 }
 
 export function planVideoPass(p: VideoPassInput): VideoPassPlan {
-  const o: VideoPassOutputs = {
-    firstFrame: join(p.outDir, "first.jpg"),
-    firstFrameRgb: join(p.outDir, "first.rgb"),
-    thumbnail: join(p.outDir, "thumb.jpg"),
-    poster: join(p.outDir, "poster.jpg"),
-    posterRgb: join(p.outDir, "poster.rgb"),
-    filmStrip: join(p.outDir, "strip.jpg"),
-  };
+  const o = videoPassOutputs(p.outDir);
   const n = p.stripFrames ?? 10;
   const d = p.duration;
   const v = p.videoIndex;
-  const rgb = `scale=${COLOUR_RASTER}:${COLOUR_RASTER},format=rgb24`;
   const strip = stripSelect(p.keyframes, d, n);
-  const mid = d > 0 ? (d / 2).toFixed(3) : undefined;
+  const poster = posterSeek(p.keyframes, d, 2, v, SAFE_INPUT_OPTIONS, p.input);
   const graph = [
     `[0:${v}]split=2[kcrop][kstrip]`,
     `[kcrop]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${1 / CROP_RATE})',${CROPDETECT}[crop]`,
     `[kstrip]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
-    // blackframe with amount=0 tags every frame with its share of black pixels; keep frames under 98%.
-    `[1:${v}]blackframe=amount=0:threshold=32,metadata=mode=select:key=lavfi.blackframe.pblack:value=98:function=less,` +
-      // trim after one frame: the EOF closes this branch, so ffmpeg stops decoding input 1.
-      `trim=end_frame=1,split=2[fcrop][fimg]`,
-    `[fimg]scale=w='min(1920,iw)':h=-2,split=3[first][fthumb][fcol]`,
-    `[fthumb]scale=w='min(320,iw)':h=-2[thumb]`,
-    `[fcol]${rgb}[firstrgb]`,
-    // After the seek the frame's time counts from the seek point; put it back on the file's timeline so that
-    // cropdetect's log names it by the same time as the keyframe input would (parseCropdetect drops repeats).
-    `[2:${v}]trim=end_frame=1,setpts=PTS+${mid ?? "0"}/TB,split=2[pcrop][pimg]`,
-    `[pimg]scale=w='min(1920,iw)':h=-2,split=2[poster][pcol]`,
-    `[pcol]${rgb}[posterrgb]`,
+    ...firstFrameChains(`[1:${v}]`),
+    ...poster.chains(true),
     // The first visible frame and the poster are decoded anyway: judging them too gives the letterboxing verdict
     // picture content even where every keyframe is black (a fade-in whose only keyframe is the black first frame).
     `[fcrop]${CROPDETECT}[fcropped]`,
@@ -121,7 +214,7 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
     // decoder skips them where it can (MPEG-TS does not honour discard).
     ...SAFE_INPUT_OPTIONS, "-discard", "nokey", "-skip_frame", "nokey", "-an", "-sn", "-dn", "-i", p.input,
     ...SAFE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
-    ...SAFE_INPUT_OPTIONS, ...(mid ? ["-ss", mid] : []), "-an", "-sn", "-dn", "-i", p.input,
+    ...poster.input,
     "-filter_complex", graph.join(";"),
     ...maps,
     "-y",
@@ -148,13 +241,11 @@ export function pickStripKeyframes(keyframes: number[], duration: number, n: num
   return [...picked].sort((a, b) => a - b);
 }
 
-/** Frames decoded on input 0 are matched to the packet scan's keyframe times within half a millisecond. */
-const MATCH_S = 0.0005;
 
 function stripSelect(keyframes: number[], d: number, n: number): { filter: string; tiles: number } {
   const picked = pickStripKeyframes(keyframes, d, n);
   if (picked.length > 0) {
-    const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${MATCH_S})`).join("+");
+    const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${KEY_MATCH_S})`).join("+");
     return { filter: `select='${terms}'`, tiles: picked.length };
   }
   // No keyframe index (the packet scan failed): the first decoded frame of each of the n intervals; a tile stays
@@ -180,12 +271,11 @@ export interface VideoPassResult {
 export async function readVideoPass(plan: VideoPassPlan, stderr: string, finished: boolean): Promise<VideoPassResult> {
   const o = plan.outputs;
   const raster = isRaster(COLOUR_RASTER * COLOUR_RASTER * 3);
-  const [firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip] = await Promise.all([
+  const [firstFrame, firstFrameRgb, thumbnail, { poster, posterRgb }, filmStrip] = await Promise.all([
     readComplete(o.firstFrame, isCompleteJpeg),
     readComplete(o.firstFrameRgb, raster),
     readComplete(o.thumbnail, isCompleteJpeg),
-    readComplete(o.poster, isCompleteJpeg),
-    readComplete(o.posterRgb, raster),
+    readPoster(o),
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
   return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: finished ? parseCropdetect(stderr) : [] };

@@ -56,11 +56,12 @@ describe("pass plans", () => {
     }
   });
 
-  it("the audio pass decodes no video; the video pass seeks to mid-duration for the poster", () => {
+  it("the audio pass decodes no video; the video pass seeks to the keyframe nearest mid-duration for the poster", () => {
     const a = plan.audio!.args;
     expect(a.slice(0, a.indexOf("-i"))).toEqual(expect.arrayContaining(["-vn"]));
     const v = plan.video!.args;
-    expect(v.join(" ")).toContain("-ss 7.500 -an -sn -dn -i /tmp/x/media");
+    // Keyframes at 0 and 10 s: 10 s is nearest the middle (7.5 s); just past it, so the backward search lands on it.
+    expect(v.join(" ")).toContain("-noaccurate_seek -ss 10.000500 -t 11 -an -sn -dn -i /tmp/x/media");
     expect(v.join(" ")).toContain("-skip_frame nokey");
     expect(v[v.indexOf("-filter_complex") + 1]).toContain("tile=2x1");
   });

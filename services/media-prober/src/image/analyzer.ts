@@ -62,6 +62,8 @@ export interface AnalyzeOptions {
   signal?: AbortSignal;
   /** The scan's deadline, epoch ms: decoding stops in time to store the screenshot and answer. */
   deadline?: number;
+  /** Filled with the ms of each step (`decode`: the worker process incl. its queue; `store`: the screenshot's put), for the job's log line. */
+  phaseMs?: Record<string, number>;
 }
 
 export interface ImageAnalyzer {
@@ -115,6 +117,7 @@ export function createImageAnalyzer(deps: ImageAnalyzerDeps): ImageAnalyzer {
       const header = readHeader(bytes, format);
       checkHeader(header, format, limits);
 
+      const decodeStart = performance.now();
       const m = await decoder.measure(
         {
           bytes,
@@ -127,6 +130,7 @@ export function createImageAnalyzer(deps: ImageAnalyzerDeps): ImageAnalyzer {
         { signal: opts.signal, deadline: opts.deadline !== undefined ? opts.deadline - REPLY_RESERVE_MS : undefined },
       );
 
+      if (opts.phaseMs) opts.phaseMs.decode = Math.round(performance.now() - decodeStart);
       const notMeasured: string[] = [];
       let analysisError = "";
       if (m.width === 0 || m.height === 0) notMeasured.push(IMAGE_FIELD.width, IMAGE_FIELD.height, IMAGE_FIELD.aspectRatio, IMAGE_FIELD.iabSize);
@@ -160,7 +164,9 @@ export function createImageAnalyzer(deps: ImageAnalyzerDeps): ImageAnalyzer {
       }
 
       if (opts.signal?.aborted) throw opts.signal.reason;
+      const storeStart = performance.now();
       const shotId = await deps.artifacts.put(m.screenshot.data, m.screenshot.mimeType);
+      if (opts.phaseMs) opts.phaseMs.store = Math.round(performance.now() - storeStart);
 
       return {
         format,
