@@ -79,7 +79,7 @@ try {
     await section("a11y", () => accessibilityCost(ctx));
     await section("capacity", async () => {
       floorC = await floorCurve(floor);
-      const c = await tagCurve(ctx.stack, ctx.key, `${configLabel(DEFAULT_BROWSERS, DEFAULT_SLOTS)} (default)`);
+      const c = await tagCurve(ctx.stack, ctx.key, `${configLabel(DEFAULT_BROWSERS, DEFAULT_SLOTS)} (default)`, DEFAULT_BROWSERS * DEFAULT_SLOTS);
       curves.push(c);
       addCurveRows(table, c, floorC);
     });
@@ -102,7 +102,7 @@ try {
           env: { TAG_SCANNER_BROWSERS: String(browsers), TAG_SCANNER_SLOTS: String(slots), ...UNCAPPED },
         });
         await withStack(stack, async (ctx) => {
-          const c = await tagCurve(ctx.stack, ctx.key, configLabel(browsers, slots));
+          const c = await tagCurve(ctx.stack, ctx.key, configLabel(browsers, slots), browsers * slots);
           curves.push(c);
           addCurveRows(table, c, floorC);
         });

@@ -371,6 +371,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       flash_max_delay_ms: Math.round(prepared.flashes.artifact.maxDelayMs),
       capture_lag_ms: screencast.artifact.lastChangeLagMs,
       scheduled_end_ms: watch.scheduledEnd !== undefined ? Math.round(watch.scheduledEnd - render.startedAt) : -1,
+      watch_ms: watch.timing,
     }, "render watch");
 
     const { measured, storage } = measure;

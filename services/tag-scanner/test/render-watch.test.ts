@@ -10,7 +10,7 @@ const cfg = { settleMs: 300, holdMs: 4_500 };
 const realm = (o: Partial<RealmReport> = {}): RealmReport =>
   ({
     t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, lastFire: 0,
-    stoppers: 0, tlEnd: 0, tlDone: 0, tlEndless: 0, ...o,
+    stoppers: 0, tlEnd: 0, tlDone: 0, tlEndless: 0, idle: 0, ...o,
   });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
   now: 10_000, renderStart: 0, loaded: true, networkBusy: false, networkIdleSince: 1_000, lastChange: 5_000, changes: [1_000, 5_000],
@@ -33,6 +33,41 @@ describe("render watch verdict", () => {
   it("a calm page ends after the settle time", () => {
     expect(motionVerdict(ev({ now: 5_200 }), cfg)).toEqual({ done: false });
     expect(motionVerdict(ev({ now: 5_400 }), cfg)).toMatchObject({ done: true, stillMoving: false });
+  });
+
+  it("a page proven idle ends without the settle window: two looks after its last activity, every realm idle", () => {
+    // Last pixel change at 5 000; looks at 5 010 → 5 040 and 5 040 → 5 070; capture lag 20 ms; realms pinged at 5 045.
+    const calm = { anims: [], videos: [], images: [], complete: true };
+    const looks = [{ from: 5_010, at: 5_040, probe: calm, requests: 3 }, { from: 5_040, at: 5_070, probe: calm, requests: 3 }];
+    const proof = (o: Partial<MotionEvidence> = {}) =>
+      ev({ now: 5_100, lastChange: 5_000, networkIdleSince: 4_000, looks, requests: 3, captureLagMs: 20, realms: [realm({ at: 5_045 })], ...o });
+    expect(motionVerdict(proof(), cfg)).toEqual({ done: true, stillMoving: false, reason: "calm proven" });
+    // The frame the first look's rendering drew may still be on its way: twice the capture lag (+16 ms) after that look.
+    expect(motionVerdict(proof({ now: 5_060 }), cfg).done).toBe(false);
+    expect(motionVerdict(proof({ captureLagMs: 200 }), cfg).done).toBe(false);
+    // Each thing that could still move the pixels leaves it to the settle window (5 300 here).
+    const notProven: Array<Partial<MotionEvidence>> = [
+      { realms: [realm({ at: 5_045, pending: 1 })] }, // a timer pending, however far away (a 4 s one fires and is watched)
+      { realms: [realm({ at: 5_045, idle: 1 })] }, // an idle callback pending
+      { realms: [realm({ at: 5_045, raf: 5_020 })] }, // an animation frame asked for between the looks
+      { realms: [realm({ at: 5_045, lastFire: 5_030 })] }, // a timer callback ran after the first look was sent
+      { realms: [realm({ at: 5_030 })] }, // no realm's word from after the second look was sent
+      { realms: [] },
+      { requests: 4 }, // a request started (and maybe ended) since the first look
+      { lastChange: 5_020 }, // the pixels changed after the first look was sent
+      { networkIdleSince: 5_020 },
+      { looks: [looks[0]!] },
+      { looks: [looks[0]!, { ...looks[1]!, from: 5_030 }] }, // the second look overlaps the first's frames
+      { looks: [looks[0]!, { ...looks[1]!, probe: { ...calm, complete: false } }] },
+      { looks: [looks[0]!, { ...looks[1]!, probe: { ...calm, anims: [{ remaining: 0, period: 1_000, visible: true }] } }] },
+      { images: [{ url: "a.gif", loadedAt: 1_000, durationMs: 500, plays: 0 }] },
+      { captureLagMs: undefined },
+    ];
+    for (const o of notProven) expect(motionVerdict(proof(o), cfg)).toMatchObject({ done: false });
+    // A finished animated GIF does not hold the proof.
+    expect(motionVerdict(proof({ images: [{ url: "a.gif", loadedAt: 1_000, durationMs: 500, plays: 2 }] }), cfg).done).toBe(true);
+    // A timer pending 4 s away is still watched until it fires: no calm verdict of either kind at 9 000.
+    expect(motionVerdict(proof({ now: 9_000, realms: [realm({ at: 8_990, pending: 1 })] }), cfg).done).toBe(false);
   });
 
   it("the settle time also runs from the last timer callback, whose change may not have been painted yet", () => {

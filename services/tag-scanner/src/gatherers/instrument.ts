@@ -48,6 +48,11 @@ export interface RealmReport {
   tlEnd: number;
   tlDone: number;
   tlEndless: number;
+  /**
+   * requestIdleCallback callbacks pending. Not a reason to keep watching by itself (a page may keep one queued for
+   * ever), but no page with one pending is proven calm (render-watch.ts, calmProof).
+   */
+  idle?: number;
 }
 
 export type PageSignal =

@@ -74,7 +74,20 @@ export interface MotionEvidence {
   /** Local ms when that probe was sent: what it saw is at least this recent. */
   probeFrom?: number;
   images: AnimatedImage[];
+  /**
+   * The last two complete probes, oldest first: when each was sent and answered, what it saw, and how many requests
+   * the page had started when it was sent. Two consecutive looks after the last activity are the proof of calm
+   * (calmProof).
+   */
+  looks?: Look[];
+  /** Requests the page has started so far: one that started and ended between two looks still counts. */
+  requests?: number;
+  /** The screencast's capture-to-arrival lag at its last change, ms: how late a frame drawn now reaches us. */
+  captureLagMs?: number;
 }
+
+/** One complete probe: sent at `from`, answered at `at` (local ms), what it saw, the request count when sent. */
+export interface Look { from: number; at: number; probe: ProbedMotion; requests: number }
 
 export interface WatchConfig {
   /** Pixels still this long suffice when nothing repeating is alive. */
@@ -230,6 +243,43 @@ export function settleEnd(ev: Pick<MotionEvidence, "lastChange" | "realms">, cfg
   return Math.max(ev.lastChange, lastFire) + cfg.settleMs;
 }
 
+/** A realm whose word is that nothing of it can run any more: no timer, idle callback or animation frame to come. */
+const realmIdle = (r: RealmReport, since: number, now: number) =>
+  r.pending === 0 && r.intervals === 0 && r.chainPeriod === 0 && (r.idle ?? 0) === 0 && r.raf < since && r.lastFire < since &&
+  r.tlEnd <= now && r.tlEndless === 0;
+
+/**
+ * Proof of calm without the settle window (issue 22). A page in which nothing is scheduled — no timer, idle callback
+ * or animation frame pending in any realm, no animation (CSS, Web, SMIL) or media running, no request in flight or
+ * started since, loaded — cannot change its pixels without an input: once its rendering has caught up, it is still.
+ * The proof is two consecutive complete looks at every frame, the first sent after the last pixel change, timer
+ * callback and request, each answered by the top document only after two rendered frames (probeMotion), and the
+ * second's fresh report from every realm saying nothing ran or was scheduled since the first (a rAF loop would have
+ * asked for a frame in between, an IntersectionObserver or load handler run by those frames would have scheduled
+ * something). Then the frame the screencast may still be delivering: the first look's rendered frames reach us within
+ * twice this scan's capture lag. Whenever any of it is not proven, the settle window decides as before.
+ */
+export function calmProof(ev: MotionEvidence, cfg: WatchConfig): boolean {
+  const [first, second] = ev.looks ?? [];
+  if (!first || !second || second.from < first.at) return false;
+  // The page has reached the screen at least once (the first paint's frame arrived), and said something.
+  if (ev.lastChange <= 0 || ev.realms.length === 0 || !ev.loaded || ev.networkBusy || !ev.networkIdleSince) return false;
+  const lastFire = ev.realms.reduce((t, r) => Math.max(t, r.lastFire || 0), 0);
+  if (first.from < Math.max(ev.lastChange, lastFire, ev.networkIdleSince)) return false;
+  if (ev.requests === undefined || ev.requests !== first.requests) return false;
+  for (const l of [first, second]) {
+    const p = l.probe;
+    if (!p.complete || p.anims.length > 0 || p.videos.length > 0) return false;
+  }
+  // Animated images play without any script: none may have frames left, none may loop.
+  if (ev.images.some((g) => g.plays === 0 || g.loadedAt + g.durationMs * g.plays > first.from)) return false;
+  // Every realm idle, by a word from after the second look was sent (a realm not heard since is gone: its frame did
+  // not answer the ping, yet the look was complete) — and idle since before the first.
+  if (!ev.realms.every((r) => realmIdle(r, first.from, ev.now))) return false;
+  if (!ev.realms.some((r) => r.at >= second.from)) return false;
+  return ev.now >= first.at + Math.min(cfg.settleMs, 2 * (ev.captureLagMs ?? cfg.settleMs) + 16);
+}
+
 /** Whether the watch may end now, and if so whether the creative was still moving. */
 export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdict {
   const still = ev.lastChange > 0 ? ev.now - ev.lastChange : ev.now - ev.renderStart;
@@ -243,6 +293,7 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
   }
   const busy = scheduled(ev);
   if (busy) return { done: false };
+  if (calmProof(ev, cfg)) return { done: true, stillMoving: false, reason: "calm proven" };
   // Calm must be proven by evidence gathered after the pixels had been still a while, from a renderer that is
   // running: a renderer starved on a busy machine moves nothing, schedules nothing and reports nothing, which would
   // otherwise read exactly like a finished creative.
@@ -321,6 +372,7 @@ export function createRealmTracker() {
         intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick),
         at: num(msg.at), fires: num(msg.fires), lastFire: num(msg.lastFire),
         stoppers: num(msg.stoppers), tlEnd: num(msg.tlEnd), tlDone: msg.tlDone === 1 ? 1 : 0, tlEndless: msg.tlEndless === 1 ? 1 : 0,
+        idle: num(msg.idle),
       });
       const h = history.get(msg.realm) ?? [];
       h.push([num(msg.at), num(msg.fires)]);
@@ -347,8 +399,8 @@ export function createRealmTracker() {
 export interface RenderWatchSources {
   worlds: ProbeWorlds;
   realms: { all(): RealmReport[]; firedSince(realm: string, t: number): number };
-  screencast: { lastChange(): number; localChanges(): number[] };
-  network: { busy(): boolean; animatedImages(): AnimatedImage[] };
+  screencast: { lastChange(): number; localChanges(): number[]; artifact?: { lastChangeLagMs: number } };
+  network: { busy(): boolean; animatedImages(): AnimatedImage[]; requestCount?(): number };
   /** Local ms of the load event (0 = not yet), and whether the page crashed. */
   page: { loadLocal(): number; loaded(): boolean; crashed(): boolean };
   /** Called on every tick (metrics sampling). */
@@ -372,6 +424,8 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   let lastProbe = renderStart;
   /** How many probes ran, and how many of them some frame left unanswered (for the scan log). */
   const probes = { total: 0, incomplete: 0 };
+  /** The last two complete probes (calmProof). */
+  let looks: Look[] = [];
   const ends = createScheduledEndTracker();
   /** The latest end of visible motion the page scheduled and the probes confirmed (epoch ms; see scheduled-motion-end.ts). */
   const scheduledEnd = (now: number) => ends.latest(now);
@@ -379,11 +433,22 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     now, renderStart, loaded: src.page.loaded(), networkBusy: src.network.busy(), networkIdleSince: idleSince,
     lastChange: Math.max(src.screencast.lastChange(), src.page.loadLocal()), changes: src.screencast.localChanges(),
     realms: src.realms.all(), firedSince: src.realms.firedSince, probe, probeAt, probeFrom, images: src.network.animatedImages(),
+    looks, requests: src.network.requestCount?.(), captureLagMs: src.screencast.artifact?.lastChangeLagMs,
   });
+  /**
+   * Where the watch's time went, ms after render start (the scan log's `watch_ms`): the load event, the last pixel
+   * change, the last timer callback, the moment the network went idle, and the end.
+   */
+  const timing = (now: number) => {
+    const rel = (t: number) => (t > 0 ? Math.round(t - renderStart) : -1);
+    const lastFire = src.realms.all().reduce((t, r) => Math.max(t, r.lastFire || 0), 0);
+    return { load: rel(src.page.loadLocal()), change: rel(src.screencast.lastChange()), fire: rel(lastFire), net_idle: rel(idleSince), end: rel(now),
+      looks: looks.map((l) => [rel(l.from), rel(l.at)]) };
+  };
   for (;;) {
     const now = Date.now();
-    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted", probes, scheduledEnd: scheduledEnd(now) };
-    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline", probes, scheduledEnd: scheduledEnd(now) };
+    if (signal?.aborted || src.page.crashed()) return { stillMoving: false, ended: "aborted", probes, scheduledEnd: scheduledEnd(now), timing: timing(now) };
+    if (now >= deadline) return { stillMoving: movingAtDeadline(evidence(now), cfg), ended: "deadline", probes, scheduledEnd: scheduledEnd(now), timing: timing(now) };
     src.onTick?.(now);
     if (!src.network.busy()) idleSince ||= now;
     else idleSince = 0;
@@ -394,12 +459,23 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     // Seldom while the page loads: no calm verdict is possible before `load`, and the probe would compete with the
     // first paint; but a page whose `load` never comes still needs probing for endless motion.
     const every = ev0.loaded ? 200 : 1_000;
-    if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt))) {
+    // And back to back while the page looks idle, from the moment its last activity ended: the two looks of a proof of
+    // calm (calmProof). Only a look that answered may be followed at once; the proof itself checks everything.
+    const activeUntil = Math.max(settledAt - cfg.settleMs, ev0.networkIdleSince);
+    const lastLook = looks[looks.length - 1];
+    const paired = looks.length === 2 && looks[0]!.from >= activeUntil;
+    const idleNow = ev0.loaded && !ev0.networkBusy && ev0.lastChange > 0 && !!ev0.networkIdleSince &&
+      ev0.realms.length > 0 && ev0.realms.every((r) => r.pending === 0 && r.intervals === 0 && r.chainPeriod === 0 && now - r.raf > 100);
+    const proving = idleNow && !paired && (lastProbe < activeUntil || (!!lastLook && lastProbe <= lastLook.from));
+    if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt) || proving)) {
       lastProbe = now;
       // Only a complete probe dates the evidence: calm needs every frame's word from after the settle window began.
       const sent = now;
+      const requests = src.network.requestCount?.() ?? -1;
       probing = probeMotion(src.worlds, 1_000, src.pingEvent).then((p) => {
         probe = p;
+        if (p.complete) looks = [...looks.slice(-1), { from: sent, at: Date.now(), probe: p, requests }];
+        else looks = [];
         if (p.complete) ends.observe(Date.now(), p.anims.filter((a) => a.visible && a.endsAt !== undefined).map((a) => a.endsAt!));
         probeFrom = sent;
         probeAt = p.complete ? Date.now() : 0;
@@ -408,7 +484,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
       }, () => {}).finally(() => { probing = undefined; });
     }
     const verdict = motionVerdict(ev0, cfg);
-    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason, probes, scheduledEnd: scheduledEnd(now) };
+    if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason, probes, scheduledEnd: scheduledEnd(now), timing: timing(now) };
     // The next look: at the next tick, at the moment the settle window ends if sooner, or as soon as a probe answers
     // (new evidence, and the realms' reports it asked for arrive just before it).
     const untilSettled = settledAt - now;

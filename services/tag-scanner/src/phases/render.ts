@@ -54,7 +54,8 @@ export async function renderPhase(prepared: PreparedPage, opts: {
   });
   await bounded(navigation, Math.max(0, opts.deadline - Date.now()), undefined);
   const watch = await watchRender({
-    worlds, realms: signals.realms, screencast, network: net,
+    worlds, realms: signals.realms, screencast,
+    network: { busy: () => net.busy(), animatedImages: () => net.animatedImages(), requestCount: () => net.artifact.requests.length },
     page: { loadLocal: () => events.artifact.loadLocal, loaded: () => events.artifact.loadTs !== undefined, crashed: () => events.artifact.crashed },
     onTick: (now) => perf.tick(now),
     pingEvent: signals.pingEvent,

@@ -65,6 +65,8 @@ function instrument(binding, pingEvent, horizonMs) {
     const timeouts = Object.create(null);
     /** @type {Record<string, number>} id -> period */
     const intervals = Object.create(null);
+    /** @type {Record<string, boolean>} requestIdleCallback ids pending */
+    const idles = Object.create(null);
     let inTimer = 0, fires = 0, lastFire = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
     // Listeners and hooks through which the creative's own code can stop (or start) motion without a timer: an
     // `infinite` animation stopped on its 3rd animationiteration, a looping video paused on timeupdate, a Web
@@ -80,9 +82,11 @@ function instrument(binding, pingEvent, horizonMs) {
         if (r.afterClick) afterClick++;
       }
       for (const id in intervals) { nIntervals++; intervalPeriod = Math.max(intervalPeriod, intervals[id]); }
+      let idle = 0;
+      for (const id in idles) idle++;
       const tl = timelines(t);
       send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires, lastFire,
-        stoppers, tlEnd: tl.end, tlDone: tl.done, tlEndless: tl.endless });
+        stoppers, tlEnd: tl.end, tlDone: tl.done, tlEndless: tl.endless, idle });
     };
     /**
      * What the creative's animation library says about its own timeline (GSAP 3 and 2, Adobe Animate/CreateJS), read
@@ -230,6 +234,25 @@ function instrument(binding, pingEvent, horizonMs) {
       w.setInterval = /** @type {Realm["setInterval"]} */ (/** @type {unknown} */ (setIntervalWrapper));
       w.clearInterval = /** @type {Realm["clearInterval"]} */ (/** @param {number} id */ function (id) { if (intervals[id] !== undefined) { delete intervals[id]; changed(); } return apply(ci, w, arguments); });
       if (raf) w.requestAnimationFrame = function () { lastRaf = now(); return apply(raf, w, arguments); };
+      // Idle callbacks pending: no page with one is proven calm (see RealmReport.idle); what one runs counts as a
+      // timer callback (lastFire).
+      const ric = w.requestIdleCallback, cic = w.cancelIdleCallback;
+      if (ric && cic) {
+        w.requestIdleCallback = /** @type {Realm["requestIdleCallback"]} */ (/** @type {unknown} */ (function (/** @type {unknown} */ fn) {
+          const args = arguments;
+          /** @type {number} */
+          let id;
+          if (typeof fn === "function") {
+            /** @this {unknown} */
+            args[0] = function () { delete idles[id]; try { return apply(fn, this, arguments); } finally { lastFire = now(); changed(); } };
+          }
+          id = apply(ric, w, args);
+          idles[id] = true;
+          changed();
+          return id;
+        }));
+        w.cancelIdleCallback = /** @param {number} id */ function (id) { if (idles[id]) { delete idles[id]; changed(); } return apply(cic, w, arguments); };
+      }
       // Listeners for the events a creative stops or chains motion on (see `stoppers`), however registered.
       /** @type {Record<string, boolean>} */
       const STOP = Object.create(null);

@@ -1,0 +1,124 @@
+// Where a static 300x250 tag scan's time goes, scanner level (no NATS, no edge): the bench's creative scanned N times
+// on one browser, the scan log's phase_ms and the render watch's own figures (how it ended, its probes, the last
+// pixel change and the first paint, ms after render start) as medians. Find the cost before removing it (issue 22).
+// Usage: npx tsx services/tag-scanner/scripts/measure-tag.ts [rounds] [zip]
+import { create } from "@bufbuild/protobuf";
+import { ScanJobSchema, ScanKind } from "@cva/contracts";
+import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { loadavg } from "node:os";
+import { createBrowserPool, createTagScanner } from "../src/index.ts";
+
+const rounds = Number(process.argv[2] ?? 10);
+/** `clients N SECONDS`: N closed-loop clients for that long on the default 1 browser x 4 slots (capacity). */
+const clients = process.argv[3] === "clients" ? Number(process.argv[4] ?? 4) : 0;
+const seconds = Number(process.argv[5] ?? 60);
+const AD = `<div style="width:300px;height:250px;background:linear-gradient(#06c,#0a4);color:#fff;font:24px sans-serif">Bench ad</div>`;
+const job = () => create(ScanJobSchema, {
+  jobId: `m-${Math.random().toString(36).slice(2)}`, kind: ScanKind.TAG, apiVersion: "v3",
+  input: { case: "tag", value: { creative: { case: "html", value: AD } } },
+});
+/** The bench's zip: the same creative as a bundle framed at its ad.size (what the zip-analyzer sends). */
+const zipJob = () => create(ScanJobSchema, {
+  jobId: `z-${Math.random().toString(36).slice(2)}`, kind: ScanKind.TAG, apiVersion: "v2",
+  input: { case: "tag", value: { creative: { case: "bundle", value: {
+    entry: "index.html", frameSize: { width: 300, height: 250 },
+    files: [{ path: "index.html", data: new TextEncoder().encode(`<!doctype html><meta name="ad.size" content="width=300,height=250"><script>var clickTag="https://example.com"</script><body style="margin:0">${AD}</body>`) }],
+  } } } },
+});
+const logs: Array<Record<string, unknown> & { msg?: string }> = [];
+type Log = { info(o: object, msg?: string): void; warn(o: object, msg?: string): void; error(o: object, msg?: string): void; child(b: object): Log };
+const makeLogger = (bindings: object): Log => {
+  const push = (o: object, msg?: string) => { logs.push({ ...bindings, ...o, msg }); };
+  return { info: push, warn: push, error: push, child: (b) => makeLogger({ ...bindings, ...b }) };
+};
+const logger = makeLogger({});
+const pool = createBrowserPool({ browsers: 1, slots: 4 });
+const scanner = createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger });
+const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
+const loads: number[] = [];
+const ends = new Map<string, number>();
+try {
+  await scanner.scan(job());
+  await scanner.scan(job());
+  if (clients > 0) {
+    const { execFileSync } = await import("node:child_process");
+    const until = Date.now() + seconds * 1000;
+    let done = 0, failed = 0;
+    const rss: number[] = [];
+    const sampler = setInterval(() => {
+      // Chromium's processes and their resident memory (every process of the pool's browser, renderers included).
+      const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" }).split("\n").filter((l) => /chromium/.test(l) && !/ps -eo/.test(l));
+      rss.push(out.length * 1e6 + out.reduce((n, l) => n + Number(l.trim().split(/\s+/)[0]) / 1024, 0));
+      loads.push(loadavg()[0]!);
+    }, 2_000);
+    await Promise.all(Array.from({ length: clients }, async () => {
+      while (Date.now() < until) await scanner.scan(job()).then(() => done++, () => failed++);
+    }));
+    clearInterval(sampler);
+    const procs = rss.map((r) => Math.floor(r / 1e6)), mb = rss.map((r) => r % 1e6);
+    console.log(`${clients} clients, ${seconds} s: ${(done / seconds * 60).toFixed(1)} scans/min (${failed} failed); load median ${med(loads).toFixed(1)}`);
+    console.log(`  Chromium processes median ${med(procs)} (max ${Math.max(...procs)}), their RSS median ${Math.round(med(mb))} MB (max ${Math.round(Math.max(...mb))}) = ${Math.round(med(mb) / 4)} MB per slot`);
+    console.log(`  scanner process RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
+    process.exit(0);
+  }
+  if (process.argv[3] === "zip") {
+    const t: number[] = [], z: number[] = [];
+    const zf = logs.length;
+    for (let i = 0; i < rounds; i++) {
+      let a = performance.now();
+      await scanner.scan(zipJob());
+      z.push(performance.now() - a);
+      a = performance.now();
+      await scanner.scan(job());
+      t.push(performance.now() - a);
+    }
+    const sc = logs.slice(zf).filter((l) => l.msg === "tag scanned");
+    const ph = (id: string, k: string) => Math.round(med(sc.filter((l) => String(l.job_id ?? "").startsWith(id)).map((l) => (l.phase_ms as Record<string, number>)[k]!)));
+    console.log(`zip ${Math.round(med(z))} ms vs tag ${Math.round(med(t))} ms p50 (${rounds} each, alternating), load median ${loadavg()[0]!.toFixed(1)}`);
+    for (const k of ["setup", "render", "measure", "accessibility", "landing"]) console.log(`  ${k}: zip ${ph("z-", k)} / tag ${ph("m-", k)}`);
+    process.exit(0);
+  }
+  if (process.env.MEASURE_AB) {
+    // A/B of a switch read per scan (an env variable the code under test reads), alternating.
+    const name = process.env.MEASURE_AB;
+    const r: Record<string, number[]> = { on: [], off: [] };
+    const ph: Record<string, Array<Record<string, number>>> = { on: [], off: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const k of ["off", "on"] as const) {
+        if (k === "on") process.env[name] = "1"; else delete process.env[name];
+        const f = logs.length, a = performance.now();
+        await scanner.scan(job());
+        r[k]!.push(performance.now() - a);
+        ph[k]!.push(logs.slice(f).find((l) => l.msg === "tag scanned")?.phase_ms as Record<string, number>);
+      }
+    }
+    for (const k of ["off", "on"]) {
+      const p = (x: string) => Math.round(med(ph[k]!.map((o) => o[x]!)));
+      console.log(`${name}=${k === "on" ? 1 : "unset"}: p50 ${Math.round(med(r[k]!))} ms; render ${p("render")} / measure ${p("measure")} / accessibility ${p("accessibility")} / landing ${p("landing")}`);
+    }
+    console.log(`load ${loadavg()[0]!.toFixed(1)}`);
+    process.exit(0);
+  }
+  const from = logs.length;
+  const total: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const t = performance.now();
+    await scanner.scan(job());
+    total.push(performance.now() - t);
+    loads.push(loadavg()[0]!);
+  }
+  const scanned = logs.slice(from).filter((l) => l.msg === "tag scanned");
+  const watched = logs.slice(from).filter((l) => l.msg === "render watch");
+  for (const w of watched) ends.set(String(w.render_end), (ends.get(String(w.render_end)) ?? 0) + 1);
+  const phase = (k: string) => Math.round(med(scanned.map((s) => (s.phase_ms as Record<string, number>)[k]!)));
+  console.log(`static 300x250 tag, ${rounds} scans, 1-min load median ${med(loads).toFixed(1)}`);
+  console.log(`  scan() p50 ${Math.round(med(total))} ms; scan log ms p50 ${Math.round(med(scanned.map((s) => s.ms as number)))}`);
+  console.log(`  phase_ms p50: setup ${phase("setup")} / render ${phase("render")} / measure ${phase("measure")} / accessibility ${phase("accessibility")} / landing ${phase("landing")}`);
+  console.log(`  render watch p50: first paint ${med(watched.map((w) => (w.paints_ms as number[])[0] ?? -1))} ms, last change ${med(watched.map((w) => w.last_change_ms as number))} ms, probes ${med(watched.map((w) => w.probes as number))}; ended ${JSON.stringify(Object.fromEntries(ends))}`);
+  if (process.env.MEASURE_VERBOSE) for (const w of watched) console.log(`    ${w.render_end} ${JSON.stringify(w.watch_ms)} lag ${w.capture_lag_ms} probes ${w.probes} paints ${JSON.stringify(w.paints_ms)}`);
+  for (const k of Object.keys((watched[0]?.watch_ms as object) ?? {})) {
+    console.log(`  watch timing p50 ${k}: ${med(watched.map((w) => (w.watch_ms as Record<string, number>)[k]!))} ms`);
+  }
+} finally {
+  await pool.close();
+}
