@@ -10,7 +10,7 @@ import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
 import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
-import type { HeavyAdRun } from "./heavy-ad/run.ts";
+import type { HeavyAdRun } from "./heavy-ad/issue.ts";
 import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";

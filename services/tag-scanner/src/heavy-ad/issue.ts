@@ -25,3 +25,11 @@ export function heavyAdFromIssue(issue: Protocol.Audits.InspectorIssue): HeavyAd
   if (issue.code !== "HeavyAdIssue" || !d || d.resolution !== "HeavyAdBlocked") return undefined;
   return { intervened: true, reason: REASONS[d.reason] ?? "" };
 }
+
+/** The heavy-ad run's outcome (heavy-ad/run.ts), as the report carries it (TagReport.heavy_ad). */
+export interface HeavyAdRun extends HeavyAdOutcome {
+  /** The second run in an ad frame was made. */
+  checked: boolean;
+  watchedMs: number;
+  detail: string;
+}

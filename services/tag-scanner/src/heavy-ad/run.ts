@@ -8,14 +8,10 @@ import { tabProfile } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
 import { bounded, sleep } from "../util.ts";
 import { adFrameSite } from "./ad-frame-site.ts";
-import { heavyAdFromIssue, type HeavyAdOutcome } from "./issue.ts";
+import { heavyAdFromIssue, type HeavyAdOutcome, type HeavyAdRun } from "./issue.ts";
 import { CHROME_HEAVY_AD_LIMITS } from "./trigger.ts";
 
-export interface HeavyAdRun extends HeavyAdOutcome {
-  checked: boolean;
-  watchedMs: number;
-  detail: string;
-}
+export type { HeavyAdRun };
 
 /** Chrome's CPU window and a little more: a creative that keeps a core busy is unloaded within it. */
 const MAX_WATCH_MS = CHROME_HEAVY_AD_LIMITS.cpuPeakWindowMs + 2_000;
