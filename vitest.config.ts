@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import HeavyFirstSequencer from "./test/heavy-first-sequencer.ts";
 
 // Integration tests start real NATS, Chromium and ffmpeg; on a 2-core machine two test files at a time is the
 // sweet spot (more only adds contention and flakiness).
@@ -28,6 +29,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ["default"],
+    sequence: { sequencer: HeavyFirstSequencer },
     projects: [
       {
         extends: true,

@@ -24,7 +24,7 @@ const TAG_V2_KEYS = [
   "dom_content_loaded", "has_border", "has_video", "iframes", "job_id", "local_storage", "memory_usage", "meta",
   "missing_assets", "mobile_friendly", "network", "screenshot", "ssl", "uses_document_write", "visual_artifacts",
 ];
-const V3_ONLY = ["accessibility", "animation_duration", "cpu", "landing_page", "measurement", "name", "privacy", "scan_results", "time_to_visual_start"];
+const V3_ONLY = ["accessibility", "animation_duration", "cpu", "heavy_ad", "landing_page", "measurement", "name", "privacy", "scan_results", "time_to_visual_start"];
 
 describe("views", () => {
   it("tag v3: every documented field, exact names, schema-valid", () => {
@@ -43,6 +43,7 @@ describe("views", () => {
     expect(doc.dimensions).toEqual({ height: 250, width: 300, text: "300x250" });
     expect(doc.meta).toMatchObject({ scan_duration: "2.41", creative_type: "ad_tag", api_version: "v3", timestamp: 1763726400 });
     expect(doc.memory_usage).toBe(1048576);
+    expect(doc.heavy_ad).toEqual({ checked: true, intervened: true, reason: "network", watched_ms: 1200, detail: expect.stringContaining("Chrome unloaded the ad frame") });
     expect(doc.ssl).toEqual({ compliant: false, insecure_urls: ["http://pixel.example/p.gif"] });
     expect(doc.screenshot.highres).toEqual({ bytes: 4, color: "#ff0000", mime_type: "image/png", url: "https://edge.test/artifacts/shot1" });
     expect(doc.landing_page.screenshot.url).toBe("https://edge.test/artifacts/lp1");

@@ -254,12 +254,14 @@ post("createSession", {});
   itWithCorpus("scans every HTML5 banner of the corpus: missing files and unreachable CDNs are reported, not fatal", "html5", async (html5Corpus) => {
     const banners = corpusBanners(html5Corpus);
     expect(banners.length).toBeGreaterThan(5);
-    for (const { name, files } of banners) {
+    // Two at a time, as a customer may have two scans in flight: the tag scanner's slots render them side by side.
+    const queue = [...banners];
+    const one = async ({ name, files }: (typeof banners)[number]) => {
       const r = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: buildZip(files).toString("base64") }, key);
       if (!("index.html" in files)) {
         expect(r.status, name).toBe(400);
         expect(r.json.message, name).toMatch(/index\.html/);
-        continue;
+        return;
       }
       expect(r.status, `${name}: ${r.text.slice(0, 300)}`).toBe(200);
       expect(r.json.file_structure.length, name).toBe(Object.keys(files).filter((f) => !/(^|\/)\.DS_Store$/.test(f)).length);
@@ -268,7 +270,10 @@ post("createSession", {});
       if (name.includes("missing-asset")) {
         expect(r.json.missing_assets.map((m: { url: string }) => m.url).join(" "), name).toMatch(/bg\.jpg/);
       }
-    }
+    };
+    await Promise.all([0, 1].map(async () => {
+      for (let b = queue.shift(); b; b = queue.shift()) await one(b);
+    }));
   }, 300_000);
 
   it("scans a VAST tag: XML, impressions, and the media file probed", async () => {

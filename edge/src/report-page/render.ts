@@ -2,7 +2,7 @@ import type { reportstore } from "@cva/contracts";
 import { byKey, bytes, dateTime, label, ms, num } from "./format.ts";
 import { bulletList, esc, flag, isObj, kvTable, list, obj, section, text, type J } from "./html.ts";
 import { renderAccessibility } from "./sections/accessibility.ts";
-import { cpuLoadFact } from "./sections/cpu.ts";
+import { cpuLoadFact, heavyAdFact } from "./sections/cpu.ts";
 import { creativeFileTable, fileMediaCard, IMAGE_KEYS, imageFacts, imageMetadata } from "./sections/file.ts";
 import { renderOther } from "./sections/generic.ts";
 import { mediaFileCard, renderAds, renderLint, renderPixels, renderTrackers, renderVastCreatives, renderWrapperChain, renderXml } from "./sections/media.ts";
@@ -52,6 +52,7 @@ const FACTS: Fact[] = [
   ["ssl", "All requests over https", (v) => (isObj(v) && typeof v.compliant === "boolean" ? good(v.compliant) : "")],
   ["cpu_usage", "CPU (main thread)", msOr("not measured")],
   ["cpu", "CPU load on a reference phone", cpuLoadFact],
+  ["heavy_ad", "Chrome Heavy Ad Intervention", heavyAdFact],
   ["memory_usage", "Memory", (v) => (typeof v === "number" ? esc(bytes(v)) : "")],
   ["dom_content_loaded", "DOMContentLoaded", msOr("not measured")],
   ["mobile_friendly", "Mobile friendly", good],

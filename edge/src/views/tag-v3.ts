@@ -1,4 +1,5 @@
 import { cpuSchema, cpuView } from "./cpu.ts";
+import { heavyAdSchema, heavyAdView } from "./heavy-ad.ts";
 import type { TagReport } from "@cva/contracts";
 import { accessibilitySchema, accessibilityView } from "./accessibility.ts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
@@ -25,6 +26,7 @@ export const tagV3Schema = obj(
     landing_page: landingPageSchema,
     measurement: measurementSchema,
     cpu: cpuSchema,
+    heavy_ad: heavyAdSchema,
     name: str("copied from the request"),
     network: networkV3Schema,
     privacy: privacySchema,
@@ -56,6 +58,7 @@ export function tagV3View(r: TagReport) {
       working: lp?.working ?? false,
     },
     cpu: cpuView(r.cpu),
+    heavy_ad: heavyAdView(r.heavyAd),
     measurement: measurementView(r?.measurement),
     name: r.name,
     network: networkV3View(r.network),

@@ -1,4 +1,5 @@
 import { cpuSchema, cpuView } from "./cpu.ts";
+import { heavyAdSchema, heavyAdView } from "./heavy-ad.ts";
 import type { ZipReport } from "@cva/contracts";
 import { landingPageSchema, tagScanResultsSchema, tagScanResultsView } from "./tag-v3.ts";
 import { imageView } from "./shared.ts";
@@ -32,6 +33,7 @@ export const zipV3Schema = obj(
     landing_page: landingPageSchema,
     measurement: measurementSchema,
     cpu: cpuSchema,
+    heavy_ad: heavyAdSchema,
     name: str("copied from the request"),
     network: networkV3Schema,
     privacy: privacySchema,
@@ -63,6 +65,7 @@ export function zipV3View(r: ZipReport) {
       working: lp?.working ?? false,
     },
     cpu: cpuView(render?.cpu),
+    heavy_ad: heavyAdView(render?.heavyAd),
     measurement: measurementView(render?.measurement),
     name: render?.name ?? "",
     network: networkV3View(render?.network),

@@ -133,6 +133,14 @@ describe("spec set 1 (Chrome Heavy Ad only)", () => {
     expect(results.specId).toBe(1);
     expect(evaluateVast(vastReport(), 1).tests).toEqual([]);
   });
+
+  it("adds Chrome's own verdict when the scan ran it: an unloaded ad fails, a creative not run again passes", () => {
+    const unloaded = evaluateTag(tagReport({ heavyAd: { checked: true, intervened: true, reason: "network", watchedMs: 900, detail: "" } }), 1);
+    expect(unloaded.tests.map((t) => t.test).sort()).toEqual(["heavy_ad_cpu", "heavy_ad_intervention", "heavy_ad_network"]);
+    expect(unloaded.tests.find((t) => t.test === "heavy_ad_intervention")!.result).toBe(TestOutcome.FAILED);
+    const light = evaluateTag(tagReport({ heavyAd: { checked: false, intervened: false, reason: "", watchedMs: 0, detail: "not run" } }), 1);
+    expect(light.tests.find((t) => t.test === "heavy_ad_intervention")!.result).toBe(TestOutcome.PASSED);
+  });
 });
 
 describe("VAST, spec set 0", () => {

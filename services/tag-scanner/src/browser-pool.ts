@@ -12,6 +12,7 @@ import type { Server } from "node:net";
 import { createBrowserNetns, type BrowserNetns } from "./netns.ts";
 import { NETNS_PID_ENV, sandboxPlan, type SandboxPlan } from "./sandbox.ts";
 import { bounded, sleep } from "./util.ts";
+import { adTaggingReady, HEAVY_AD_ARGS, HEAVY_AD_UNWANTED_DEFAULT_ARGS, installAdTaggingRuleset } from "./heavy-ad/ruleset.ts";
 
 export interface BrowserPoolOptions {
   /** Number of warm Chromium processes (TAG_SCANNER_BROWSERS, default DEFAULT_BROWSERS). */
@@ -37,6 +38,11 @@ export interface BrowserLease {
    * browser can reach); undefined when the namespace is off.
    */
   proxyListener: (() => Promise<Server>) | undefined;
+  /**
+   * Resolves true once Chrome has indexed the profile's ad-tagging ruleset (heavy-ad/ruleset.ts), after which frames
+   * under AD_FRAME_PATH are ad frames; false when it did not within 30 s of the browser's start.
+   */
+  adTagging: () => Promise<boolean>;
   /** Give the slot back; `broken` kills and replaces the browser (hung, crashed). */
   release(broken?: boolean): void;
 }
@@ -74,7 +80,12 @@ export const CHROMIUM_ARGS = [
   "--disable-dev-shm-usage",
   "--no-first-run",
   "--disable-background-networking",
-  "--disable-component-update",
+  // The component updater stays registered (not --disable-component-update) so that Chrome loads the ad-tagging
+  // ruleset seeded in the profile (heavy-ad/ruleset.ts), but it asks no server for updates: its update source is a
+  // closed port on the browser's own loopback.
+  "--component-updater=url-source=http://127.0.0.1:9/",
+  // Chrome's Heavy Ad Intervention without its privacy noise (issue 21 §4).
+  ...HEAVY_AD_ARGS,
   "--disable-sync",
   "--disable-default-apps",
   "--mute-audio",
@@ -125,6 +136,8 @@ const IGNORED_DEFAULT_ARGS = [
   "--disable-popup-blocking",
   // --enable-automation makes navigator.webdriver true and shows landing pages and verification wrappers a bot.
   "--enable-automation",
+  // The ad-tagging ruleset needs the component updater (see CHROMIUM_ARGS).
+  ...HEAVY_AD_UNWANTED_DEFAULT_ARGS,
 ];
 
 /** Chromium's command line: puppeteer's defaults (with the features merged) less IGNORED_DEFAULT_ARGS, CDP over a pipe. */
@@ -149,6 +162,8 @@ export async function launchChromium(
   sandbox: SandboxPlan, userDataDir: string, extraArgs: string[] = [],
 ): Promise<{ browser: Browser; netns: BrowserNetns | undefined; transport: BoundedPipeTransport }> {
   sandbox.prepareProfile(userDataDir);
+  // After prepareProfile, so that the ruleset belongs to the user Chromium runs as (it writes the index beside it).
+  installAdTaggingRuleset(userDataDir);
   const netns = sandbox.netns ? await createBrowserNetns() : undefined;
   let proc: ChildProcess | undefined;
   try {
@@ -195,13 +210,14 @@ interface Slot {
   netns: BrowserNetns | undefined;
   starting: Promise<Browser> | undefined;
   chromeMajor: string;
+  adTagging: Promise<boolean>;
   busy: number;
 }
 
 export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? DEFAULT_BROWSERS));
   const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? DEFAULT_SLOTS));
-  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, netns: undefined, starting: undefined, chromeMajor: "", busy: 0 }));
+  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, netns: undefined, starting: undefined, chromeMajor: "", adTagging: Promise.resolve(false), busy: 0 }));
   const waiters: Array<() => void> = [];
   const closeHooks: Array<() => Promise<void>> = [];
   let closed = false;
@@ -220,6 +236,9 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
       slot.tabProfiles = installNewTabProfiles(browser);
       slot.netns = netns;
+      // Watched from the start (2–8 s to index); only a heavy-ad run waits for it.
+      slot.adTagging = adTaggingReady(userDataDir);
+      slot.adTagging.catch(() => {});
       const proc = browser.process();
       browser.on("disconnected", () => {
         // A browser whose CDP pipe dropped may still be running (and holding memory): make sure it is gone.
@@ -296,6 +315,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
             browser,
             tabProfiles: slot.tabProfiles!,
             chromeMajor: slot.chromeMajor,
+            adTagging: () => slot.adTagging,
             proxyListener: listenerFor(slot.netns, browser),
             release(broken) {
               if (released) return;

@@ -25,12 +25,15 @@ const policy = outboundPolicyFromEnv();
 const consentStates = envString("TAG_CONSENT_STATES", "0") === "1";
 // SIMID jobs (simid/) at a time, on the same browsers as the tag scans.
 const simidSlots = Math.max(1, envInt("TAG_SIMID_SLOTS", 2));
+// Chrome's Heavy Ad Intervention in an ad frame (heavy-ad/): on by default; the second run is made only for creatives
+// whose first run came within half of one of Chrome's limits, so a creative far below them renders once.
+const heavyAd = envString("TAG_HEAVY_AD", "1") === "1";
 
 await runScannerMain({
   name: "tag-scanner",
   portEnv: "TAG_SCANNER_PORT",
   defaultPort: 9103,
   defaultMetricsPort: 9203,
-  describe: { pool, timeouts, policy: policy.describe(), consentStates },
-  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, simidSlots }),
+  describe: { pool, timeouts, policy: policy.describe(), consentStates, heavyAd, simidSlots },
+  start: (base) => startTagScannerProcess({ ...base, policy, pool, timeouts, consentStates, heavyAd, simidSlots }),
 });

@@ -10,6 +10,7 @@ import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
 import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
+import type { HeavyAdRun } from "./heavy-ad/run.ts";
 import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
@@ -77,6 +78,8 @@ export interface TagArtifacts {
   accessibility?: AccessibilityArtifacts;
   /** Epoch ms when the navigation to the creative started (local clock): the origin of worst_second_ms. */
   renderStartedAt?: number;
+  /** Chrome's Heavy Ad Intervention on the creative in an ad frame (heavy-ad/run.ts); undefined on v2. */
+  heavyAd?: HeavyAdRun;
 }
 
 /** What the upload step made of the images: measured in Node, stored by the artifact sink. */
@@ -277,6 +280,9 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
       renderStartMs: art.renderStartedAt ?? 0, animationMs, rendered,
       starved: measured.confidence === "low" ? measured.reasons.join("; ") : undefined,
     }),
+    ...(art.heavyAd
+      ? { heavyAd: { checked: art.heavyAd.checked, intervened: art.heavyAd.intervened, reason: art.heavyAd.reason, watchedMs: art.heavyAd.watchedMs, detail: art.heavyAd.detail } }
+      : {}),
     measurement: {
       confidence: measured.confidence === "high" ? Measurement_Confidence.HIGH : Measurement_Confidence.LOW,
       reasons: measured.reasons,

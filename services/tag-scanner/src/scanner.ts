@@ -24,6 +24,9 @@ import { bounded } from "./util.ts";
 import type { ConsentRunArtifact } from "./privacy/artifact.ts";
 import { startConsentRuns } from "./privacy/consent-runs.ts";
 import { vendorDb, type VendorDb } from "./privacy/vendors.ts";
+import { runHeavyAd, type HeavyAdRun } from "./heavy-ad/run.ts";
+import { heavyAdCheck, type FirstRun } from "./heavy-ad/trigger.ts";
+import type { SyntheticSite } from "./synthetic-origin.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
 export class BrowserLostError extends Error {
@@ -35,6 +38,18 @@ export class BrowserLostError extends Error {
 
 /** A retry on a browser of its own needs a browser start and a render: not worth starting with less time left. */
 const MIN_RETRY_MS = 10_000;
+
+/**
+ * What the creative loaded so far, for the heavy-ad trigger: a finished request's encoded bytes, or for one still on
+ * its way the larger of what arrived and what its Content-Length announces (a 5 MB video mid-download counts as 5 MB).
+ */
+function firstRunBytes(requests: ReadonlyArray<{ encodedBytes: number; bodyBytes: number; finished: boolean; headers: Record<string, string> }>): number {
+  return requests.reduce((n, r) => {
+    if (r.finished) return n + Math.max(r.encodedBytes, r.bodyBytes);
+    const announced = Number(r.headers["content-length"]);
+    return n + Math.max(r.bodyBytes, Number.isFinite(announced) ? announced : 0);
+  }, 0);
+}
 
 /** A job with no targeting: the profile prepared pages start with. */
 const DEFAULT_JOB = create(ScanJobSchema, {});
@@ -70,6 +85,12 @@ export interface TagScannerDeps {
   consentStates?: boolean;
   /** Whom hosts belong to (privacy/vendors.ts; default the curated list). */
   vendors?: VendorDb;
+  /**
+   * Run Chrome's Heavy Ad Intervention on v3 creatives whose first run came near its limits (heavy-ad/). Off unless
+   * asked, as the consent states: the process turns it on (TAG_HEAVY_AD, default 1; main.ts); tests that are not about
+   * it keep one run per scan however heavy their creative.
+   */
+  heavyAd?: boolean;
 }
 
 export interface TagScanner {
@@ -172,7 +193,17 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         browser: lease.browser, startProxy: (policy) => startProxy(policy, lease.proxyListener), policy: pageOrigins.policy,
         job, profile, renderMs, deadline,
       });
-      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender, consent);
+      // v3 only, as the consent states: Chrome's Heavy Ad Intervention on the creative in an ad frame, when the first
+      // run came near one of its limits (heavy-ad/trigger.ts).
+      const heavyAd = !deps.heavyAd || job.apiVersion !== "v3" ? undefined : (first: FirstRun, site: SyntheticSite, size: { width: number; height: number }, deadline: number): Promise<HeavyAdRun> => {
+        const check = heavyAdCheck(first);
+        if (!check.run) return Promise.resolve({ checked: false, intervened: false, reason: "", watchedMs: 0, detail: check.detail });
+        return runHeavyAd({
+          browser: lease.browser, adTagging: lease.adTagging, startProxy: (policy) => startProxy(policy, lease.proxyListener), policy: pageOrigins.policy,
+          site, profile, size, minWatchMs: first.renderMs, deadline, why: check.detail,
+        });
+      };
+      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender, consent, heavyAd);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
@@ -235,6 +266,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     job: ScanJob, profile: DeviceProfile, prepared: PreparedPage, t0: number,
     signal: AbortSignal | undefined, log: ScanLogger | undefined, afterRender: () => void,
     consent?: (renderMs: number, deadline: number) => Promise<ConsentRunArtifact[]>,
+    heavyAd?: (first: FirstRun, site: SyntheticSite, size: { width: number; height: number }, deadline: number) => Promise<HeavyAdRun>,
   ) {
     const site = buildSyntheticSite(job);
     const captureLanding = job.input.case === "tag" && job.input.value.captureLandingPage;
@@ -254,6 +286,12 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // the measure phase, whose reads (storage, layout: each bounded) starved beside three renderer starts on a loaded
     // machine and came back empty.
     const consentRuns = consent?.(render.endedAt - render.startedAt, jobDeadline);
+    // Likewise the heavy-ad run, when the first run's figures call for it: its bytes and CPU are the render's.
+    const box = measure.measured.layout?.box;
+    const heavyAdRun = heavyAd?.(
+      { bytes: firstRunBytes(net.artifact.requests), cpuMs: perf.artifact.cpuMs, renderMs: render.endedAt - render.startedAt },
+      site, box && box.width > 0 && box.height > 0 ? box : site.slot ?? { width: 300, height: 250 }, jobDeadline,
+    );
     const measuredAt = Date.now();
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
@@ -274,6 +312,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const stopped = await runPhase(gatherers, "stop", { ms: 2_000 });
     const consentDone = Date.now();
     const privacyRuns = consentRuns ? await consentRuns : undefined;
+    const heavyAdResult = heavyAdRun ? await heavyAdRun : undefined;
     phaseMs.consentWait = Date.now() - consentDone;
 
     const changes = screencast.localChanges();
@@ -313,6 +352,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       allowedDomains: job.input.case === "tag" ? job.input.value.allowedDomains : [],
       renderStartedAt: render.startedAt,
       accessibility: { flashes: prepared.flashes.artifact, ...a11y },
+      heavyAd: heavyAdResult,
     };
     const gatherErrors = [...render.errors, ...click.errors, ...stopped];
     return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };

@@ -17,6 +17,8 @@ export interface TagScannerProcessOptions extends ScannerProcessBase {
   consentStates?: boolean;
   /** SIMID jobs at a time (TAG_SIMID_SLOTS; default 2). */
   simidSlots?: number;
+  /** Chrome's Heavy Ad Intervention run for creatives near its limits (TAG_HEAVY_AD). */
+  heavyAd?: boolean;
 }
 
 export type TagScannerProcess = ScannerProcess;
@@ -30,7 +32,7 @@ export async function startTagScannerProcess(opts: TagScannerProcessOptions): Pr
   const pool = createBrowserPool({ ...opts.pool, logger: opts.logger });
   // Write-only: this process renders untrusted creatives and must not be able to read anyone's images.
   const artifacts = opts.artifacts ?? createArtifactWriter(opts.nc);
-  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates });
+  const scanner = createTagScanner({ pool, policy: opts.policy, artifacts, logger: opts.logger, location: opts.location, timeouts: opts.timeouts, consentStates: opts.consentStates, heavyAd: opts.heavyAd });
   // In the background: the process is ready at once, and scans arriving later find their browser and pages waiting.
   void scanner.warmUp().catch(() => {});
   // SCAN_KIND_SIMID beside the tag jobs, on the same browsers (simid/): the VAST analyzer's SIMID creatives.

@@ -12,6 +12,7 @@ import { dialogs as tag_dialogs } from "./tag/dialogs.ts";
 import { document_write as tag_document_write } from "./tag/document_write.ts";
 import { heavy_ad_cpu as tag_heavy_ad_cpu } from "./tag/heavy_ad_cpu.ts";
 import { heavy_ad_network as tag_heavy_ad_network } from "./tag/heavy_ad_network.ts";
+import { heavy_ad_intervention as tag_heavy_ad_intervention } from "./tag/heavy_ad_intervention.ts";
 import { host_initiated_subload as tag_host_initiated_subload } from "./tag/host_initiated_subload.ts";
 import { iframes as tag_iframes } from "./tag/iframes.ts";
 import { initial_load as tag_initial_load } from "./tag/initial_load.ts";
@@ -129,6 +130,7 @@ export const tagTests: ReadonlyMap<string, TagTest> = new Map(
     tag_document_write,
     tag_heavy_ad_cpu,
     tag_heavy_ad_network,
+    tag_heavy_ad_intervention,
     tag_host_initiated_subload,
     tag_iframes,
     tag_initial_load,

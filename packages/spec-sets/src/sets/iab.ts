@@ -200,6 +200,18 @@ const rules: Rule[] = [
   },
   {
     kind: "fixed",
+    test: "heavy_ad_intervention",
+    scope: "tag",
+    basis: "industry",
+    operator: "==",
+    expected: 0,
+    expected_text: "Chrome does not unload the ad",
+    source: SOURCES.heavyAd,
+    reason:
+      "Chrome's own verdict on the creative in a frame it tags as an ad (limits: 4 MB of network, 15 s of CPU in any 30 s, 60 s in total), beside the two computed tests.",
+  },
+  {
+    kind: "fixed",
     test: "blocked_by_adblock",
     scope: "tag",
     basis: "product_default",

@@ -1,0 +1,127 @@
+import type { EgressProxy, OutboundPolicy } from "@cva/platform";
+import type { Browser, BrowserContext, Protocol, Target } from "puppeteer-core";
+import type { DeviceProfile } from "../config.ts";
+import { gatherInterception } from "../gatherers/interception.ts";
+import { gatherNetwork } from "../gatherers/network.ts";
+import { MRAID_ENV_JS } from "../mraid-host.ts";
+import { tabProfile } from "../prepared-page.ts";
+import type { SyntheticSite } from "../synthetic-origin.ts";
+import { bounded, sleep } from "../util.ts";
+import { adFrameSite } from "./ad-frame-site.ts";
+import { heavyAdFromIssue, type HeavyAdOutcome } from "./issue.ts";
+import { CHROME_HEAVY_AD_LIMITS } from "./trigger.ts";
+
+export interface HeavyAdRun extends HeavyAdOutcome {
+  checked: boolean;
+  watchedMs: number;
+  detail: string;
+}
+
+/** Chrome's CPU window and a little more: a creative that keeps a core busy is unloaded within it. */
+const MAX_WATCH_MS = CHROME_HEAVY_AD_LIMITS.cpuPeakWindowMs + 2_000;
+/** Quiet this long (no request on its way, the main thread nearly idle) after the first run's length ends the watch. */
+const QUIET_MS = 1_000;
+/** "Nearly idle": the main thread busy less than this share of a quiet stretch. */
+const IDLE_SHARE = 0.1;
+
+/**
+ * The creative in a frame Chrome tags as an ad, on the scan's browser in a context of its own (nothing shared with the
+ * first run), watched until Chrome unloads it (Audits HeavyAdIssue, HeavyAdBlocked) or it goes quiet after at least
+ * the first run's render length, at most Chrome's 30 s CPU window, within `deadline`. `why` is the trigger's detail.
+ */
+export async function runHeavyAd(opts: {
+  browser: Browser;
+  adTagging: () => Promise<boolean>;
+  startProxy: (policy: OutboundPolicy) => Promise<EgressProxy>;
+  policy: OutboundPolicy;
+  site: SyntheticSite;
+  profile: DeviceProfile;
+  size: { width: number; height: number };
+  minWatchMs: number;
+  deadline: number;
+  why: string;
+}): Promise<HeavyAdRun> {
+  const out: HeavyAdRun = { checked: false, intervened: false, reason: "", watchedMs: 0, detail: opts.why };
+  const left = () => opts.deadline - Date.now();
+  // Chrome indexes the ad-tagging ruleset 2–8 s after the browser starts; a frame loaded before that is no ad frame.
+  if (!(await bounded(opts.adTagging(), Math.max(0, left()), false))) {
+    return { ...out, detail: `${opts.why}; not run: Chrome's ad tagging was not ready in time` };
+  }
+  let proxy: EgressProxy | undefined;
+  let context: BrowserContext | undefined;
+  try {
+    proxy = await opts.startProxy(opts.policy);
+    context = await opts.browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
+    context.on("targetcreated", (t: Target) => {
+      if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
+    });
+    const page = await context.newPage();
+    const client = await page.createCDPSession();
+    const site = adFrameSite(opts.site, opts.size.width, opts.size.height);
+    let mainFrameId = "";
+    const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
+    const interception = gatherInterception(client, { current: site }, () => mainFrameId);
+    let verdict: HeavyAdOutcome | undefined;
+    let unloaded: () => void = () => {};
+    const gone = new Promise<void>((r) => (unloaded = r));
+    client.on("Audits.issueAdded", (e: Protocol.Audits.IssueAddedEvent) => {
+      const o = heavyAdFromIssue(e.issue);
+      if (o && !verdict) {
+        verdict = o;
+        unloaded();
+      }
+    });
+    mainFrameId = (await client.send("Page.getFrameTree")).frameTree.frame.id;
+    const t = tabProfile(opts.profile);
+    await Promise.all([
+      client.send("Page.enable"),
+      client.send("Audits.enable"),
+      client.send("Performance.enable", { timeDomain: "timeTicks" }),
+      net.start(),
+      interception.start(),
+      site.inApp ? client.send("Page.addScriptToEvaluateOnNewDocument", { source: MRAID_ENV_JS }) : undefined,
+      client.send("Emulation.setDeviceMetricsOverride", { width: t.width, height: t.height, deviceScaleFactor: t.deviceScaleFactor, mobile: t.isMobile }),
+      client.send("Emulation.setUserAgentOverride", { userAgent: t.userAgent, acceptLanguage: t.acceptLanguage, platform: t.platform }),
+    ]);
+    let loaded = false;
+    client.on("Page.loadEventFired", () => { loaded = true; });
+    // The renderer main thread's CPU time (ThreadTime, s), as the first run's cpu is counted and Chrome's limits are.
+    const taskSeconds = async () => {
+      const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
+      return m?.metrics.find((x) => x.name === "ThreadTime")?.value;
+    };
+    const started = Date.now();
+    out.checked = true;
+    await bounded(client.send("Page.navigate", { url: site.entryUrl }), Math.max(0, left()), undefined);
+    const end = Math.min(opts.deadline, started + MAX_WATCH_MS);
+    let quietSince = Date.now();
+    let lastTasks = await taskSeconds();
+    let lastAt = Date.now();
+    // Until Chrome unloads the frame, or — on evidence — the creative has gone quiet for QUIET_MS after the first run's
+    // length: nothing on the network and the main thread nearly idle; Chrome's window is the bound.
+    while (!verdict && Date.now() < end) {
+      await Promise.race([gone, sleep(250)]);
+      if (verdict) break;
+      const tasks = await taskSeconds();
+      const now = Date.now();
+      const busyShare = tasks !== undefined && lastTasks !== undefined && now > lastAt ? ((tasks - lastTasks) * 1000) / (now - lastAt) : 1;
+      [lastTasks, lastAt] = [tasks, now];
+      if (net.busy() || !loaded || busyShare >= IDLE_SHARE) quietSince = now;
+      else if (now - started >= opts.minWatchMs && now - quietSince >= QUIET_MS) break;
+    }
+    out.watchedMs = Date.now() - started;
+    interception.stop();
+    await bounded(net.stop(), 500, undefined);
+    if (verdict) return { ...out, ...verdict, detail: `${opts.why}; Chrome unloaded the ad frame after ${(out.watchedMs / 1000).toFixed(1)} s` };
+    const cut = Date.now() >= opts.deadline ? " (cut short by the scan's deadline)" : "";
+    return { ...out, detail: `${opts.why}; Chrome did not intervene in ${(out.watchedMs / 1000).toFixed(1)} s${cut}` };
+  } catch (err) {
+    return { ...out, detail: `${opts.why}; the ad-frame run failed: ${String(err).slice(0, 300)}` };
+  } finally {
+    const [ctx, px] = [context, proxy];
+    void (async () => {
+      if (ctx) await bounded(ctx.close(), 10_000, undefined);
+      if (px) await bounded(px.close(), 5_000, undefined);
+    })();
+  }
+}
