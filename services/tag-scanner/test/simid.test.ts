@@ -57,7 +57,8 @@ beforeAll(async () => {
     pool,
     policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: staticHostResolver({ "simid.creative.test": "127.0.0.1" }) }),
     startProxy: (policy, listenOn) => startEgressProxy({ policy, listenOn }),
-    timeouts: { sessionMs: 8_000, initMs: 1_500, startMs: 1_500, watchMs: 800 },
+    // Generous: the creatives answer at once, but a loaded 2-core machine can starve a renderer for a second or more.
+    timeouts: { sessionMs: 8_000, initMs: 3_000, startMs: 3_000, watchMs: 800 },
   };
 });
 afterAll(async () => {
@@ -74,23 +75,23 @@ describe("SIMID player harness", () => {
     expect(r).toMatchObject({ url: url("/good.html"), run: true, error: "", sessionCreated: true, initResolved: true, initRejected: false, startResolved: true, startRejected: false, errors: [] });
     expect(r.sessionMs).toBeGreaterThanOrEqual(0);
     expect(r.initMs).toBeGreaterThanOrEqual(0);
-    expect(r.initMs).toBeLessThan(1_500);
+    expect(r.initMs).toBeLessThan(3_000);
     expect(r.startMs).toBeGreaterThanOrEqual(0);
-    expect(r.startMs).toBeLessThan(1_500);
+    expect(r.startMs).toBeLessThan(3_000);
     expect(r.messages.map((m) => m.type)).toEqual(["createSession", "SIMID:Creative:log", "resolve", "resolve", "SIMID:Creative:reportTracking"]);
     // Player:init carried the spec's creativeData and environmentData.
     expect(r.messages[1]!.detail).toBe('message: adParameters={"sku":"a<b>"} version=1.1');
     expect(r.messages[4]!.detail).toBe('trackingUrls: ["https://track.example/simid-start"]');
     const at = r.messages.map((m) => m.atMs);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
-    expect(r).toMatchObject({ sessionTimeoutMs: 8_000, initTimeoutMs: 1_500, startTimeoutMs: 1_500 });
+    expect(r).toMatchObject({ sessionTimeoutMs: 8_000, initTimeoutMs: 3_000, startTimeoutMs: 3_000 });
     expect(srv.seen.filter((s) => s.url === "/good.html")).toHaveLength(1);
   });
 
   it("a creative that never answers Player:init: session created, init timed out, startCreative never sent", async () => {
     const r = await runSimid(deps, input("/mute.html"), { deadline: deadline() });
     expect(r).toMatchObject({ run: true, sessionCreated: true, initResolved: false, initRejected: false, initMs: -1, startResolved: false, startMs: -1 });
-    expect(r.errors).toEqual(["no answer to SIMID:Player:init within 1.5 s"]);
+    expect(r.errors).toEqual(["no answer to SIMID:Player:init within 3 s"]);
     expect(r.messages.map((m) => m.type)).toEqual(["createSession"]);
   });
 

@@ -8,7 +8,7 @@ import { startVastAnalyzerProcess } from "./server.ts";
 const slots = Math.max(1, envInt("VAST_ANALYZER_SLOTS", 4));
 const mediaProbeTimeoutMs = envInt("VAST_MEDIA_PROBE_TIMEOUT_MS", 60_000);
 // SIMID creatives run by a tag scanner's SIMID player harness (SCAN_KIND_SIMID jobs), each bounded by this.
-const simidTimeoutMs = envInt("VAST_SIMID_TIMEOUT_MS", 30_000);
+const simidTimeoutMs = envInt("VAST_SIMID_TIMEOUT_MS", 45_000);
 const limits = {
   maxXmlBytes: envInt("VAST_MAX_XML_BYTES", DEFAULT_LIMITS.maxXmlBytes),
   maxWrapperRedirects: envInt("VAST_MAX_WRAPPER_REDIRECTS", DEFAULT_LIMITS.maxWrapperRedirects),

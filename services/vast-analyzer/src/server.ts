@@ -18,7 +18,7 @@ export interface VastAnalyzerProcessOptions extends ScannerProcessBase {
   limits?: Partial<VastLimits>;
   /** Bound of one media probe job when the VAST job carries no deadline (it is capped by the deadline otherwise). */
   mediaProbeTimeoutMs: number;
-  /** Bound of one SIMID job (VAST_SIMID_TIMEOUT_MS, 30 000; capped by the job's deadline). */
+  /** Bound of one SIMID job (VAST_SIMID_TIMEOUT_MS, 45 000; capped by the job's deadline). */
   simidTimeoutMs?: number;
   /** Replaces the tag-scanner SIMID jobs (tests). */
   simid?: SimidFn;
@@ -56,7 +56,7 @@ export async function startVastAnalyzerProcess(opts: VastAnalyzerProcessOptions)
     rewriteUrl: opts.rewriteUrl,
     trackerChecks: { network: opts.trackerNetworkChecks ?? false },
     // SIMID creatives: SCAN_KIND_SIMID jobs for the tag scanner's SIMID player harness, as media files are media jobs.
-    simid: opts.simid ?? (dispatcher ? simidViaDispatcher(dispatcher, { location: opts.location, timeoutMs: opts.simidTimeoutMs ?? 30_000, logger }) : undefined),
+    simid: opts.simid ?? (dispatcher ? simidViaDispatcher(dispatcher, { location: opts.location, timeoutMs: opts.simidTimeoutMs ?? 45_000, logger }) : undefined),
     schemas: createSchemaValidator(opts.xsdDir),
     // A job delivered again while its first delivery still runs must not fire the impression pixels twice.
     sideEffects: opts.sideEffects ?? (await createSideEffectGuard(nc)),

@@ -3,7 +3,7 @@ import { VastSimidRunSchema, type SimidInput, type VastSimidRun } from "@cva/con
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
 import type { BrowserContext, Protocol, Target } from "puppeteer-core";
 import type { BrowserPool } from "../browser-pool.ts";
-import { bounded } from "../util.ts";
+import { bounded, sleep } from "../util.ts";
 import { DEFAULT_SIMID_TIMEOUTS, harnessHtml, type HarnessResult, type SimidTimeouts } from "./harness-page.ts";
 
 // One SIMID creative run behind our player harness (harness-page.ts) on a browser of the pool: its own incognito
@@ -85,16 +85,23 @@ export async function runSimid(deps: SimidRunDeps, input: SimidInput, opts: { de
     });
     await client.send("Fetch.enable", { patterns: [{ urlPattern: `${HARNESS_URL}*`, requestStage: "Request" }] });
     await bounded(client.send("Page.navigate", { url: HARNESS_URL }), Math.min(SETUP_MS, Math.max(0, left())), undefined);
-    // The page's promise settles by the harness's own time-outs; ours is a backstop (a hung renderer).
-    const budget = Math.max(0, Math.min(left(), simidRunBudgetMs(timeouts)));
-    const res = await bounded(
-      client.send("Runtime.evaluate", { expression: "window.__cvaSimid", awaitPromise: true, returnByValue: true }),
-      budget,
-      undefined,
-    );
-    const value = res?.result?.value as HarnessResult | undefined;
-    if (!value || typeof value !== "object") {
-      out.error = res?.exceptionDetails ? "the harness failed: the page did not load" : "the run did not finish within the scan's time";
+    // The page's promise settles by the harness's own time-outs; ours is a backstop (a hung renderer). Page.navigate
+    // may return before the harness document has run its script (or while about:blank is still the document, whose
+    // context the navigation destroys): until the promise exists in the harness document, look again.
+    const until = Date.now() + Math.max(0, Math.min(left(), simidRunBudgetMs(timeouts)));
+    const expression = `location.href === ${JSON.stringify(HARNESS_URL)} && window.__cvaSimid ? window.__cvaSimid : null`;
+    let value: HarnessResult | undefined;
+    while (Date.now() < until) {
+      const res = await bounded(client.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true }), until - Date.now(), undefined);
+      const v = res?.result?.value as HarnessResult | null | undefined;
+      if (v && typeof v === "object") {
+        value = v;
+        break;
+      }
+      await sleep(50);
+    }
+    if (!value) {
+      out.error = "the run did not finish within the scan's time";
       return out;
     }
     out.run = true;
