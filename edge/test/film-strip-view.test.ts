@@ -16,7 +16,7 @@ const img = (id: string) => ({ id, bytes: 10n, mimeType: "image/jpeg", color: ""
 function tag(over: { clicked?: boolean } = {}) {
   const r = create(TagReportSchema, {
     jobId: "t1", name: "Spring",
-    dimensions: { width: 300, height: 250, text: "300x250" },
+    dimensions: { width: 300, height: 250 },
     screenshot: { highres: { ...img("hi"), mimeType: "image/png" }, thumbnail: img("th") },
     filmStrip: [{ image: img("f0"), timeMs: 0n }, { image: img("f1"), timeMs: 1714n }, { image: img("f2"), timeMs: 12000n }],
     ...(over.clicked === false ? {} : { clickPoint: { x: 170, y: 185, screenshotX: 150, screenshotY: 125, insideScreenshot: true } }),
