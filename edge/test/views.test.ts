@@ -33,7 +33,7 @@ describe("views", () => {
     r.scanResults!.reportUrl = "https://edge.test/r/tok";
     const doc = JSON.parse(renderTagV3(r));
     check(tagV3Schema, doc);
-    expect(Object.keys(doc).sort()).toEqual([...TAG_V2_KEYS.filter((k) => k !== "visual_artifacts"), ...V3_ONLY].sort());
+    expect(Object.keys(doc).sort()).toEqual([...TAG_V2_KEYS.filter((k) => k !== "visual_artifacts"), ...V3_ONLY, "film_strip", "click_point"].sort());
     expect(doc["3pas"]).toBe("Google Campaign Manager");
     expect(doc.cookies[0]).toMatchObject({ httpOnly: true, sameSite: "None", expires: 1767225600.5 });
     expect("sameSite" in doc.cookies[1]).toBe(false);

@@ -12,6 +12,7 @@ import { renderPrivacy } from "./sections/privacy.ts";
 import { insecureUrls, renderConsole, renderCookies, renderDialogs, renderLocalStorage, renderMissingAssets } from "./sections/storage.ts";
 import { counts, renderTestsTable, renderVerdict, testRows } from "./sections/tests.ts";
 import { renderScreens, renderTimeline } from "./sections/visuals.ts";
+import { renderTagFilmStrip } from "./sections/film-strip.ts";
 import { renderExternalAssets, renderZipFiles, renderZipImages } from "./sections/zip.ts";
 import { REPORT_CSS_NAME } from "./style.ts";
 
@@ -116,8 +117,9 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   if (imageFile) {
     add("image", "The image", imageFacts(report, base), ...IMAGE_KEYS);
     add("metadata", "Metadata left in the file", imageMetadata(report), "metadata");
-  } else add("looks", "What it looked like", renderScreens(report, base));
+  } else add("looks", "What it looked like", renderScreens(report, base), "click_point");
   if (!imageFile && (has("time_to_visual_start") || has("animation_duration"))) add("animation", "Animation", renderTimeline(report, rows));
+  if (!mediaFile && Array.isArray(report.film_strip)) add("film-strip", "Film strip", renderTagFilmStrip(report, base), "film_strip");
   if (mediaFile || imageFile) add("file", "The file as received", creativeFileTable(report), "file");
   if (mediaFile && isObj(report.file_info)) {
     add("media", "Media file", fileMediaCard(report, base), "file_info", "poster", "film_strip", "audio_wave", "file_size", "duration", "duration_ms", "error", "analysis_error");

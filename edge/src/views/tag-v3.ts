@@ -2,6 +2,7 @@ import { cpuSchema, cpuView } from "./cpu.ts";
 import { heavyAdSchema, heavyAdView } from "./heavy-ad.ts";
 import type { TagReport } from "@cva/contracts";
 import { accessibilitySchema, accessibilityView } from "./accessibility.ts";
+import { clickPointSchema, clickPointView, filmStripSchema, filmStripView } from "./film-strip.ts";
 import { measurementSchema, measurementView, tagBaseSchema, tagBaseView } from "./tag-common.ts";
 import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
 import { bool, imageSchema, imageView, int, map, obj, str, testResultSchema, testResultView } from "./shared.ts";
@@ -23,6 +24,8 @@ export const tagV3Schema = obj(
     ...tagBaseSchema(),
     accessibility: accessibilitySchema,
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
+    film_strip: filmStripSchema,
+    click_point: clickPointSchema,
     landing_page: landingPageSchema,
     measurement: measurementSchema,
     cpu: cpuSchema,
@@ -50,6 +53,8 @@ export function tagV3View(r: TagReport) {
     ...tagBaseView(r, "ad_tag", "v3"),
     accessibility: accessibilityView(r.accessibility),
     animation_duration: Number(r.animationDurationMs),
+    film_strip: filmStripView(r.filmStrip),
+    click_point: clickPointView(r.clickPoint),
     landing_page: {
       screenshot: shot,
       tab: lp?.tab || "none",

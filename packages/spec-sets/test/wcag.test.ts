@@ -1,4 +1,5 @@
-import { Accessibility_PauseControl, TestOutcome, type ScanResults } from "@cva/contracts";
+import { create } from "@bufbuild/protobuf";
+import { Accessibility_PauseControl, MediaAccessibilitySchema, TestOutcome, VastCreativeSchema, type ScanResults } from "@cva/contracts";
 import { describe, expect, it } from "vitest";
 import { evaluateTag } from "../src/index.ts";
 import { tagReport } from "./fixtures.ts";
@@ -77,5 +78,24 @@ describe("captions (WCAG 1.2.2) on a VAST report, spec set 3", () => {
     const old = cap(vastReport({ vastVersion: "3.0", wrapperChain: [{ type: "inline", vastVersion: "3.0" }] }));
     expect(old.result).toBe(TestOutcome.ERROR);
     expect(old.message).toContain("4.1+");
+  });
+
+  it("captions carried in every video media file pass, whatever the XML declares; one file without them does not", async () => {
+    const { evaluateVast } = await import("../src/index.ts");
+    const { vastReport, mediaFile } = await import("./fixtures.ts");
+    const cap = (r: ReturnType<typeof vastReport>) => evaluateVast(r, 3).tests.find((t) => t.test === "captions")!;
+    const withCaptions = (captions: boolean) => {
+      const m = mediaFile();
+      m.probe!.accessibility = create(MediaAccessibilitySchema, {
+        captions, captionTracks: captions ? [{ streamIndex: 0, codec: "cea_608_708", declaredBy: "video_closed_captions" }] : [],
+      });
+      return m;
+    };
+    const old = (files: ReturnType<typeof mediaFile>[]) =>
+      cap(vastReport({ vastVersion: "3.0", wrapperChain: [{ type: "inline", vastVersion: "3.0" }], creatives: [create(VastCreativeSchema, { mediafiles: files })] }));
+    const embedded = old([withCaptions(true), withCaptions(true)]);
+    expect(embedded).toMatchObject({ result: TestOutcome.PASSED, actual: 0 });
+    expect(embedded.message).toContain("cea_608_708");
+    expect(old([withCaptions(true), withCaptions(false)]).result).toBe(TestOutcome.ERROR);
   });
 });

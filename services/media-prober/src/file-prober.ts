@@ -192,7 +192,8 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     // Captions in the pictures: a few frames decoded beside the passes (media-accessibility.ts).
     const pictureCaptions = kind === "video" && canCarryPictureCaptions(video) && passTime.ms > 0
       ? probeVideoCaptions(path, video!.index, { ...passOpts, inputOptions: FILE_INPUT_OPTIONS }).catch((e: unknown) => {
-        if (signal?.aborted) throw signal.reason;
+        // Never rethrown: an abort is answered where the probe awaits its passes, and this promise may not be awaited.
+        if (signal?.aborted) return undefined;
         log?.warn({ err: describe(e) }, "caption probe failed");
         return undefined;
       })

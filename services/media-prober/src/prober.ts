@@ -191,7 +191,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     // Captions in the pictures: a few frames decoded beside the packet scan and the passes (media-accessibility.ts).
     const pictureCaptions: Promise<boolean | undefined> = canCarryPictureCaptions(video)
       ? probeVideoCaptions(file, video!.index, { ...toolOpts, inputOptions: SAFE_INPUT_OPTIONS }).catch((e: unknown) => {
-        if (signal?.aborted) throw signal.reason;
+        // Never rethrown: an abort is answered where the probe awaits its passes, and this promise may not be awaited.
+        if (signal?.aborted) return undefined;
         log?.warn({ url: input.url, err: describe(e) }, "caption probe failed");
         return undefined;
       })

@@ -8,6 +8,7 @@ import { gatherPageEvents } from "./gatherers/page-events.ts";
 import { gatherPageSignals } from "./gatherers/page-signals.ts";
 import { gatherPerformance } from "./gatherers/performance.ts";
 import { createProbeWorlds } from "./gatherers/probe-world.ts";
+import { gatherFilmStrip } from "./gatherers/film-strip.ts";
 import { gatherFlashes } from "./gatherers/flashes.ts";
 import { gatherScreencast } from "./gatherers/screencast.ts";
 import { gatherConsentSensor } from "./privacy/consent-sensor.ts";
@@ -64,6 +65,8 @@ export interface PageGatherers {
   screencast: ReturnType<typeof gatherScreencast>;
   /** Photosensitivity: the screencast's changed frames through the WCAG flash analyzer. */
   flashes: ReturnType<typeof gatherFlashes>;
+  /** The film strip: a few of the screencast's changed frames across the render. */
+  filmStrip: ReturnType<typeof gatherFilmStrip>;
   perf: ReturnType<typeof gatherPerformance>;
   interception: ReturnType<typeof gatherInterception>;
 }
@@ -137,6 +140,7 @@ export async function preparePage(opts: {
       // the performance mark is the creative's alone.
       screencast,
       flashes: gatherFlashes(screencast),
+      filmStrip: gatherFilmStrip(screencast),
       perf: gatherPerformance(client),
       interception: gatherInterception(client, site, () => mainFrameId),
     };

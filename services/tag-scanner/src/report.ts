@@ -13,6 +13,7 @@ import { measurementConfidence, type MeasurementOutcome } from "./fields/measure
 import type { HeavyAdRun } from "./heavy-ad/issue.ts";
 import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
+import { clickPointField, filmStripField, type StoredFilmFrame } from "./fields/film-strip.ts";
 import type { LandingArtifact } from "./gatherers/landing-page.ts";
 import type { LayoutArtifact } from "./gatherers/layout.ts";
 import type { ResizedLayout } from "./gatherers/measure.ts";
@@ -89,6 +90,8 @@ export interface StoredImages {
   screenshot?: { highres: { id: string; bytes: number; color: string }; thumbnail: { id: string; bytes: number; color: string } };
   hasBorder: boolean;
   landingShot?: { id: string; bytes: number };
+  /** The film strip's frames (film-strip-images.ts). */
+  filmStrip?: StoredFilmFrame[];
   /** Why the screenshot (and with it has_border) is missing, for the scan log: never taken, or its analysis failed. */
   problem?: string;
 }
@@ -236,6 +239,8 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
         }
       : {}),
     localStorage: art.localStorage,
+    filmStrip: filmStripField(images.filmStrip),
+    clickPoint: clickPointField(landing, art.layout),
     memoryUsageBytes: BigInt(art.heapBytes),
     meta: {
       apiVersion: job.apiVersion,

@@ -10,6 +10,7 @@ import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, 
 import { runPhase } from "./gatherers/gatherer.ts";
 import { MAX_SHOT_CSS } from "./gatherers/measure.ts";
 import { accessibilityPhase } from "./phases/accessibility.ts";
+import { storeFilmStrip } from "./film-strip-images.ts";
 import { clickThroughPhase } from "./phases/click-through.ts";
 import { measurePhase } from "./phases/measure.ts";
 import { renderPhase } from "./phases/render.ts";
@@ -246,6 +247,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const left = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - Date.now() - 1_500 : 20_000;
       if (calibration) art.cpuScale = (await bounded(calibration, Math.min(20_000, left), undefined))?.scale;
       if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
+      images.filmStrip = await storeFilmStrip(deps.artifacts, prepared.filmStrip.artifact, art.renderStartedAt);
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({
         ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,

@@ -1,5 +1,6 @@
 import { ms } from "../format.ts";
 import { artifactImage, esc, finite, flag, isArtifactUrl, kvTable, obj, safeUrl, swatch, text, type J } from "../html.ts";
+import { clickMarker } from "./film-strip.ts";
 import type { TestRow } from "./tests.ts";
 
 // What the creative looked like: its screenshot, the landing page its click opened, and the animation's timeline.
@@ -17,7 +18,9 @@ export function renderScreens(report: J, base: string): string {
     const caption = [dims.text ? `${esc(dims.text)}\u00a0px` : "", swatch(obj(shot.highres).color) ? `dominant colour ${swatch(obj(shot.highres).color)}` : ""]
       .filter(Boolean)
       .join(" · ");
-    figures.push(`<figure class="shot-fig">${img}<figcaption>The creative${caption ? ` · ${caption}` : ""}</figcaption></figure>`);
+    const marker = high ? clickMarker(report) : "";
+    const clicked = marker ? " · the ring is where the scanner clicked" : "";
+    figures.push(`<figure class="shot-fig">${marker ? `<div class="shot-wrap">${img}${marker}</div>` : img}<figcaption>The creative${caption ? ` · ${caption}` : ""}${clicked}</figcaption></figure>`);
   }
   if (report.landing_page !== undefined) figures.push(landingPage(lp, base));
   if (figures.length === 0) return "";
