@@ -11,7 +11,8 @@ import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, 
  *  1. ffprobe (metadata) and 2. ffprobe (packets, demux only) run side by side first: the passes depend on them —
  *     which stream is the video (not cover art), whether there is audio, the duration (poster time, strip times), and
  *     where the keyframes are (which frames make the film strip, which one the poster).
- *  3. The audio pass (`audio-pass.ts`): every sample of the audio stream, nothing of the video. Loudness has no
+ *  3. The audio pass (`audio-pass.ts`), started beside 1 and 2 on the first audio stream (prober.ts keeps it when
+ *     that is the stream chosen): every sample of the audio stream, nothing of the video. Loudness has no
  *     cheaper exact form; this is the floor any prober pays.
  *  4. The video pass (`video-pass.ts`), at the same time on the other core: keyframes only for letterboxing and the
  *     film strip, the first frames up to the first visible one, and a seek to the poster keyframe.
