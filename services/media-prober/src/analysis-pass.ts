@@ -11,7 +11,8 @@ import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, 
  *  1. ffprobe (metadata) and 2. ffprobe (packets, demux only) run side by side first: the passes depend on them —
  *     which stream is the video (not cover art), whether there is audio, the duration (poster time, strip times), and
  *     where the keyframes are (which frames make the film strip, which one the poster).
- *  3. The audio pass (`audio-pass.ts`): every sample of the audio stream, nothing of the video. Loudness has no
+ *  3. The audio pass (`audio-pass.ts`), started beside 1 and 2 on the first audio stream (prober.ts keeps it when
+ *     that is the stream chosen): every sample of the audio stream, nothing of the video. Loudness has no
  *     cheaper exact form; this is the floor any prober pays.
  *  4. The video pass (`video-pass.ts`), at the same time on the other core: keyframes only for letterboxing and the
  *     film strip, the first frames up to the first visible one, and a seek to the poster keyframe.
@@ -80,21 +81,33 @@ type Runner = (tool: string, args: string[], opts: ToolOptions) => Promise<ToolR
  * finished writing (checked for a complete JPEG/PNG/raster, never a half-written file): those frames were measured.
  * Only an abort rejects. `run` is replaceable for tests.
  */
+export interface PassRun {
+  stderr: string;
+  failure?: FailureKind;
+  ms: number;
+}
+
+/** One pass's ffmpeg: its log, or how it failed. Only an abort of `opts.signal` rejects. */
+export async function startPass(args: string[], opts: ToolOptions, run: Runner = runTool): Promise<PassRun> {
+  const started = performance.now();
+  try {
+    const { stderr } = await run("ffmpeg", args, opts);
+    return { stderr, ms: performance.now() - started };
+  } catch (e) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    const failure = failureOf(e);
+    return { stderr: "", failure, ms: performance.now() - started };
+  }
+}
+
 export async function runAnalysis(
-  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool, how: { deadlineCut?: boolean } = {},
+  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool, how: { deadlineCut?: boolean; audioStarted?: Promise<PassRun> } = {},
 ): Promise<PassOutcome> {
-  const runPass = async (args: string[]) => {
-    const started = performance.now();
-    try {
-      const { stderr } = await run("ffmpeg", args, opts);
-      return { stderr, ms: performance.now() - started };
-    } catch (e) {
-      if (opts.signal?.aborted) throw opts.signal.reason;
-      const failure = failureOf(e);
-      return { stderr: "", failure, ms: performance.now() - started };
-    }
-  };
-  const [a, v] = await Promise.all([plan.audio && runPass(plan.audio.args), plan.video && runPass(plan.video.args)]);
+  // The audio pass may have been started already (prober.ts: beside ffprobe); it is then the plan's audio pass.
+  const [a, v] = await Promise.all([
+    plan.audio && (how.audioStarted ?? startPass(plan.audio.args, opts, run)),
+    plan.video && startPass(plan.video.args, opts, run),
+  ]);
   if (opts.signal?.aborted) throw opts.signal.reason;
   const [audio, video] = await Promise.all([
     plan.audio && a ? readAudioPass(plan.audio, a.stderr, !a.failure) : undefined,

@@ -11,7 +11,8 @@ import { isCompletePng, readComplete } from "./pass-files.ts";
 export interface AudioPassInput {
   input: string;
   outDir: string;
-  audioIndex: number;
+  /** The stream's index, or a stream specifier ("a:0": the first audio stream, for a pass started before ffprobe answers). */
+  audioIndex: number | string;
 }
 
 export interface AudioPassPlan {

@@ -11,10 +11,11 @@ import {
 } from "./video-pass.ts";
 
 /*
- * The video pass of an uploaded video file: every frame is decoded once, and one filter graph takes from that single
- * decode everything the report needs from the pictures. (The VAST media pass, video-pass.ts, decodes only keyframes
- * and two short stretches, because it needs no per-frame measurement; a raw file's black slates, freezes and scan type
- * do need the frames, so decoding all of them is this pass's floor, and the filters add little to it:)
+ * The video pass of an uploaded video file: every frame is decoded once (input 0), and split to the frame consumers
+ * (`frameConsumers`, the one place the decoded frames go: a new per-frame measurement is one more consumer there).
+ * (The VAST media pass, video-pass.ts, decodes only keyframes and two short stretches, because it needs no per-frame
+ * measurement; a raw file's black slates, freezes and scan type do need the frames, so decoding all of them is this
+ * pass's floor, and the filters add little to it:)
  *
  *  analysis: at most ANALYSIS_FPS frames a second, scaled to ANALYSIS_WIDTH px wide (fast bilinear), then a white
  *    sentinel frame where the last frame ends (content.ts says why) →
@@ -27,13 +28,18 @@ import {
  *    quarter of the picture at full resolution (combing is a line-level effect: no scaling) → idet (interlace.ts).
  *  bars: cropdetect on at most CROP_FPS frames a second at full resolution → letterboxing/pillarboxing with bar sizes
  *    (letterbox.ts, the VAST media rule).
- *  images: the first frame under 98 % black within the first FIRST_FRAME_WINDOW_S (screenshot, thumbnail, colour),
- *    the poster (the keyframe nearest mid-duration or the first frame after it that is not black, video-pass.ts
- *    posterChains), the film strip's keyframes (video-pass.ts's choice).
+ *  film strip: the keyframes video-pass.ts's choice names.
+ *  images from inputs of their own (the same chains as the VAST pass): the first frame under 98 % black within the
+ *    first FIRST_FRAME_WINDOW_S (input 1: screenshot, thumbnail, colour) and the poster (input 2, a seek to the
+ *    keyframe nearest mid-duration, or the first frame after it that is not black: posterSeek). Each decodes a few
+ *    frames and closes; on input 0 their blackframe ran on every frame of its 10 s window (planFileVideoPass says why).
  *
  * Measured on a 30 s 1920x1080 30 fps H.264 file (2 decoder threads, two runs each on a heavily loaded 2-core
  * machine, so CPU time, not wall time): a bare decode (`ffmpeg -i f -an -f null -`) 5.9-6.6 s of CPU, this pass
- * 7.3-8.1 s — about 1.2x; scaling to 480 px is most of the difference.
+ * 7.3-8.1 s — about 1.2x; scaling to 480 px is most of the difference. A CPU profile of this pass (perf, 10 s of the
+ * bench's 1080p file, 2026-11-26): libavcodec (decoding, the few JPEGs) 69 %, libswscale (the 480 px scale) 9 %,
+ * kernel (page faults of frame buffers, scheduling) 9 %, libavfilter 4.5 %, the dynamic loader 3 % (ffmpeg 5.1 loads
+ * ~215 shared libraries: ~0.1 s of CPU per process started, which is why the passes are few).
  */
 
 export const ANALYSIS_FPS = 60;
