@@ -9,7 +9,7 @@ import { loadavg } from "node:os";
 import { createBrowserPool, createTagScanner } from "../src/index.ts";
 
 const rounds = Number(process.argv[2] ?? 10);
-/** `clients N SECONDS`: N closed-loop clients for that long on the default 1 browser x 4 slots (capacity). */
+/** `clients N SECONDS`: N closed-loop clients for that long on 1 browser x 4 slots (memory: the bench's capacity rows). */
 const clients = process.argv[3] === "clients" ? Number(process.argv[4] ?? 4) : 0;
 const seconds = Number(process.argv[5] ?? 60);
 const AD = `<div style="width:300px;height:250px;background:linear-gradient(#06c,#0a4);color:#fff;font:24px sans-serif">Bench ad</div>`;
@@ -41,23 +41,17 @@ try {
   await scanner.scan(job());
   await scanner.scan(job());
   if (clients > 0) {
-    const { execFileSync } = await import("node:child_process");
     const until = Date.now() + seconds * 1000;
     let done = 0, failed = 0;
-    const rss: number[] = [];
-    const sampler = setInterval(() => {
-      // Chromium's processes and their resident memory (every process of the pool's browser, renderers included).
-      const out = execFileSync("ps", ["-eo", "rss=,args="], { encoding: "utf8" }).split("\n").filter((l) => /chromium/.test(l) && !/ps -eo/.test(l));
-      rss.push(out.length * 1e6 + out.reduce((n, l) => n + Number(l.trim().split(/\s+/)[0]) / 1024, 0));
-      loads.push(loadavg()[0]!);
-    }, 2_000);
+    const sampler = setInterval(() => loads.push(loadavg()[0]!), 2_000);
     await Promise.all(Array.from({ length: clients }, async () => {
       while (Date.now() < until) await scanner.scan(job()).then(() => done++, () => failed++);
     }));
     clearInterval(sampler);
-    const procs = rss.map((r) => Math.floor(r / 1e6)), mb = rss.map((r) => r % 1e6);
     console.log(`${clients} clients, ${seconds} s: ${(done / seconds * 60).toFixed(1)} scans/min (${failed} failed); load median ${med(loads).toFixed(1)}`);
-    console.log(`  Chromium processes median ${med(procs)} (max ${Math.max(...procs)}), their RSS median ${Math.round(med(mb))} MB (max ${Math.round(Math.max(...mb))}) = ${Math.round(med(mb) / 4)} MB per slot`);
+    const sc = logs.filter((l) => l.msg === "tag scanned");
+    const ph = (k: string) => Math.round(med(sc.map((l) => (l.phase_ms as Record<string, number>)[k]!)));
+    console.log(`  scan log ms p50 ${Math.round(med(sc.map((l) => l.ms as number)))}; phase_ms p50 setup ${ph("setup")} / render ${ph("render")} / measure ${ph("measure")} / accessibility ${ph("accessibility")} / landing ${ph("landing")}`);
     console.log(`  scanner process RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB`);
     process.exit(0);
   }

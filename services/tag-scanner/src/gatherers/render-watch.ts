@@ -464,8 +464,12 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     const activeUntil = Math.max(settledAt - cfg.settleMs, ev0.networkIdleSince);
     const lastLook = looks[looks.length - 1];
     const paired = looks.length === 2 && looks[0]!.from >= activeUntil;
+    // Not while the last look saw animations or media, nor while an animated image plays: probes run on the renderer's
+    // main thread, whose CPU is the creative's figure, so a moving creative keeps the ordinary cadence.
     const idleNow = ev0.loaded && !ev0.networkBusy && ev0.lastChange > 0 && !!ev0.networkIdleSince &&
-      ev0.realms.length > 0 && ev0.realms.every((r) => r.pending === 0 && r.intervals === 0 && r.chainPeriod === 0 && now - r.raf > 100);
+      ev0.realms.length > 0 && ev0.realms.every((r) => r.pending === 0 && r.intervals === 0 && r.chainPeriod === 0 && now - r.raf > 100) &&
+      (!probe || (probe.anims.length === 0 && probe.videos.length === 0)) &&
+      ev0.images.every((g) => g.plays > 0 && g.loadedAt + g.durationMs * g.plays <= now);
     const proving = idleNow && !paired && (lastProbe < activeUntil || (!!lastLook && lastProbe <= lastLook.from));
     if (!probing && (now - lastProbe >= every || (ev0.loaded && now >= settledAt && probeAt < settledAt && lastProbe < settledAt) || proving)) {
       lastProbe = now;
