@@ -214,7 +214,7 @@ export function fullTagReport(): TagReport {
   return create(TagReportSchema, {
     thirdPartyAdServer: "Google Campaign Manager",
     animationDurationMs: 1500n,
-    heavyAd: { checked: true, intervened: true, reason: "network", watchedMs: 1200, detail: "the first run loaded 5.0 MB (Chrome's limit: 4 MB); Chrome unloaded the ad frame after 1.2 s" },
+    heavyAd: { checked: true, intervened: false, reason: "", watchedMs: 1200, detail: "the first run loaded 2.5 MB (Chrome's limit: 4 MB); Chrome did not intervene in 1.2 s" },
     blockedByAdblock: true,
     console: { errors: ["Uncaught <script>alert(1)</script>"], warnings: ["w1"] },
     cookies: [

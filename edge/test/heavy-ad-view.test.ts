@@ -16,6 +16,7 @@ const valid = (schema: object, doc: unknown) => {
 describe("heavy_ad in the v3 views", () => {
   it("tag and zip: Chrome's verdict as measured, {} when the scanner runs without it", () => {
     const r = fullTagReport();
+    r.heavyAd = { $typeName: "cva.report.v1.HeavyAd", checked: true, intervened: true, reason: "network", watchedMs: 1200, detail: "unloaded" };
     const doc = JSON.parse(renderTagV3(r));
     valid(tagV3Schema, doc);
     expect(doc.heavy_ad).toMatchObject({ checked: true, intervened: true, reason: "network", watched_ms: 1200 });

@@ -43,7 +43,7 @@ describe("views", () => {
     expect(doc.dimensions).toEqual({ height: 250, width: 300, text: "300x250" });
     expect(doc.meta).toMatchObject({ scan_duration: "2.41", creative_type: "ad_tag", api_version: "v3", timestamp: 1763726400 });
     expect(doc.memory_usage).toBe(1048576);
-    expect(doc.heavy_ad).toEqual({ checked: true, intervened: true, reason: "network", watched_ms: 1200, detail: expect.stringContaining("Chrome unloaded the ad frame") });
+    expect(doc.heavy_ad).toEqual({ checked: true, intervened: false, reason: "", watched_ms: 1200, detail: expect.stringContaining("Chrome did not intervene") });
     expect(doc.ssl).toEqual({ compliant: false, insecure_urls: ["http://pixel.example/p.gif"] });
     expect(doc.screenshot.highres).toEqual({ bytes: 4, color: "#ff0000", mime_type: "image/png", url: "https://edge.test/artifacts/shot1" });
     expect(doc.landing_page.screenshot.url).toBe("https://edge.test/artifacts/lp1");
