@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { startStack, type TestStack } from "../test/harness/stack.ts";
+import { startStack, type ProcessName, type TestStack } from "../test/harness/stack.ts";
 import { DEFAULT_BROWSERS, DEFAULT_SLOTS } from "@cva/tag-scanner/browser-pool.ts";
 import { accessibilityCost } from "./accessibility.ts";
 import { launchFloorBrowser } from "./browser-floor.ts";
@@ -16,6 +16,8 @@ import { imageP50, makeVideo1080, uploadRss, videoFileVsFloor } from "./media-fi
 import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sections.ts";
 import { BenchTable, median, pct } from "./table.ts";
 
+/** Sections measured on the main stack (every process); it is started only when one of them is asked for. */
+const MAIN_SECTIONS = ["rejects", "tag", "zip", "vast", "files", "a11y", "capacity"];
 const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,consent,zip,vast,files,a11y,capacity,configs,cold-start").split(","));
 /** Tag scanner configurations the capacity curve is measured for besides the default (DEFAULT_BROWSERS x DEFAULT_SLOTS). */
 const CONFIGS = [
@@ -62,15 +64,13 @@ try {
   // BENCH_BUILT=1: the production bundles (`npm run build` first), as the image runs them — on a machine loaded by other
   // work, seven tsx processes compiling their sources at once can miss the stack's 60 s start.
   const built = process.env.BENCH_BUILT === "1";
-  const main = await startStack({ waitForWorkers: ["tag", "zip", "vast", "media"], env: UNCAPPED, built }).catch(async (err: Error) => {
+  const main = () => startStack({ waitForWorkers: ["tag", "zip", "vast", "media"], env: UNCAPPED, built }).catch(async (err: Error) => {
     process.stderr.write(`could not start the stack with every worker (${err.message.split("\n")[0]}); starting the edge only\n`);
     return startStack({ only: ["auth", "report-store", "edge"], env: UNCAPPED });
   });
-  let consentOn: ConsentP50s = {};
-  await withStack(main, async (ctx) => {
+  if (MAIN_SECTIONS.some((x) => sections.has(x))) await withStack(await main(), async (ctx) => {
     await section("rejects", () => edgeRejects(ctx));
     await section("tag", () => tagVsFloor(ctx, floor));
-    await section("consent", async () => { consentOn = await consentP50s(ctx); });
     await section("zip", () => zipVsTag(ctx));
     await section("vast", () => vastVsFloor(ctx, vast.url, media));
     // The raw-file scans: video beside a full decode, the image p50, the edge's memory under a 300 MB upload.
@@ -88,11 +88,13 @@ try {
     });
   });
   await section("consent", async () => {
-    // The main stack runs the default (consent states on); this one turns them off.
-    const stack = await startStack({ only: ["auth", "report-store", "tag-scanner", "edge"], waitForWorkers: ["tag"], env: { TAG_CONSENT_STATES: "0", ...UNCAPPED } });
+    // Two stacks of their own (the tag path only), one after the other: the default (consent states on), then off.
+    const only: ProcessName[] = ["auth", "report-store", "tag-scanner", "edge"];
+    let on: ConsentP50s = {};
     let off: ConsentP50s = {};
-    await withStack(stack, async (ctx) => { off = await consentP50s(ctx); });
-    addConsentRows(table, consentOn, off);
+    await withStack(await startStack({ only, waitForWorkers: ["tag"], env: UNCAPPED }), async (ctx) => { on = await consentP50s(ctx); });
+    await withStack(await startStack({ only, waitForWorkers: ["tag"], env: { TAG_CONSENT_STATES: "0", ...UNCAPPED } }), async (ctx) => { off = await consentP50s(ctx); });
+    addConsentRows(table, on, off);
   });
   if (sections.has("configs")) {
     for (const { browsers, slots } of CONFIGS) {

@@ -324,7 +324,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // machine and came back empty.
     const consentRuns = consent ? (async () => {
       // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ.
-      const seen = prepared.consentSensor ? await prepared.consentSensor.settle(1_000) : ["unscanned"];
+      const seen = prepared.consentSensor ? await prepared.consentSensor.settle(2_000) : ["unscanned"];
       const runs = await consent({ renderMs: render.endedAt - render.startedAt, deadline: jobDeadline, seen, serverHosts: serverHostsOf(net.artifact.requests), site });
       return { runs, seen };
     })() : undefined;

@@ -14,7 +14,14 @@ export interface ConsentPage {
   client: CDPSession;
 }
 
-export async function buildConsentPage(browser: Browser, startProxy: () => Promise<EgressProxy>): Promise<ConsentPage> {
+/** A page built ahead is off every critical path: it may take this long (a loaded machine) before it is given up. */
+const AHEAD_MS = 60_000;
+
+/**
+ * Builds one, its tab opened within `ms` (a renderer start: ~0.3 s idle, 7–14 s measured at load 44 — the run's own
+ * deadline bounds it, not a fixed figure).
+ */
+export async function buildConsentPage(browser: Browser, startProxy: () => Promise<EgressProxy>, ms = AHEAD_MS): Promise<ConsentPage> {
   const proxy = await startProxy();
   let context: BrowserContext | undefined;
   try {
@@ -23,8 +30,8 @@ export async function buildConsentPage(browser: Browser, startProxy: () => Promi
     context.on("targetcreated", (t: Target) => {
       if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
     });
-    const page = await bounded(context.newPage(), 15_000, undefined);
-    if (!page) throw new Error("the browser did not open a page for a consent run in 15 s");
+    const page = await bounded(context.newPage(), Math.max(0, ms), undefined);
+    if (!page) throw new Error(`the browser did not open a page for a consent run in ${Math.round(ms / 1000)} s`);
     return { proxy, context, page, client: await page.createCDPSession() };
   } catch (err) {
     closeConsentPage({ proxy, context });

@@ -73,7 +73,11 @@ export async function runConsentState(opts: {
   let built: ConsentPage | undefined;
   try {
     // A page built ahead (consent-pages.ts), else one built now: a renderer start on this run's critical path.
-    built = (opts.prepared ? await opts.prepared : undefined) ?? await buildConsentPage(opts.browser, () => opts.startProxy(opts.policy));
+    // A page still being built ahead is waited for within the run's time; one not ready by then is built now.
+    const ahead = opts.prepared ? await bounded(opts.prepared, Math.max(0, left()), undefined) : undefined;
+    // Given up on: closed whenever it arrives.
+    if (opts.prepared && !ahead) void opts.prepared.then((p) => { if (p) closeConsentPage(p); });
+    built = ahead ?? await buildConsentPage(opts.browser, () => opts.startProxy(opts.policy), left());
     const { client } = built;
     const siteRef: { current?: SyntheticSite } = { current: site };
     let mainFrameId = "";

@@ -99,8 +99,12 @@ export function gatherConsentSensor(client: CDPSession) {
      * read in time counts as `unscanned`, which renders every state).
      */
     async settle(ms: number): Promise<string[]> {
+      const until = Date.now() + ms;
+      // A round trip into the page first: CDP delivers a session's events before the answers that follow them, so the
+      // binding calls and scriptParsed events the page emitted until now are in (a loaded machine queues them).
+      await bounded(client.send("Runtime.evaluate", { expression: "0", returnByValue: true }), ms, undefined);
       const all = Promise.all(pending.splice(0));
-      if ((await bounded(all.then(() => true), ms, false)) === false) note(["unscanned"]);
+      if ((await bounded(all.then(() => true), Math.max(0, until - Date.now()), false)) === false) note(["unscanned"]);
       return [...artifact.seen];
     },
     /** The creative's part is over: what the click-through's landing page runs is not the creative's. */
