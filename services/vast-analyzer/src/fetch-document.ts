@@ -1,6 +1,6 @@
 import { OutboundError, safeFetch, type OutboundPolicy, type SafeResponse } from "@cva/platform";
 import type { VastLimits } from "./limits.ts";
-import { chargeForFailure, DEADLINE_REACHED, formatBytes, type ScanBudget } from "./scan-budget.ts";
+import { chargeForFailure, DEADLINE_REACHED, formatBytes, type ByteGrant, type ScanBudget } from "./scan-budget.ts";
 
 /** The origin the "player" sends; the `cors` field checks the answer against it. */
 export const PLAYER_ORIGIN = "https://player.cva.invalid";
@@ -18,6 +18,26 @@ export interface FetchContext {
   rewriteUrl: (url: string) => string;
   /** The scan's deadline and byte budget (scan-budget.ts). */
   budget: ScanBudget;
+}
+
+/**
+ * One GET as the player makes it — its origin, user agent and language, within the scan's outbound policy, byte grant
+ * and time — settling the grant with what arrived. The VAST document, overlays and verification scripts all go this
+ * way, so the three cannot drift apart in what they send or how they are bounded.
+ */
+export async function playerGet(url: string, ctx: FetchContext, grant: ByteGrant, timeMs: number, headers: Record<string, string> = {}): Promise<SafeResponse> {
+  const res = await safeFetch(url, {
+    policy: ctx.policy,
+    method: "GET",
+    headers: { origin: PLAYER_ORIGIN, "user-agent": VAST_USER_AGENT, "accept-language": ctx.language, ...headers },
+    maxBytes: grant.bytes,
+    connectTimeoutMs: Math.min(ctx.limits.connectTimeoutMs, timeMs),
+    timeoutMs: timeMs,
+    maxRedirects: ctx.limits.maxHttpRedirects,
+    signal: ctx.signal,
+  });
+  grant.settle(res.body.length);
+  return res;
 }
 
 /**
@@ -47,22 +67,7 @@ export async function fetchVastDocument(url: string, ctx: FetchContext, opts: { 
   }
   const byBudget = grant.bytes < ctx.limits.maxXmlBytes;
   try {
-    const res = await safeFetch(ctx.rewriteUrl(url), {
-      policy: ctx.policy,
-      method: "GET",
-      headers: {
-        origin: PLAYER_ORIGIN,
-        accept: "application/xml, text/xml, */*;q=0.8",
-        "accept-language": ctx.language,
-        "user-agent": VAST_USER_AGENT,
-      },
-      maxBytes: grant.bytes,
-      connectTimeoutMs: Math.min(ctx.limits.connectTimeoutMs, time.ms),
-      timeoutMs: time.ms,
-      maxRedirects: ctx.limits.maxHttpRedirects,
-      signal: ctx.signal,
-    });
-    grant.settle(res.body.length);
+    const res = await playerGet(ctx.rewriteUrl(url), ctx, grant, time.ms, { accept: "application/xml, text/xml, */*;q=0.8" });
     return { ok: true, res };
   } catch (e) {
     grant.settle(chargeForFailure(e, grant.bytes));

@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { VastNonLinearSchema, type VastNonLinear } from "@cva/contracts";
-import { OutboundError, safeFetch } from "@cva/platform";
+import { OutboundError } from "@cva/platform";
 import { mapBounded } from "./concurrency.ts";
 import { describeFetchError } from "./errors.ts";
-import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
+import { playerGet, type FetchContext } from "./fetch-document.ts";
 import { expandMacros } from "./macros.ts";
 import { chargeForFailure, DEADLINE_REACHED, formatBytes } from "./scan-budget.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
@@ -75,17 +75,7 @@ export async function loadOverlays(nonLinears: NonLinearInfo[], baseUrl: string,
       return out;
     }
     try {
-      const res = await safeFetch(ctx.rewriteUrl(expandMacros(url)), {
-        policy: ctx.policy,
-        method: "GET",
-        headers: { origin: PLAYER_ORIGIN, "user-agent": VAST_USER_AGENT, "accept-language": ctx.language },
-        maxBytes: grant.bytes,
-        connectTimeoutMs: Math.min(ctx.limits.connectTimeoutMs, time.ms),
-        timeoutMs: time.ms,
-        maxRedirects: ctx.limits.maxHttpRedirects,
-        signal: ctx.signal,
-      });
-      grant.settle(res.body.length);
+      const res = await playerGet(ctx.rewriteUrl(expandMacros(url)), ctx, grant, time.ms);
       out.httpCode = res.status;
       out.contentType = res.headers["content-type"] ?? "";
       if (res.status < 200 || res.status > 299) out.error = `the resource answered HTTP ${res.status}`;

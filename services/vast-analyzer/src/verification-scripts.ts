@@ -1,8 +1,8 @@
 import type { VastVerification } from "@cva/contracts";
-import { OutboundError, safeFetch } from "@cva/platform";
+import { OutboundError } from "@cva/platform";
 import { mapBounded } from "./concurrency.ts";
 import { describeFetchError } from "./errors.ts";
-import { PLAYER_ORIGIN, VAST_USER_AGENT, type FetchContext } from "./fetch-document.ts";
+import { playerGet, type FetchContext } from "./fetch-document.ts";
 import { expandMacros } from "./macros.ts";
 import { chargeForFailure, DEADLINE_REACHED } from "./scan-budget.ts";
 import { isHttpUrl, resolveVastUrl } from "./urls.ts";
@@ -88,17 +88,7 @@ async function fetchScript(href: string, ctx: FetchContext): Promise<ScriptAnswe
     return { ...none, problem: "not fetched: the scan's byte budget was reached" };
   }
   try {
-    const res = await safeFetch(ctx.rewriteUrl(expandMacros(new URL(href))), {
-      policy: ctx.policy,
-      method: "GET",
-      headers: { origin: PLAYER_ORIGIN, "user-agent": VAST_USER_AGENT, "accept-language": ctx.language, accept: "*/*" },
-      maxBytes: grant.bytes,
-      connectTimeoutMs: Math.min(ctx.limits.connectTimeoutMs, time.ms),
-      timeoutMs: time.ms,
-      maxRedirects: ctx.limits.maxHttpRedirects,
-      signal: ctx.signal,
-    });
-    grant.settle(res.body.length);
+    const res = await playerGet(ctx.rewriteUrl(expandMacros(new URL(href))), ctx, grant, time.ms, { accept: "*/*" });
     const contentType = res.headers["content-type"] ?? "";
     const ok = res.status >= 200 && res.status <= 299 && res.body.length > 0;
     return {
