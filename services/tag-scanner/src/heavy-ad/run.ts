@@ -1,11 +1,12 @@
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
-import type { Browser, BrowserContext, Protocol, Target } from "puppeteer-core";
+import type { Browser, Protocol } from "puppeteer-core";
 import type { DeviceProfile } from "../config.ts";
 import { gatherInterception } from "../gatherers/interception.ts";
 import { gatherNetwork } from "../gatherers/network.ts";
 import { MRAID_ENV_JS } from "../mraid-host.ts";
 import { tabProfile } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
+import { closeSidePage, openSidePage, type SidePage } from "../side-page.ts";
 import { bounded, sleep } from "../util.ts";
 import { adFrameSite } from "./ad-frame-site.ts";
 import { heavyAdFromIssue, type HeavyAdOutcome, type HeavyAdRun } from "./issue.ts";
@@ -17,6 +18,8 @@ export type { HeavyAdRun };
 const MAX_WATCH_MS = CHROME_HEAVY_AD_LIMITS.cpuPeakWindowMs + 2_000;
 /** Quiet this long (no request on its way, the main thread nearly idle) after the first run's length ends the watch. */
 const QUIET_MS = 1_000;
+/** The most any one step waits: ad tagging's index (2–8 s measured), the side page's renderer start, the navigation. */
+const SETUP_MS = 60_000;
 /** How long a verdict Chrome owes (the frame is past its network limit) is waited for after the watch. */
 const LATE_VERDICT_MS = 5_000;
 /** "Nearly idle": the main thread busy less than this share of a quiet stretch. */
@@ -40,21 +43,16 @@ export async function runHeavyAd(opts: {
   why: string;
 }): Promise<HeavyAdRun> {
   const out: HeavyAdRun = { checked: false, intervened: false, reason: "", watchedMs: 0, detail: opts.why };
-  const left = () => opts.deadline - Date.now();
+  // Finite whatever the job's deadline (none in tests: Infinity), since a timer of Infinity ms fires at once.
+  const left = () => Math.min(opts.deadline - Date.now(), SETUP_MS);
   // Chrome indexes the ad-tagging ruleset 2–8 s after the browser starts; a frame loaded before that is no ad frame.
   if (!(await bounded(opts.adTagging(), Math.max(0, left()), false))) {
     return { ...out, detail: `${opts.why}; not run: Chrome's ad tagging was not ready in time` };
   }
-  let proxy: EgressProxy | undefined;
-  let context: BrowserContext | undefined;
+  let side: SidePage | undefined;
   try {
-    proxy = await opts.startProxy(opts.policy);
-    context = await opts.browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
-    context.on("targetcreated", (t: Target) => {
-      if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
-    });
-    const page = await context.newPage();
-    const client = await page.createCDPSession();
+    side = await openSidePage(opts.browser, () => opts.startProxy(opts.policy), Math.max(0, left()), "the heavy-ad run");
+    const { client } = side;
     const site = adFrameSite(opts.site, opts.size.width, opts.size.height);
     let mainFrameId = "";
     const net = gatherNetwork(client, { isSynthetic: (u) => site.respond(u) !== undefined });
@@ -120,10 +118,6 @@ export async function runHeavyAd(opts: {
   } catch (err) {
     return { ...out, detail: `${opts.why}; the ad-frame run failed: ${String(err).slice(0, 300)}` };
   } finally {
-    const [ctx, px] = [context, proxy];
-    void (async () => {
-      if (ctx) await bounded(ctx.close(), 10_000, undefined);
-      if (px) await bounded(px.close(), 5_000, undefined);
-    })();
+    if (side) closeSidePage(side);
   }
 }

@@ -1,51 +1,23 @@
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
-import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
+import { closeSidePage, openSidePage, type SidePage } from "../side-page.ts";
 import { bounded } from "../util.ts";
 
 /**
- * A consent run's page built ahead: its egress proxy, incognito context (popups closed), page (a renderer started)
- * and CDP session. What depends on the state and the creative (CMP script, headers, emulation, gatherers) is set when
- * a run takes it: a few CDP calls. Used once, closed after its run.
+ * A consent run's page built ahead (side-page.ts): what depends on the state and the creative (CMP script, headers,
+ * emulation, gatherers) is set when a run takes it — a few CDP calls.
  */
-export interface ConsentPage {
-  proxy: EgressProxy;
-  context: BrowserContext;
-  page: Page;
-  client: CDPSession;
-}
+export type ConsentPage = SidePage;
 
 /** A page built ahead is off every critical path: it may take this long (a loaded machine) before it is given up. */
 const AHEAD_MS = 60_000;
 
-/**
- * Builds one, its tab opened within `ms` (a renderer start: ~0.3 s idle, 7–14 s measured at load 44 — the run's own
- * deadline bounds it, not a fixed figure).
- */
-export async function buildConsentPage(browser: Browser, startProxy: () => Promise<EgressProxy>, ms = AHEAD_MS): Promise<ConsentPage> {
-  const proxy = await startProxy();
-  let context: BrowserContext | undefined;
-  try {
-    context = await browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
-    // Popups are closed at once, as in the full run's render phase.
-    context.on("targetcreated", (t: Target) => {
-      if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
-    });
-    const page = await bounded(context.newPage(), Math.max(0, ms), undefined);
-    if (!page) throw new Error(`the browser did not open a page for a consent run in ${Math.round(ms / 1000)} s`);
-    return { proxy, context, page, client: await page.createCDPSession() };
-  } catch (err) {
-    closeConsentPage({ proxy, context });
-    throw err;
-  }
+/** Builds one, its tab opened within `ms` (the run's own deadline bounds it when built on the run's path). */
+export function buildConsentPage(browser: Browser, startProxy: () => Promise<EgressProxy>, ms = AHEAD_MS): Promise<ConsentPage> {
+  return openSidePage(browser, startProxy, ms, "a consent run");
 }
 
-/** Closed in the background: nobody waits for a context to close (a wedged one takes its 10 s). */
-export function closeConsentPage(p: { proxy?: EgressProxy; context?: BrowserContext }): void {
-  void (async () => {
-    if (p.context) await bounded(p.context.close(), 10_000, undefined);
-    if (p.proxy) await bounded(p.proxy.close(), 5_000, undefined);
-  })();
-}
+export { closeSidePage as closeConsentPage };
 
 /**
  * Consent pages prepared ahead, per browser, as the full run's pages are (warm-pages.ts): a scan whose creative must
@@ -66,7 +38,7 @@ export function createConsentPages(opts: { perBrowser: number; build(browser: Br
     /** Builds pages on the browser until `perBrowser` wait there. */
     refill(browser: Browser, startProxy: (policy: OutboundPolicy) => Promise<EgressProxy>, policy: OutboundPolicy): void {
       if (closed || !browser.connected) return;
-      for (const [b, l] of ready) if (!b.connected) { ready.delete(b); for (const p of l) void p.then((x) => x && closeConsentPage(x)); }
+      for (const [b, l] of ready) if (!b.connected) { ready.delete(b); for (const p of l) void p.then((x) => x && closeSidePage(x)); }
       let l = ready.get(browser);
       if (!l) ready.set(browser, (l = []));
       while (l.length < opts.perBrowser) l.push(opts.build(browser, () => startProxy(policy)).catch(() => undefined));
@@ -75,7 +47,7 @@ export function createConsentPages(opts: { perBrowser: number; build(browser: Br
       closed = true;
       const all = [...ready.values()].flat();
       ready.clear();
-      await Promise.all(all.map((p) => bounded(p.then((x) => { if (x) closeConsentPage(x); }), 10_000, undefined)));
+      await Promise.all(all.map((p) => bounded(p.then((x) => { if (x) closeSidePage(x); }), 10_000, undefined)));
     },
   };
 }

@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { VastSimidRunSchema, type SimidInput, type VastSimidRun } from "@cva/contracts";
 import type { EgressProxy, OutboundPolicy } from "@cva/platform";
-import type { BrowserContext, Protocol, Target } from "puppeteer-core";
+import type { BrowserContext, Protocol } from "puppeteer-core";
+import { openSidePage } from "../side-page.ts";
 import type { BrowserPool } from "../browser-pool.ts";
 import { bounded, sleep } from "../util.ts";
 import { DEFAULT_SIMID_TIMEOUTS, harnessHtml, type HarnessResult, type SimidTimeouts } from "./harness-page.ts";
@@ -57,13 +58,9 @@ export async function runSimid(deps: SimidRunDeps, input: SimidInput, opts: { de
   let proxy: EgressProxy | undefined;
   let context: BrowserContext | undefined;
   try {
-    proxy = await deps.startProxy(deps.policy, lease.proxyListener);
-    context = await lease.browser.createBrowserContext({ proxyServer: proxy.url, proxyBypassList: ["<-loopback>"], downloadBehavior: { policy: "deny" } });
-    context.on("targetcreated", (t: Target) => {
-      if (t.type() === "page" && t.opener()) void t.page().then((p) => p?.close().catch(() => {}), () => {});
-    });
-    const page = await context.newPage();
-    const client = await page.createCDPSession();
+    const side = await openSidePage(lease.browser, () => deps.startProxy(deps.policy, lease.proxyListener), Math.max(0, left()), "a SIMID run");
+    ({ proxy, context } = side);
+    const { client } = side;
     const html = harnessHtml({
       url: url.href,
       adParameters: input.adParameters.slice(0, ADPARAMETERS_MAX),
