@@ -3,10 +3,15 @@
 
 export const TIMED_OUT = Symbol("timed out");
 
+// Node fires a timer of more than 2^31-1 ms, Infinity or NaN after 1 ms (TimeoutOverflowWarning): a job without a
+// deadline (Infinity ms left) would time out at once. Such a bound means "no bound", so it waits the longest a timer can.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+export const timerMs = (ms: number) => (Number.isFinite(ms) ? Math.min(MAX_TIMER_MS, Math.max(0, ms)) : ms < 0 ? 0 : MAX_TIMER_MS);
+
 export async function within<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMED_OUT> {
   let timer: NodeJS.Timeout | undefined;
   const guard = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, ms));
+    timer = setTimeout(() => resolve(TIMED_OUT), timerMs(ms));
   });
   try {
     return await Promise.race([p, guard]);
@@ -29,7 +34,7 @@ export async function bounded<T>(p: Promise<T>, ms: number, fallback: T): Promis
 export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
+    const t = setTimeout(done, timerMs(ms));
     function done() {
       clearTimeout(t);
       signal?.removeEventListener("abort", done);
