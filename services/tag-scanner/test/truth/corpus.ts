@@ -1,7 +1,7 @@
 // The truth corpus: small creatives built like real banners, each with what a person watching it would report.
 // The values are the truth, not what the scanner says today; see README.md for what each expectation means.
 import { Device, type TagReport } from "@cva/contracts";
-import { CREATIVE_PAGE, type Fixtures } from "./fixtures.ts";
+import { CREATIVE_PAGE, TRUTH_TIMEOUTS, caseJob, type Fixtures } from "./fixtures.ts";
 
 export interface Expect {
   /** dimensions: the painted size, CSS px. */
@@ -739,3 +739,19 @@ export function differences(r: TagReport, e: Expect): string[] {
 }
 
 export const expectationOf = (c: Case, f: Fixtures): Expect => (typeof c.expect === "function" ? c.expect(f) : c.expect);
+
+/**
+ * An endless case reads -1 at any render time-out, so 10 s of render prove it as 20 s do: its job gets a deadline,
+ * as a customer's would, which ends the render early (scanner.ts: the render ends 2 steps before the deadline, to
+ * measure and reply; 7 s here). Seven endless rows spent 7 × 20 s of the corpus' one-at-a-time run waiting for a
+ * verdict they had long before.
+ */
+const ENDLESS_RENDER_MS = 10_000;
+export function truthJob(c: Case, f: Fixtures) {
+  const job = caseJob(c, f);
+  if (expectationOf(c, f).animation === "endless") {
+    const room = 2 * TRUTH_TIMEOUTS.stepMs + (c.landing ? TRUTH_TIMEOUTS.landingMs : 0);
+    job.deadlineUnixMs = BigInt(Date.now() + ENDLESS_RENDER_MS + room);
+  }
+  return job;
+}

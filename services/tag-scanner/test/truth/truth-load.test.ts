@@ -2,8 +2,8 @@
 // blur timings within the tolerances, but must not change what is measured.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TagReport } from "@cva/contracts";
-import { cases, differences, expectationOf } from "./corpus.ts";
-import { caseJob, failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
+import { cases, differences, expectationOf, truthJob } from "./corpus.ts";
+import { failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
 
 const IN_FLIGHT = 4;
 let f: Fixtures;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const job = c;
-      const scanJob = caseJob(job, f);
+      const scanJob = truthJob(job, f);
       jobIds.set(job.id, scanJob.jobId);
       const r = Promise.resolve().then(() => s.scanner.scan(scanJob));
       settled.get(c.id)!(r);

@@ -4,8 +4,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpus } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cases, differences, expectationOf } from "./corpus.ts";
-import { caseJob, failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
+import { cases, differences, expectationOf, truthJob } from "./corpus.ts";
+import { failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
 
 const ROWS = ["static-banner", "storyboard-css", "slideshow-timeout", "css-infinite-stopped-3rd-iteration", "svg-img-smil"];
 /** A static inline banner paints within this on a sound machine (time_to_visual_start's truth, with room). */
@@ -31,7 +31,7 @@ afterAll(async () => {
 describe("truth corpus under deliberate overload: right, or marked low-confidence", () => {
   for (const c of cases.filter((x) => ROWS.includes(x.id))) {
     it(c.id, async () => {
-      const job = caseJob(c, f);
+      const job = truthJob(c, f);
       const r = await s.scanner.scan(job);
       const low = new Set(r.measurement?.lowConfidenceFields ?? []);
       const diff = differences(r, expectationOf(c, f)).filter((d) => !(d.startsWith("animationDurationMs") && low.has("animation_duration")));
