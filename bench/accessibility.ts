@@ -5,13 +5,8 @@ import { b64 } from "../test/harness/stack.ts";
 import { scanAttempt } from "./load.ts";
 import { records } from "./logs.ts";
 import type { Ctx } from "./sections.ts";
-import { AD } from "./creatives.ts";
+import { AD, ANIMATED_12S as ANIMATED } from "./creatives.ts";
 import { median, ms } from "./table.ts";
-
-/** A 12 s banner: six 2 s slides moving in and out (CSS), then still. */
-const ANIMATED = `<div style="width:300px;height:250px;overflow:hidden;position:relative;background:#fff;font:20px sans-serif">
-<div style="position:absolute;left:0;top:0;width:300px;height:250px;background:#06c;color:#fff;animation:s 2s linear 6">Slide</div></div>
-<style>@keyframes s{from{transform:translateX(-300px)}50%{transform:translateX(0)}to{transform:translateX(300px)}}</style>`;
 
 export async function accessibilityCost(ctx: Ctx, rounds = 3): Promise<void> {
   for (const [label, html] of [["static 300x250 tag", AD], ["12 s animation", ANIMATED]] as const) {

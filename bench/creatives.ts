@@ -13,6 +13,10 @@ const run = promisify(execFile);
 
 export const AD = `<div style="width:300px;height:250px;background:linear-gradient(#06c,#0a4);color:#fff;font:24px sans-serif">Bench ad</div>`;
 export const AD_BOX = { width: 300, height: 250 };
+/** A 12 s banner: six 2 s slides moving in and out (CSS), then still. */
+export const ANIMATED_12S = `<div style="width:300px;height:250px;overflow:hidden;position:relative;background:#fff;font:20px sans-serif">
+<div style="position:absolute;left:0;top:0;width:300px;height:250px;background:#06c;color:#fff;animation:s 2s linear 6">Slide</div></div>
+<style>@keyframes s{from{transform:translateX(-300px)}50%{transform:translateX(0)}to{transform:translateX(300px)}}</style>`;
 /** The page the floor loads: the creative alone, where the tag scanner places it inline in a host page. */
 export const AD_PAGE = `<!doctype html><html><body style="margin:0">${AD}</body></html>`;
 export const TAG_BODY = { data: b64(AD) };

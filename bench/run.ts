@@ -1,12 +1,13 @@
 // `npm run bench`: performance figures, each printed beside its floor measured in the same run on the same machine,
 // with its goal, in one table. Never part of `npm test`. A figure whose service is not available says why instead of a
-// number. BENCH_SECTIONS=rejects,tag,zip,vast,files,capacity,configs,cold-start picks sections (default: all).
+// number. BENCH_SECTIONS=rejects,tag,animation,zip,vast,files,capacity,configs,cold-start picks sections (default: all).
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startStack, type ProcessName, type TestStack } from "../test/harness/stack.ts";
 import { DEFAULT_BROWSERS, DEFAULT_SLOTS } from "@cva/tag-scanner/browser-pool.ts";
+import { animationVsFloor } from "./animation.ts";
 import { accessibilityCost } from "./accessibility.ts";
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { addCurveRows, bestCurve, floorCurve, summarize, tagCurve, type Curve } from "./capacity.ts";
@@ -17,8 +18,8 @@ import { edgeRejects, tagVsFloor, vastVsFloor, zipVsTag, type Ctx } from "./sect
 import { BenchTable, median, pct } from "./table.ts";
 
 /** Sections measured on the main stack (every process); it is started only when one of them is asked for. */
-const MAIN_SECTIONS = ["rejects", "tag", "zip", "vast", "files", "a11y", "capacity"];
-const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,consent,zip,vast,files,a11y,capacity,configs,cold-start").split(","));
+const MAIN_SECTIONS = ["rejects", "tag", "animation", "zip", "vast", "files", "a11y", "capacity"];
+const sections = new Set((process.env.BENCH_SECTIONS ?? "rejects,tag,animation,consent,zip,vast,files,a11y,capacity,configs,cold-start").split(","));
 /** Tag scanner configurations the capacity curve is measured for besides the default (DEFAULT_BROWSERS x DEFAULT_SLOTS). */
 const CONFIGS = [
   { browsers: 1, slots: 2 },
@@ -71,6 +72,7 @@ try {
   if (MAIN_SECTIONS.some((x) => sections.has(x))) await withStack(await main(), async (ctx) => {
     await section("rejects", () => edgeRejects(ctx));
     await section("tag", () => tagVsFloor(ctx, floor));
+    await section("animation", () => animationVsFloor(ctx, floor));
     await section("zip", () => zipVsTag(ctx));
     await section("vast", () => vastVsFloor(ctx, vast.url, media));
     // The raw-file scans: video beside a full decode, the image p50, the edge's memory under a 300 MB upload.
