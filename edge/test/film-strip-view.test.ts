@@ -58,12 +58,22 @@ describe("tag report page", () => {
   const page = (json: string) =>
     renderReportPage(create(reportstore.StoredReportSchema, { jobId: "j1", reportKind: "tag_v3", json: Buffer.from(json) }), { publicBaseUrl: BASE }).replace(/\u00a0/g, " ");
 
-  it("the film strip: every frame with its time, in order", () => {
+  it("the film strip: every frame with its time, in order, cropped to the creative's box (from the click point)", () => {
     const html = page(renderTagV3(tag()));
     expect(html).toContain(`<h2 id="h-film-strip">Film strip</h2>`);
+    // The box's corner in the viewport is the click point less its place in the screenshot: (170-150, 185-125) CSS px,
+    // so (10, 30) in the half-resolution frame, 150x125 of it.
+    const frames = [...html.matchAll(/<svg class="frame" viewBox="([^"]+)"[^>]*><image href="([^"]+)"[^>]*\/><\/svg><figcaption>([^<]+)<\/figcaption>/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(frames).toEqual([["10 30 150 125", `${BASE}/artifacts/f0`, "0 ms"], ["10 30 150 125", `${BASE}/artifacts/f1`, "1.71 s"], ["10 30 150 125", `${BASE}/artifacts/f2`, "12 s"]]);
+    expect(html).toContain("each cropped to the creative&#39;s box");
+    expect(html).not.toContain("Other fields");
+  });
+
+  it("without a click point the frames are the whole viewport", () => {
+    const html = page(renderTagV3(tag({ clicked: false })));
     const frames = [...html.matchAll(/<img class="frame" src="([^"]+)"[^>]*><figcaption>([^<]+)<\/figcaption>/g)].map((m) => [m[1], m[2]]);
     expect(frames).toEqual([[`${BASE}/artifacts/f0`, "0 ms"], [`${BASE}/artifacts/f1`, "1.71 s"], [`${BASE}/artifacts/f2`, "12 s"]]);
-    expect(html).not.toContain("Other fields");
+    expect(html).toContain("each the whole viewport");
   });
 
   it("the screenshot carries a ring at the click point, in the screenshot's own px; none when the scanner did not click", () => {
@@ -117,8 +127,8 @@ describe("zip report page", () => {
   it("the film strip with each frame's time, and the ring at the click point on the screenshot", () => {
     const html = page(renderZipV3(zip()));
     expect(html).toContain(`<h2 id="h-film-strip">Film strip</h2>`);
-    const frames = [...html.matchAll(/<img class="frame" src="([^"]+)"[^>]*><figcaption>([^<]+)<\/figcaption>/g)].map((m) => [m[1], m[2]]);
-    expect(frames).toEqual([[`${BASE}/artifacts/f0`, "0 ms"], [`${BASE}/artifacts/f1`, "1.71 s"], [`${BASE}/artifacts/f2`, "12 s"]]);
+    const frames = [...html.matchAll(/<svg class="frame" viewBox="([^"]+)"[^>]*><image href="([^"]+)"[^>]*\/><\/svg><figcaption>([^<]+)<\/figcaption>/g)].map((m) => [m[1], m[2], m[3]]);
+    expect(frames).toEqual([["10 30 150 125", `${BASE}/artifacts/f0`, "0 ms"], ["10 30 150 125", `${BASE}/artifacts/f1`, "1.71 s"], ["10 30 150 125", `${BASE}/artifacts/f2`, "12 s"]]);
     expect(html).toContain(`<circle class="ring" cx="150" cy="125"`);
     expect(html).not.toMatch(/ style="/);
     expect(html).not.toMatch(/Other fields[\s\S]*film_strip/);

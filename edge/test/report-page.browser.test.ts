@@ -288,7 +288,10 @@ describe.skipIf(!existsSync(CHROMIUM))("report page and /docs in headless Chromi
     expect(await page.$$eval("#files tbody tr", (r) => r.length)).toBe(2);
     expect(text).toMatch(/img\/a\.png\s+5 KB\s+3 KB\s+40 %/);
     // The film strip: both frames drawn, each with its time; the ring over the screenshot at the click point.
-    expect(await imagesLoaded(page, "#film-strip img.frame")).toBe(2);
+    // Each cropped to the creative's box (at the viewport's origin: the slot page frames the zip there), its picture
+    // drawn: an SVG <image> of the frame at its own size under a viewBox of the box at half resolution.
+    expect(await page.$$eval("#film-strip svg.frame", (f) => f.map((e) => e.getAttribute("viewBox")))).toEqual(["0 0 150 125", "0 0 150 125"]);
+    await page.waitForFunction(() => Array.from(document.querySelectorAll("#film-strip svg.frame image")).every((i) => (i as SVGImageElement).getBBox().width === 320));
     expect(await page.$$eval("#film-strip figcaption", (f) => f.map((e) => (e.textContent ?? "").replace(/\u00a0/g, " ")))).toEqual(["420 ms", "2.45 s"]);
     const ring = await page.$eval(".shot-wrap svg.click circle.ring", (c) => [c.getAttribute("cx"), c.getAttribute("cy")]);
     expect(ring).toEqual(["150", "125"]);
