@@ -1,3 +1,4 @@
+import { Measurement_Confidence } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
@@ -34,8 +35,12 @@ describe("film strip and click point in a real scan", () => {
     expect(r.filmStrip.length).toBeGreaterThanOrEqual(3);
     expect(r.filmStrip.length).toBeLessThanOrEqual(8);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
-    // The last frame is the slide's end: about 2 s after its first paint (the render starts before the first paint).
-    expect(times[times.length - 1]! - times[0]!).toBeGreaterThanOrEqual(1_500);
+    // The first frame is the first paint (the blank page before it is not kept) and the last the slide's end, about 2 s
+    // later. A starved compositor draws nothing for a while, so frames of the slide are missing: the scan says so
+    // (measurement confidence low, animation_duration among the fields moved), and the strip then only has to cover
+    // part of the motion.
+    const starved = r.measurement?.confidence === Measurement_Confidence.LOW && r.measurement.lowConfidenceFields.includes("animation_duration");
+    expect(times[times.length - 1]! - times[0]!).toBeGreaterThanOrEqual(starved ? 500 : 1_500);
     for (const f of r.filmStrip) {
       const stored = artifacts.get(f.image!.id);
       expect(stored?.mimeType).toBe("image/jpeg");

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { create } from "@bufbuild/protobuf";
-import { ScanJobSchema, ScanKind, type Bundle, type ScanJob } from "@cva/contracts";
+import { Measurement_Confidence, ScanJobSchema, ScanKind, type Bundle, type ScanJob } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import jpeg from "jpeg-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,7 +100,10 @@ describe("a zip's film strip and click point from a real render", () => {
     expect(t.filmStrip.length).toBeGreaterThanOrEqual(3);
     expect(t.filmStrip.length).toBeLessThanOrEqual(8);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
-    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(1_500);
+    // A starved compositor draws nothing for a while (the scan then says so: confidence low, animation_duration among
+    // the fields moved), and the strip only has to cover part of the slide.
+    const starved = t.measurement?.confidence === Measurement_Confidence.LOW && t.measurement.lowConfidenceFields.includes("animation_duration");
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(starved ? 500 : 1_500);
     const frames = t.filmStrip.map((f) => {
       const stored = artifacts.get(f.image!.id)!;
       expect(stored.mimeType).toBe("image/jpeg");
@@ -121,7 +124,7 @@ describe("a zip's film strip and click point from a real render", () => {
     expect(Math.abs(first.cy - 25)).toBeLessThanOrEqual(3);
     expect(Math.abs(last.cy - 25)).toBeLessThanOrEqual(3);
     expect(first.cx).toBeLessThanOrEqual(25 + 30);
-    expect(last.cx).toBeGreaterThanOrEqual(100);
+    expect(last.cx).toBeGreaterThanOrEqual(starved ? first.cx + 25 : 100);
     expect(last.cx).toBeLessThanOrEqual(125 + 3);
     for (let i = 1; i < frames.length; i++) expect(frames[i]!.cx).toBeGreaterThanOrEqual(frames[i - 1]!.cx - 2);
 
