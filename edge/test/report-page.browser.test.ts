@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import { create } from "@bufbuild/protobuf";
-import { CookieSchema, DialogSchema, StorageItemSchema, type TagReport } from "@cva/contracts";
+import { ClickPointSchema, CookieSchema, DialogSchema, FilmStripFrameSchema, StorageItemSchema, type TagReport, type ZipReport } from "@cva/contracts";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeApp, TAG, VAST, ZIP } from "./fakes.ts";
@@ -75,6 +75,7 @@ describe.skipIf(!existsSync(CHROMIUM))("report page and /docs in headless Chromi
       ["shot1", png(300, 250, [200, 30, 30])], ["thumb1", png(120, 100, [200, 30, 30])], ["lp1", png(640, 400, [30, 90, 200])],
       ["poster1", png(320, 180, [20, 120, 60])], ["film1", png(800, 45, [90, 90, 90])], ["wave1", png(800, 80, [240, 240, 240])],
       ["vshot", png(320, 180, [20, 120, 60])], ["vthumb", png(160, 90, [20, 120, 60])],
+      ["zframe0", png(320, 180, [250, 250, 250])], ["zframe1", png(320, 180, [0, 160, 0])],
     ];
     for (const [id, data] of images) ctx.store.artifacts.set(id, { data, mimeType: "image/png" });
     await ctx.app.listen({ port, host: "127.0.0.1" });
@@ -267,8 +268,18 @@ describe.skipIf(!existsSync(CHROMIUM))("report page and /docs in headless Chromi
     await page.close();
   }, PAGE_TEST_MS);
 
-  it("zip report: files, images and the zip facts; axe clean", async () => {
+  it("zip report: files, images and the zip facts; its render's film strip and click ring; axe clean", async () => {
+    // The render as the zip analyzer returns it (the entry framed at ad.size): two frames and where it clicked.
+    ctx.dispatcher.editReport = (r) => {
+      const render = (r as ZipReport).render!;
+      render.filmStrip = [
+        create(FilmStripFrameSchema, { image: { id: "zframe0", bytes: 100n, mimeType: "image/png", color: "" }, timeMs: 420n }),
+        create(FilmStripFrameSchema, { image: { id: "zframe1", bytes: 100n, mimeType: "image/png", color: "" }, timeMs: 2450n }),
+      ];
+      render.clickPoint = create(ClickPointSchema, { x: 150, y: 125, screenshotX: 150, screenshotY: 125, insideScreenshot: true });
+    };
     const url = await scan("/v3/scanZip", ZIP, "Zip banner");
+    ctx.dispatcher.editReport = undefined;
     const { page, violations } = await open(url);
     expect(violations).toEqual([]);
     const text = await bodyText(page);
@@ -276,6 +287,15 @@ describe.skipIf(!existsSync(CHROMIUM))("report page and /docs in headless Chromi
     expect(text).toMatch(/Backup image\s+yes backup\.jpg/);
     expect(await page.$$eval("#files tbody tr", (r) => r.length)).toBe(2);
     expect(text).toMatch(/img\/a\.png\s+5 KB\s+3 KB\s+40 %/);
+    // The film strip: both frames drawn, each with its time; the ring over the screenshot at the click point.
+    // Each cropped to the creative's box (at the viewport's origin: the slot page frames the zip there), its picture
+    // drawn: an SVG <image> of the frame at its own size under a viewBox of the box at half resolution.
+    expect(await page.$$eval("#film-strip svg.frame", (f) => f.map((e) => e.getAttribute("viewBox")))).toEqual(["0 0 150 125", "0 0 150 125"]);
+    await page.waitForFunction(() => Array.from(document.querySelectorAll("#film-strip svg.frame image")).every((i) => (i as SVGImageElement).getBBox().width === 320));
+    expect(await page.$$eval("#film-strip figcaption", (f) => f.map((e) => (e.textContent ?? "").replace(/\u00a0/g, " ")))).toEqual(["420 ms", "2.45 s"]);
+    const ring = await page.$eval(".shot-wrap svg.click circle.ring", (c) => [c.getAttribute("cx"), c.getAttribute("cy")]);
+    expect(ring).toEqual(["150", "125"]);
+    expect(text).toContain("the ring is where the scanner clicked");
     expect(await axe(page)).toEqual([]);
     await save(page, "zip");
     await page.close();

@@ -119,7 +119,7 @@ describe("views", () => {
     check(zipV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
       [...TAG_V2_KEYS, "click_tag_found", "file_structure", "has_external_assets", "html5_library", "meta_ad_size", "minified", "not_measured", "errors",
-        ...V3_ONLY, "has_backup_ad", "backup_ad", "click_tag_used", "external_assets", "zip_size", "unzipped_size", "images"].sort(),
+        ...V3_ONLY, "film_strip", "click_point", "has_backup_ad", "backup_ad", "click_tag_used", "external_assets", "zip_size", "unzipped_size", "images"].sort(),
     );
     expect(doc.meta).toMatchObject({ creative_type: "zip", api_version: "v3" });
     expect(doc).toMatchObject({ name: "Banner", has_backup_ad: true, backup_ad: "backup.jpg", click_tag_used: true, zip_size: 4100, unzipped_size: 6200, animation_duration: 1500, time_to_visual_start: 250 });

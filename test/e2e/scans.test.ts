@@ -243,10 +243,20 @@ post("createSession", {});
     expect(rep.time_to_visual_start).toBeGreaterThanOrEqual(0);
     expect(rep.landing_page.url).toBe(`${origin}/landing`);
     expect(rep.landing_page.tab).toBe("new_tab");
+    // The render's film strip and click point (issue 26): a still ad is one frame, served as a JPEG; the click is the
+    // clickable div's centre, the same point in the viewport and in the screenshot (the slot sits at the origin).
+    expect(rep.film_strip).toHaveLength(1);
+    expect(rep.film_strip[0].image.mime_type).toBe("image/jpeg");
+    await expectImage(rep.film_strip[0].image);
+    expect(rep.click_point).toEqual({ x: 150, y: 125, screenshot_x: 150, screenshot_y: 125, inside_screenshot: true });
     for (const id of ["meta_ad_size", "click_tag", "backup_ad", "zip_file_count", "allowed_file_types", "initial_load"]) {
       expect(rep.scan_results.tests[id], id).toMatchObject({ test: id, result: "passed" });
     }
     expect(rep.scan_results.report_url).toMatch(/\/r\//);
+    const page = await (await fetch(rep.scan_results.report_url)).text();
+    expect(page).toContain(`<h2 id="h-film-strip">Film strip</h2>`);
+    expect(page).toContain(`<svg class="frame" viewBox="0 0 150 125"`);
+    expect(page).toContain(`<circle class="ring" cx="150" cy="125"`);
     const stored = await fetch(`${stack.baseUrl}/v3/reports/${rep.job_id}`, { headers: { "x-apikey": key } });
     expect(await stored.text()).toBe(r.text);
   });

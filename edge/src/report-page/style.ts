@@ -86,7 +86,7 @@ svg.wf .req{fill:#5b8fd9} svg.wf .req.own{fill:#7aa874} svg.wf .req.insecure{fil
 svg.click .ring{fill:none;stroke:#c2413a;stroke-width:3} svg.click .dot{fill:#c2413a}
 .film{display:flex;flex-wrap:wrap;gap:8px}
 .frame-fig{flex:0 1 160px;text-align:center}
-img.frame{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#fff}
+img.frame,svg.frame{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#fff}
 img.poster,img.wave,img.strip,img.thumb{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#000}
 img.wave{background:#fff}
 img.thumb{max-width:240px}

@@ -5,6 +5,7 @@ import { landingPageSchema, tagScanResultsSchema, tagScanResultsView } from "./t
 import { imageView } from "./shared.ts";
 import { measurementSchema, measurementView } from "./tag-common.ts";
 import { accessibilitySchema, accessibilityView } from "./accessibility.ts";
+import { clickPointSchema, clickPointView, filmStripSchema, filmStripView } from "./film-strip.ts";
 import { arr, bool, int, obj, str } from "./shared.ts";
 import { zipV2Schema, zipV2View } from "./zip-v2.ts";
 import { networkV3Schema, networkV3View, privacySchema, privacyView } from "./privacy.ts";
@@ -24,12 +25,16 @@ const imageCheckSchema = obj(
 );
 
 // The v2 zip fields plus the v3 additions of the ad tag report (name, scan_results, landing_page,
-// animation_duration, time_to_visual_start) and the zip's own v3 fields.
+// animation_duration, time_to_visual_start, film_strip, click_point) and the zip's own v3 fields. The render is the
+// zip's entry framed at its ad.size in a slot page (services/zip-analyzer), so the screenshot, film strip and click
+// point mean what they mean for a tag: the slot's box is the creative's box.
 export const zipV3Schema = obj(
   {
     ...v2.properties,
     accessibility: accessibilitySchema,
     animation_duration: int("milliseconds from first paint until all pixels stop moving; -1 if still animating at the time-out"),
+    film_strip: filmStripSchema,
+    click_point: clickPointSchema,
     landing_page: landingPageSchema,
     measurement: measurementSchema,
     cpu: cpuSchema,
@@ -57,6 +62,8 @@ export function zipV3View(r: ZipReport) {
     ...zipV2View(r, "v3"),
     accessibility: accessibilityView(render?.accessibility),
     animation_duration: Number(render?.animationDurationMs ?? 0),
+    film_strip: filmStripView(render?.filmStrip ?? []),
+    click_point: clickPointView(render?.clickPoint),
     landing_page: {
       screenshot: imageView(lp?.screenshot),
       tab: lp?.tab || "none",

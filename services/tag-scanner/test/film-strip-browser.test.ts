@@ -1,3 +1,4 @@
+import { Measurement_Confidence } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
@@ -34,8 +35,12 @@ describe("film strip and click point in a real scan", () => {
     expect(r.filmStrip.length).toBeGreaterThanOrEqual(3);
     expect(r.filmStrip.length).toBeLessThanOrEqual(8);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
-    // The last frame is the slide's end: about 2 s after its first paint (the render starts before the first paint).
-    expect(times[times.length - 1]! - times[0]!).toBeGreaterThanOrEqual(1_500);
+    // The first frame is the first paint (the blank page before it is not kept) and the last the slide's end, about 2 s
+    // later. A starved compositor draws nothing for a while, so frames of the slide are missing: the scan says so
+    // (measurement confidence low, animation_duration among the fields moved), and the strip then only has to cover
+    // part of the motion.
+    const starved = r.measurement?.confidence === Measurement_Confidence.LOW && r.measurement.lowConfidenceFields.includes("animation_duration");
+    expect(times[times.length - 1]! - times[0]!).toBeGreaterThanOrEqual(starved ? 500 : 1_500);
     for (const f of r.filmStrip) {
       const stored = artifacts.get(f.image!.id);
       expect(stored?.mimeType).toBe("image/jpeg");
@@ -50,9 +55,10 @@ describe("film strip and click point in a real scan", () => {
     expect(Math.abs(r.clickPoint!.screenshotY - 125)).toBeLessThanOrEqual(2);
   }, 120_000);
 
-  it("without a click-through there is no click point", async () => {
+  it("without a click-through there is no click point; a still creative has one frame", async () => {
     const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px;background:#36c"></div>`));
     expect(r.clickPoint).toBeUndefined();
-    expect(r.filmStrip.length).toBeGreaterThanOrEqual(1);
+    // A creative that does not move: one frame, its own (the blank page before it drew is not kept).
+    expect(r.filmStrip.length).toBe(1);
   }, 120_000);
 });

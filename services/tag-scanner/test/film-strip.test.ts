@@ -26,6 +26,7 @@ describe("film strip", () => {
     const t0 = 1_000_000;
     send(t0 - 50); // before the render: the prepared page's frames are not the creative's
     g.beginRender();
+    send(t0 - 10); // the first frame of the render: the page before the creative drew, not in the strip
     for (let i = 0; i <= 720; i++) send(t0 + Math.round((i * 1000) / 60));
     send(t0 + 12_500, false); // unchanged frames are not kept
     g.endRender();
@@ -44,6 +45,7 @@ describe("film strip", () => {
     const { screencast, send } = fakeScreencast();
     const still = gatherFilmStrip(screencast);
     still.beginRender();
+    send(1_900); // the blank page
     send(2_000);
     send(2_030, false);
     still.endRender();
@@ -52,6 +54,7 @@ describe("film strip", () => {
     const b = fakeScreencast();
     const short = gatherFilmStrip(b.screencast);
     short.beginRender();
+    b.send(4_900); // the blank page
     b.send(5_000);
     b.send(5_040); // 40 ms later: under the sampling gap, but the resting state
     short.endRender();
@@ -62,7 +65,7 @@ describe("film strip", () => {
     const { screencast, send } = fakeScreencast();
     const g = gatherFilmStrip(screencast);
     g.beginRender();
-    for (const t of [10_100, 10_600, 11_400]) send(t);
+    for (const t of [10_000, 10_100, 10_600, 11_400]) send(t);
     g.endRender();
     const artifacts = createMemoryArtifactSink();
     const stored = await storeFilmStrip(artifacts, g.artifact, 10_000);

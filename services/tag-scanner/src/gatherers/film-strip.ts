@@ -25,8 +25,16 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
   let open = false;
   let gap = FIRST_GAP_MS;
   let last: { at: number; data: string } | undefined;
+  // The screencast starts with the render, so its first changed frame is the page before the creative drew anything
+  // (report.ts takes the first pixel change as pixelChanges[1] for the same reason): not a frame of the creative. Kept,
+  // it put a blank viewport at 0 ms first in every strip, and two frames in the strip of a creative that does not move.
+  let blankSeen = false;
   screencast.onFrame((f: ScreencastFrame) => {
     if (!open || !f.changed) return;
+    if (!blankSeen) {
+      blankSeen = true;
+      return;
+    }
     last = { at: f.capturedAt, data: f.data };
     const prev = artifact.kept[artifact.kept.length - 1];
     if (prev && f.capturedAt - prev.at < gap) return;
