@@ -29,7 +29,7 @@ import { buildConsentPage, createConsentPages } from "./privacy/consent-pages.ts
 import { consentStates as extraStates } from "./privacy/consent-states.ts";
 import { vendorDb, type VendorDb } from "./privacy/vendors.ts";
 import { runHeavyAd, type HeavyAdRun } from "./heavy-ad/run.ts";
-import { heavyAdCheck, type FirstRun } from "./heavy-ad/trigger.ts";
+import { firstRunTasks, heavyAdCheck, type FirstRun } from "./heavy-ad/trigger.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
@@ -331,7 +331,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // Likewise the heavy-ad run, when the first run's figures call for it: its bytes and CPU are the render's.
     const box = measure.measured.layout?.box;
     const heavyAdRun = heavyAd?.(
-      { bytes: firstRunBytes(net.artifact.requests), cpuMs: perf.artifact.cpuMs, renderMs: render.endedAt - render.startedAt },
+      {
+        bytes: firstRunBytes(net.artifact.requests), cpuMs: perf.artifact.cpuMs, renderMs: render.endedAt - render.startedAt,
+        ...firstRunTasks(perf.artifact.cpuSeries, measure.terminated),
+      },
       site, box && box.width > 0 && box.height > 0 ? box : site.slot ?? { width: 300, height: 250 }, jobDeadline,
     );
     const measuredAt = Date.now();

@@ -30,4 +30,30 @@ describe("Chrome's Heavy Ad Intervention in a scan, CPU", () => {
     expect(["cpu_peak", "cpu_total"]).toContain(r.heavyAd!.reason);
     expect(r.heavyAd!.detail).toMatch(/of CPU .*Chrome unloaded the ad frame/);
   }, 180_000);
+
+  // One task of 16 s: the renderer answers nothing while it runs, so the first run's render watch and CPU samples go
+  // unanswered and the measure phase terminates the script; the trigger runs it again on that evidence (the held
+  // stretch, its task time). Chrome adds a task's wall time to the frame when the task ends: 16 s in one update is
+  // 53 % of its 30 s window, over the 50 % peak limit, so its reason is CpuPeakLimit (checked before the 60 s total).
+  it("a creative that runs one 16 s blocking task is unloaded for its CPU peak", async () => {
+    const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px;background:#357"></div>
+<script>const t = Date.now(); while (Date.now() - t < 16000) {}</script>`));
+    const low = r.measurement?.lowConfidenceFields.includes("cpu") ?? false;
+    console.log(`long task: heavy_ad ${JSON.stringify(r.heavyAd)} cpu_usage ${r.cpuUsageMs} cpu ${JSON.stringify(r.cpu)} timed_out ${r.timedOut} measurement ${JSON.stringify(r.measurement)}`);
+    expect(r.heavyAd, r.heavyAd?.detail).toMatchObject({ checked: true, intervened: true, reason: "cpu_peak" });
+    expect(r.heavyAd!.detail).toMatch(/held the renderer's main thread for \d+\.\d s until the first run terminated it.*Chrome unloaded the ad frame/);
+    // Chrome reports the task when it ends, 16 s after it began: not before.
+    expect(r.heavyAd!.watchedMs).toBeGreaterThan(15_000);
+    // The first run: its page never loaded in the render (the script held the parser), and its CPU figures are the
+    // thread's own — it ran until the scan terminated it, about the render's length — or marked a lower bound where
+    // this host kept the thread from the CPU.
+    expect(r.timedOut).toBe(true);
+    expect(r.cpu).toBeDefined();
+    expect(r.cpu!.peakPercent).toBeGreaterThanOrEqual(r.cpu!.averagePercent);
+    if (low) expect(r.measurement!.reasons.join("; ")).toMatch(/cpu is a lower bound/);
+    else {
+      expect(Number(r.cpuUsageMs)).toBeGreaterThan(4_000);
+      expect(r.cpu!.peakPercent).toBeGreaterThan(50);
+    }
+  }, 180_000);
 });

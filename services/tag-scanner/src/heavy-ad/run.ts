@@ -16,7 +16,7 @@ export type { HeavyAdRun };
 
 /** Chrome's CPU window and a little more: a creative that keeps a core busy is unloaded within it. */
 const MAX_WATCH_MS = CHROME_HEAVY_AD_LIMITS.cpuPeakWindowMs + 2_000;
-/** Quiet this long (no request on its way, the main thread nearly idle) after the first run's length ends the watch. */
+/** Quiet this long (no request on its way, the main thread's tasks nearly idle) after the first run's length ends the watch. */
 const QUIET_MS = 1_000;
 /** The most any one step waits: ad tagging's index (2–8 s measured), the side page's renderer start, the navigation. */
 const SETUP_MS = 60_000;
@@ -81,10 +81,12 @@ export async function runHeavyAd(opts: {
     ]);
     let loaded = false;
     client.on("Page.loadEventFired", () => { loaded = true; });
-    // The renderer main thread's CPU time (ThreadTime, s), as the first run's cpu is counted and Chrome's limits are.
+    // The renderer main thread's task time (TaskDuration, s): each task's wall time, which is what Chrome counts
+    // against its CPU limits (heavy-ad/trigger.ts) — the CPU clock would read a preempted busy frame on a loaded host
+    // as idle. No answer within the bound: one task holds the main thread (the ad frame shares the page's renderer).
     const taskSeconds = async () => {
       const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
-      return m?.metrics.find((x) => x.name === "ThreadTime")?.value;
+      return m?.metrics.find((x) => x.name === "TaskDuration")?.value;
     };
     const started = Date.now();
     out.checked = true;
@@ -93,6 +95,8 @@ export async function runHeavyAd(opts: {
     let quietSince = Date.now();
     let lastTasks = await taskSeconds();
     let lastAt = Date.now();
+    /** The main thread did not answer the last look: a task was still running. */
+    let held = false;
     // Until Chrome unloads the frame, or — on evidence — the creative has gone quiet for QUIET_MS after the first run's
     // length: nothing on the network and the main thread nearly idle; Chrome's window is the bound.
     while (!verdict && Date.now() < end) {
@@ -100,6 +104,7 @@ export async function runHeavyAd(opts: {
       if (verdict) break;
       const tasks = await taskSeconds();
       const now = Date.now();
+      held = tasks === undefined;
       const busyShare = tasks !== undefined && lastTasks !== undefined && now > lastAt ? ((tasks - lastTasks) * 1000) / (now - lastAt) : 1;
       [lastTasks, lastAt] = [tasks, now];
       if (net.busy() || !loaded || busyShare >= IDLE_SHARE) quietSince = now;
@@ -114,7 +119,9 @@ export async function runHeavyAd(opts: {
     await bounded(net.stop(), 500, undefined);
     if (verdict) return { ...out, ...verdict, detail: `${opts.why}; Chrome unloaded the ad frame after ${(out.watchedMs / 1000).toFixed(1)} s` };
     const cut = Date.now() >= opts.deadline ? " (cut short by the scan's deadline)" : "";
-    return { ...out, detail: `${opts.why}; Chrome did not intervene in ${(out.watchedMs / 1000).toFixed(1)} s${cut}` };
+    // Chrome adds a task's time when the task ends: one still running at the end of the watch was never counted.
+    const still = held ? "; one task still held the frame's main thread at the end (Chrome counts a task when it ends)" : "";
+    return { ...out, detail: `${opts.why}; Chrome did not intervene in ${(out.watchedMs / 1000).toFixed(1)} s${cut}${still}` };
   } catch (err) {
     return { ...out, detail: `${opts.why}; the ad-frame run failed: ${String(err).slice(0, 300)}` };
   } finally {

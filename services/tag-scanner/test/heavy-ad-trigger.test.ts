@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { firstRunTasks, heavyAdCheck, type FirstRun } from "../src/heavy-ad/trigger.ts";
+
+// When the scan makes the heavy-ad run (issue 21 §4): on the first run's bytes, its CPU, its task wall time (what
+// Chrome counts) and a long task the scan had to terminate.
+const quiet: FirstRun = { bytes: 100_000, cpuMs: 200, taskMs: 250, spanMs: 3_000, renderMs: 3_000, heldMs: 0 };
+
+describe("heavy-ad trigger", () => {
+  it("a light creative is not run again; a heavy download or CPU is", () => {
+    expect(heavyAdCheck(quiet).run).toBe(false);
+    expect(heavyAdCheck({ ...quiet, bytes: 3 * 1024 * 1024 })).toMatchObject({ run: true, detail: expect.stringMatching(/3\.0 MB/) });
+    expect(heavyAdCheck({ ...quiet, cpuMs: 8_000, taskMs: 8_100, spanMs: 9_000, renderMs: 9_000 }).run).toBe(true);
+    // 30 % of a core over 6 s: 9 s in a 30 s window.
+    expect(heavyAdCheck({ ...quiet, cpuMs: 1_800, taskMs: 1_900, spanMs: 6_000, renderMs: 6_000 }).run).toBe(true);
+  });
+
+  it("counts task wall time as Chrome does, not only the CPU clock (a host short of CPU)", () => {
+    // A loop preempted on a loaded host: 1.9 s of CPU, 8.2 s of task time over 8.4 s.
+    const r = heavyAdCheck({ ...quiet, cpuMs: 1_900, taskMs: 8_200, spanMs: 8_400, renderMs: 5_900 });
+    expect(r.run).toBe(true);
+    expect(r.detail).toMatch(/8\.2 s of main-thread task time \(1\.9 s of CPU\)/);
+  });
+
+  it("runs a creative whose single long task the first run had to terminate", () => {
+    const r = heavyAdCheck({ ...quiet, cpuMs: 900, taskMs: 4_000, spanMs: 30_000, renderMs: 28_000, heldMs: 4_000 });
+    expect(r.run).toBe(true);
+    expect(r.detail).toMatch(/held the renderer's main thread for 4\.0 s until the first run terminated it/);
+  });
+
+  it("finds the held stretch from the samples around a long task", () => {
+    // Samples every 0.5 s, then none while one task runs (the renderer answers no getMetrics), then one after the cut.
+    const series = [
+      { t: 1_000, cpu: 0, busy: 0 }, { t: 1_250, cpu: 20, busy: 25 }, { t: 1_500, cpu: 30, busy: 40 },
+      { t: 9_600, cpu: 7_900, busy: 8_030 },
+    ];
+    expect(firstRunTasks(series, true)).toEqual({ taskMs: 8_030, spanMs: 8_600, heldMs: 7_990 });
+    // Not terminated: no held stretch, the task time still counts.
+    expect(firstRunTasks(series, false)).toEqual({ taskMs: 8_030, spanMs: 8_600, heldMs: 0 });
+    // Terminated, but the last stretch was mostly idle (a starved renderer, not a held one): nothing held.
+    expect(firstRunTasks([{ t: 0, cpu: 0, busy: 0 }, { t: 4_000, cpu: 100, busy: 300 }], true).heldMs).toBe(0);
+    expect(firstRunTasks([], true)).toEqual({ taskMs: 0, spanMs: 0, heldMs: 0 });
+  });
+});
