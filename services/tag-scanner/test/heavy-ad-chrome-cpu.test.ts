@@ -28,7 +28,8 @@ describe("Chrome's Heavy Ad Intervention in a scan, CPU", () => {
     console.log(`heavy_ad: ${JSON.stringify(r.heavyAd)}`);
     expect(r.heavyAd, r.heavyAd?.detail).toMatchObject({ checked: true, intervened: true });
     expect(["cpu_peak", "cpu_total"]).toContain(r.heavyAd!.reason);
-    expect(r.heavyAd!.detail).toMatch(/of CPU .*Chrome unloaded the ad frame/);
+    // On its CPU or task time — or, on a host so loaded that the measure phase found its thread held, on that.
+    expect(r.heavyAd!.detail).toMatch(/(of CPU|task time|answered nothing).*Chrome unloaded the ad frame/);
   }, 180_000);
 
   // One task of 16 s: the renderer answers nothing while it runs, so the first run's render watch and CPU samples go
@@ -38,22 +39,28 @@ describe("Chrome's Heavy Ad Intervention in a scan, CPU", () => {
   it("a creative that runs one 16 s blocking task is unloaded for its CPU peak", async () => {
     const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px;background:#357"></div>
 <script>const t = Date.now(); while (Date.now() - t < 16000) {}</script>`));
-    const low = r.measurement?.lowConfidenceFields.includes("cpu") ?? false;
     console.log(`long task: heavy_ad ${JSON.stringify(r.heavyAd)} cpu_usage ${r.cpuUsageMs} cpu ${JSON.stringify(r.cpu)} timed_out ${r.timedOut} measurement ${JSON.stringify(r.measurement)}`);
     expect(r.heavyAd, r.heavyAd?.detail).toMatchObject({ checked: true, intervened: true, reason: "cpu_peak" });
-    expect(r.heavyAd!.detail).toMatch(/held the renderer's main thread for \d+\.\d s until the first run terminated it.*Chrome unloaded the ad frame/);
+    // The evidence: the script the measure phase terminated (its held stretch), or — on a host too loaded for even the
+    // termination to be answered in time — the main thread that answered nothing.
+    expect(r.heavyAd!.detail).toMatch(/(until the first run terminated it|answered nothing after the first run.s render|main-thread task time).*Chrome unloaded the ad frame/);
     // Chrome reports the task when it ends, 16 s after it began: not before.
     expect(r.heavyAd!.watchedMs).toBeGreaterThan(15_000);
     // The first run: its page never loaded in the render (the script held the parser), and its CPU figures are the
     // thread's own — it ran until the scan terminated it, about the render's length — or marked a lower bound where
-    // this host kept the thread from the CPU.
+    // this host kept the thread from the CPU, or where the thread never answered again.
     expect(r.timedOut).toBe(true);
-    expect(r.cpu).toBeDefined();
-    expect(r.cpu!.peakPercent).toBeGreaterThanOrEqual(r.cpu!.averagePercent);
-    if (low) expect(r.measurement!.reasons.join("; ")).toMatch(/cpu is a lower bound/);
+    const fields = r.measurement?.lowConfidenceFields ?? [];
+    const reasons = r.measurement?.reasons.join("; ") ?? "";
+    if (fields.includes("cpu_usage")) expect(reasons).toMatch(/answered nothing after the render.*a lower bound/);
     else {
-      expect(Number(r.cpuUsageMs)).toBeGreaterThan(4_000);
-      expect(r.cpu!.peakPercent).toBeGreaterThan(50);
+      expect(r.cpu).toBeDefined();
+      expect(r.cpu!.peakPercent).toBeGreaterThanOrEqual(r.cpu!.averagePercent);
+      if (fields.includes("cpu")) expect(reasons).toMatch(/cpu is a lower bound/);
+      else {
+        expect(Number(r.cpuUsageMs)).toBeGreaterThan(4_000);
+        expect(r.cpu!.peakPercent).toBeGreaterThan(50);
+      }
     }
   }, 180_000);
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { firstRunTasks, heavyAdCheck, type FirstRun } from "../src/heavy-ad/trigger.ts";
+import { withCpuUnanswered } from "../src/report.ts";
 
 // When the scan makes the heavy-ad run (issue 21 §4): on the first run's bytes, its CPU, its task wall time (what
 // Chrome counts) and a long task the scan had to terminate.
-const quiet: FirstRun = { bytes: 100_000, cpuMs: 200, taskMs: 250, spanMs: 3_000, renderMs: 3_000, heldMs: 0 };
+const quiet: FirstRun = { bytes: 100_000, cpuMs: 200, taskMs: 250, spanMs: 3_000, renderMs: 3_000, heldMs: 0, unanswered: false };
 
 describe("heavy-ad trigger", () => {
   it("a light creative is not run again; a heavy download or CPU is", () => {
@@ -24,7 +25,23 @@ describe("heavy-ad trigger", () => {
   it("runs a creative whose single long task the first run had to terminate", () => {
     const r = heavyAdCheck({ ...quiet, cpuMs: 900, taskMs: 4_000, spanMs: 30_000, renderMs: 28_000, heldMs: 4_000 });
     expect(r.run).toBe(true);
-    expect(r.detail).toMatch(/held the renderer's main thread for 4\.0 s until the first run terminated it/);
+    expect(r.detail).toMatch(/kept the renderer's main thread busy \(4\.0 s of task time without a break\) until the first run terminated it/);
+  });
+
+  it("runs a creative whose main thread answered nothing even after its script was terminated", () => {
+    const r = heavyAdCheck({ ...quiet, cpuMs: 500, taskMs: 500, spanMs: 400, renderMs: 4_000, unanswered: true });
+    expect(r.run).toBe(true);
+    expect(r.detail).toMatch(/answered nothing after the first run's render/);
+  });
+
+  it("marks the first run's CPU figures a lower bound when the main thread never answered", () => {
+    const high = { confidence: "high" as const, reasons: [], fields: [] };
+    expect(withCpuUnanswered(high, false)).toEqual({
+      confidence: "low", reasons: [expect.stringMatching(/answered nothing after the render.*a lower bound/)], fields: ["cpu_usage"],
+    });
+    const pinned = { confidence: "low" as const, reasons: ["x: cpu is a lower bound"], fields: ["cpu"] };
+    expect(withCpuUnanswered(pinned, true).fields).toEqual(["cpu", "cpu_usage"]);
+    expect(withCpuUnanswered(high, true).fields).toEqual(["cpu_usage", "cpu"]);
   });
 
   it("finds the held stretch from the samples around a long task", () => {

@@ -49,6 +49,11 @@ export interface FirstRun {
    * terminated): one task still running when cut, of unknown length.
    */
   heldMs: number;
+  /**
+   * The main thread answered nothing after the render, not even once the scan terminated the creative's script (the
+   * page did not crash): a task held it still, for as long as the render and the measure phase's probes (≥ 4 s).
+   */
+  unanswered: boolean;
 }
 
 /** A stretch in which the main thread's tasks filled at least this share of the wall time was held, not idle. */
@@ -84,8 +89,11 @@ export function heavyAdCheck(first: FirstRun): { run: boolean; detail: string } 
   if (first.bytes >= L.networkBytes / 2) return { run: true, detail: `the first run loaded ${mb(first.bytes)} (Chrome's limit: 4 MB)` };
   // A task still running when the scan cut it can be of any length, and Chrome adds a task's whole wall time when it
   // ends: one of 15 s is over the 15 s-in-30 s limit by itself. Only the ad-frame run can tell how long it would run.
+  if (first.unanswered) {
+    return { run: true, detail: `the renderer's main thread answered nothing after the first run's render, not even once its script was terminated (one task held it; Chrome counts a task's whole length when it ends; limit: 15 s in 30 s)` };
+  }
   if (first.heldMs >= HELD_MIN_MS) {
-    return { run: true, detail: `the creative's script held the renderer's main thread for ${s(first.heldMs)} until the first run terminated it (Chrome counts a task's whole length when it ends; limit: 15 s in 30 s)` };
+    return { run: true, detail: `the creative's script kept the renderer's main thread busy (${s(first.heldMs)} of task time without a break) until the first run terminated it (Chrome counts a task's whole length when it ends; limit: 15 s in 30 s)` };
   }
   // Chrome's count (task wall time) or the CPU time, whichever is larger: they part on a host short of CPU.
   const used = Math.max(first.cpuMs, first.taskMs);
