@@ -33,9 +33,8 @@ describe("Chrome's Heavy Ad Intervention in a scan, CPU", () => {
     expect(r.heavyAd!.detail).toMatch(/(of CPU|task time|answered nothing).*Chrome unloaded the ad frame/);
   }, 180_000);
 
-  // One task of 16 s: the renderer answers nothing while it runs, so the first run's render watch and CPU samples go
-  // unanswered and the measure phase terminates the script; the trigger runs it again on that evidence (the held
-  // stretch, its task time). Chrome adds a task's wall time to the frame when the task ends: 16 s in one update is
+  // One task of 16 s: the page never loads in the 6 s render, its liveness probe cannot run beside the script, and the
+  // measure phase terminates it; the trigger runs it again on that evidence (the held stretch, its task time). Chrome adds a task's wall time to the frame when the task ends: 16 s in one update is
   // 53 % of its 30 s window, over the 50 % peak limit, so its reason is CpuPeakLimit (checked before the 60 s total).
   it("a creative that runs one 16 s blocking task is unloaded for its CPU peak", async () => {
     const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px;background:#357"></div>
@@ -63,6 +62,16 @@ describe("Chrome's Heavy Ad Intervention in a scan, CPU", () => {
         expect(r.cpu!.peakPercent).toBeGreaterThan(50);
       }
     }
+  }, 180_000);
+
+  // A task that never ends is never reported to Chrome (it adds a task's time when the task ends), so Chrome does not
+  // intervene however long it runs: the ad-frame run is made on the evidence and says so.
+  it("a task that never ends is run in the ad frame, and Chrome does not intervene", async () => {
+    const r = await scanner.scan(tagJob(`<div style="width:300px;height:250px;background:#735"></div>
+<script>while (true) {}</script>`));
+    console.log(`endless task: heavy_ad ${JSON.stringify(r.heavyAd)} cpu_usage ${r.cpuUsageMs} measurement ${JSON.stringify(r.measurement)}`);
+    expect(r.heavyAd, r.heavyAd?.detail).toMatchObject({ checked: true, intervened: false, reason: "" });
+    expect(r.heavyAd!.detail).toMatch(/(until the first run terminated it|answered nothing after the first run's render).*Chrome did not intervene.*still busy without a break at the end/);
   }, 180_000);
 
   // The same task with the service's default 30 s render: it ends inside the render, so nothing is terminated and the

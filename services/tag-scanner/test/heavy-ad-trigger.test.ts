@@ -45,7 +45,8 @@ describe("heavy-ad trigger", () => {
   });
 
   it("finds the held stretch from the samples around a long task", () => {
-    // Samples every 0.5 s, then none while one task runs (the renderer answers no getMetrics), then one after the cut.
+    // Samples before a long task, then (DevTools answering between the loop's interrupts, or not at all on a starved
+    // host) one after the cut.
     const series = [
       { t: 1_000, cpu: 0, busy: 0 }, { t: 1_250, cpu: 20, busy: 25 }, { t: 1_500, cpu: 30, busy: 40 },
       { t: 9_600, cpu: 7_900, busy: 8_030 },

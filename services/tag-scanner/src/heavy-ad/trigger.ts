@@ -61,10 +61,10 @@ const HELD_SHARE = 0.5;
 
 /**
  * The first run's task figures from the render's (time, CPU, task time) series (gatherers/performance.ts), and — when
- * the measure phase had to terminate the creative's script (its main thread did not answer) — the task time of the
- * last stretch before that in which the thread was held. While one task runs the renderer answers no
- * Performance.getMetrics, so the samples around a long task are the one before it and the one after the termination
- * (TaskDuration then holds the task's wall time up to the cut).
+ * the measure phase had to terminate the creative's script (its liveness probe, a script evaluation, could not run
+ * beside it) — the task time of the last stretch before the cut in which tasks filled at least half of the wall time.
+ * Performance.getMetrics answers during a running script (at V8 interrupts) and its TaskDuration counts the running
+ * task so far; the sample after the termination holds the task up to the cut.
  */
 export function firstRunTasks(series: readonly CpuSample[], terminated: boolean): Pick<FirstRun, "taskMs" | "spanMs" | "heldMs"> {
   const s = [...series].sort((a, b) => a.t - b.t);
