@@ -19,7 +19,7 @@ const LOAD = [
   "test/e2e/upload-memory.test.ts",
   // A busy loop beside every core on purpose (issue 21 §3): the cpu figure holds under 2x contention.
   "services/tag-scanner/test/cpu-contention.test.ts",
-  // A creative busy 90 % of every 100 ms in a frame Chrome tags as an ad (issue 21 §4): unloaded for CPU.
+  // Creatives busy 90 % of every 100 ms, or in one 16 s task (or endless), in a frame Chrome tags as an ad (issue 21 §4).
   "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts",
   // The CPU figure's known truths (10 % of the reference core, a static banner near 0) are CPU time on the renderer:
   // beside another file's browser on 2 cores the same work read 20.3 % (bound 16) in CI, so they run alone.

@@ -10,7 +10,7 @@ export const measurementSchema = obj(
   {
     confidence: str("high; low when the scanning machine starved the render enough to move a timing field beyond its tolerance (see reasons); unknown for a report stored before this was measured"),
     reasons: arr(str(), "one sentence per cause, with its size, e.g. \"the renderer was kept from the CPU for 1.4 s before the first paint\"; empty when high"),
-    low_confidence_fields: arr(str(), "the fields the starvation may have moved: time_to_visual_start, dom_content_loaded, animation_duration, cpu (then a lower bound); empty when high"),
+    low_confidence_fields: arr(str(), "the fields the starvation may have moved: time_to_visual_start, dom_content_loaded, animation_duration, cpu (then a lower bound), cpu_usage (a lower bound: the main thread never answered after the render); empty when high"),
   },
   { description: "how far time_to_visual_start, dom_content_loaded and animation_duration can be trusted on this scan" },
 );

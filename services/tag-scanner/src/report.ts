@@ -52,6 +52,11 @@ export interface TagArtifacts {
   layout?: LayoutArtifact;
   resized?: ResizedLayout;
   cpuMs: number;
+  /**
+   * The renderer main thread answered nothing after the render, not even once the creative's script was terminated:
+   * a task held it, and cpuMs / cpuSeries hold only what it reported before (a lower bound).
+   */
+  cpuUnanswered?: boolean;
   heapBytes: number;
   /** The renderer main thread's starvation while the creative rendered (performance.ts), for `measurement`. */
   starvation: Array<{ at: number; ms: number }>;
@@ -141,6 +146,18 @@ function withCpuConfidence(m: MeasurementOutcome, pinned: { ms: number; starvedM
   };
 }
 
+/**
+ * A main thread that never answered after the render (a task held it to the end of the measure phase): what it ran
+ * meanwhile was never reported, so cpu_usage (and cpu, when there is one) are lower bounds, not the creative's load.
+ */
+export function withCpuUnanswered(m: MeasurementOutcome, hasCpu: boolean): MeasurementOutcome {
+  return {
+    confidence: "low",
+    reasons: [...m.reasons, "the renderer's main thread answered nothing after the render, even once the creative's script was terminated: cpu_usage counts only what it reported before, a lower bound"],
+    fields: [...m.fields, "cpu_usage", ...(hasCpu && !m.fields.includes("cpu") ? ["cpu"] : [])],
+  };
+}
+
 /** The vendor of a third-party host (first-party and unknown hosts have none). */
 function vendorField(db: VendorDb | undefined, host: string, pageDomain: string) {
   if (!db || !host || registrableDomain(host) === pageDomain) return {};
@@ -197,7 +214,8 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
     renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
   });
-  const measured = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
+  const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
+  const measured = art.cpuUnanswered ? withCpuUnanswered(pinned, load !== undefined) : pinned;
   const missing = missingAssets(requests.filter((r) => !art.blockedNavigations.has(r.url)));
   const hasVideo = art.videoPlayed || requests.some(
     (r) => r.resourceType === "media" && r.status !== undefined && r.status < 400 && /^video\//.test(r.mimeType ?? r.headers["content-type"] ?? ""),

@@ -29,7 +29,7 @@ import { buildConsentPage, createConsentPages } from "./privacy/consent-pages.ts
 import { consentStates as extraStates } from "./privacy/consent-states.ts";
 import { vendorDb, type VendorDb } from "./privacy/vendors.ts";
 import { runHeavyAd, type HeavyAdRun } from "./heavy-ad/run.ts";
-import { heavyAdCheck, type FirstRun } from "./heavy-ad/trigger.ts";
+import { firstRunTasks, heavyAdCheck, type FirstRun } from "./heavy-ad/trigger.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 
 /** The browser under a scan died or wedged: the scan is worth one more try on a browser of its own. */
@@ -328,10 +328,16 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const runs = await consent({ renderMs: render.endedAt - render.startedAt, deadline: jobDeadline, seen, serverHosts: serverHostsOf(net.artifact.requests), site });
       return { runs, seen };
     })() : undefined;
-    // Likewise the heavy-ad run, when the first run's figures call for it: its bytes and CPU are the render's.
+    // Likewise the heavy-ad run, when the first run's figures call for it: its bytes and CPU are the render's. A main
+    // thread that answered nothing even once the creative's script was terminated is held by a task: its CPU figures
+    // stop at its last answer (report.ts marks them), and the heavy-ad trigger takes it as evidence.
+    const cpuUnanswered = !measure.responsive && !events.artifact.crashed;
     const box = measure.measured.layout?.box;
     const heavyAdRun = heavyAd?.(
-      { bytes: firstRunBytes(net.artifact.requests), cpuMs: perf.artifact.cpuMs, renderMs: render.endedAt - render.startedAt },
+      {
+        bytes: firstRunBytes(net.artifact.requests), cpuMs: perf.artifact.cpuMs, renderMs: render.endedAt - render.startedAt,
+        ...firstRunTasks(perf.artifact.cpuSeries, measure.terminated), unanswered: cpuUnanswered,
+      },
       site, box && box.width > 0 && box.height > 0 ? box : site.slot ?? { width: 300, height: 250 }, jobDeadline,
     );
     const measuredAt = Date.now();
@@ -385,7 +391,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       captureLagMs: screencast.artifact.lastChangeLagMs, scheduledMotionEnd: watch.scheduledEnd,
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
-      cpuMs: perf.artifact.cpuMs, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
+      cpuMs: perf.artifact.cpuMs, cpuUnanswered, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
       starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries,
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),

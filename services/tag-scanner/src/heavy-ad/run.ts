@@ -16,7 +16,7 @@ export type { HeavyAdRun };
 
 /** Chrome's CPU window and a little more: a creative that keeps a core busy is unloaded within it. */
 const MAX_WATCH_MS = CHROME_HEAVY_AD_LIMITS.cpuPeakWindowMs + 2_000;
-/** Quiet this long (no request on its way, the main thread nearly idle) after the first run's length ends the watch. */
+/** Quiet this long (no request on its way, the main thread's tasks nearly idle) after the first run's length ends the watch. */
 const QUIET_MS = 1_000;
 /** The most any one step waits: ad tagging's index (2–8 s measured), the side page's renderer start, the navigation. */
 const SETUP_MS = 60_000;
@@ -24,6 +24,8 @@ const SETUP_MS = 60_000;
 const LATE_VERDICT_MS = 5_000;
 /** "Nearly idle": the main thread busy less than this share of a quiet stretch. */
 const IDLE_SHARE = 0.1;
+/** "Busy without a break": the main thread's tasks filled this share of the last look's wall time. */
+const HELD_SHARE = 0.9;
 
 /**
  * The creative in a frame Chrome tags as an ad, on the scan's browser in a context of its own (nothing shared with the
@@ -81,27 +83,39 @@ export async function runHeavyAd(opts: {
     ]);
     let loaded = false;
     client.on("Page.loadEventFired", () => { loaded = true; });
-    // The renderer main thread's CPU time (ThreadTime, s), as the first run's cpu is counted and Chrome's limits are.
-    const taskSeconds = async () => {
+    // The renderer main thread's CPU clock and task time (ThreadTime, TaskDuration; s). Chrome counts task wall time
+    // (heavy-ad/trigger.ts); DevTools answers getMetrics during a running script (at V8 interrupts) and its
+    // TaskDuration includes the running task so far (measured: +1.0 s a second through `while (true) {}` on a loaded
+    // host, ThreadTime +0.1–0.9). The thread is busy when either grows: task time for a preempted task, the CPU clock
+    // where a host's accounting lags. No answer within the bound: busy too (the ad frame shares the page's renderer).
+    const clocks = async () => {
       const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
-      return m?.metrics.find((x) => x.name === "ThreadTime")?.value;
+      const get = (n: string) => m?.metrics.find((x) => x.name === n)?.value;
+      const thread = get("ThreadTime"), task = get("TaskDuration");
+      return thread !== undefined && task !== undefined ? { thread, task } : undefined;
     };
     const started = Date.now();
     out.checked = true;
     await bounded(client.send("Page.navigate", { url: site.entryUrl }), Math.max(0, left()), undefined);
     const end = Math.min(opts.deadline, started + MAX_WATCH_MS);
     let quietSince = Date.now();
-    let lastTasks = await taskSeconds();
+    let last = await clocks();
     let lastAt = Date.now();
+    /** At the last look the main thread was busy without a break (or did not answer). */
+    let held = false;
     // Until Chrome unloads the frame, or — on evidence — the creative has gone quiet for QUIET_MS after the first run's
     // length: nothing on the network and the main thread nearly idle; Chrome's window is the bound.
     while (!verdict && Date.now() < end) {
       await Promise.race([gone, sleep(250)]);
       if (verdict) break;
-      const tasks = await taskSeconds();
+      const now_ = await clocks();
       const now = Date.now();
-      const busyShare = tasks !== undefined && lastTasks !== undefined && now > lastAt ? ((tasks - lastTasks) * 1000) / (now - lastAt) : 1;
-      [lastTasks, lastAt] = [tasks, now];
+      const dt = (now - lastAt) / 1000;
+      const cpu = now_ && last && dt > 0 ? (now_.thread - last.thread) / dt : undefined;
+      const tasks = now_ && last && dt > 0 ? (now_.task - last.task) / dt : undefined;
+      const busyShare = cpu !== undefined && tasks !== undefined ? Math.max(cpu, tasks) : 1;
+      held = busyShare >= HELD_SHARE;
+      [last, lastAt] = [now_, now];
       if (net.busy() || !loaded || busyShare >= IDLE_SHARE) quietSince = now;
       else if (now - started >= opts.minWatchMs && now - quietSince >= QUIET_MS) break;
     }
@@ -114,7 +128,9 @@ export async function runHeavyAd(opts: {
     await bounded(net.stop(), 500, undefined);
     if (verdict) return { ...out, ...verdict, detail: `${opts.why}; Chrome unloaded the ad frame after ${(out.watchedMs / 1000).toFixed(1)} s` };
     const cut = Date.now() >= opts.deadline ? " (cut short by the scan's deadline)" : "";
-    return { ...out, detail: `${opts.why}; Chrome did not intervene in ${(out.watchedMs / 1000).toFixed(1)} s${cut}` };
+    // Chrome adds a task's time when the task ends: one still running at the end of the watch was never counted.
+    const still = held ? "; the frame's main thread was still busy without a break at the end (Chrome counts a task's time when it ends)" : "";
+    return { ...out, detail: `${opts.why}; Chrome did not intervene in ${(out.watchedMs / 1000).toFixed(1)} s${cut}${still}` };
   } catch (err) {
     return { ...out, detail: `${opts.why}; the ad-frame run failed: ${String(err).slice(0, 300)}` };
   } finally {
