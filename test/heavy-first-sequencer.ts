@@ -24,6 +24,8 @@ const SECONDS: Record<string, number> = {
   "services/tag-scanner/test/truth/truth-load.test.ts": 166,
   "services/tag-scanner/test/cpu-contention.test.ts": 142,
   "test/e2e/chaos.test.ts": 86,
+  // four heavy-ad scans of 16 s tasks and a 32 s ad-frame watch (189 s at load 20-43)
+  "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts": 120,
 };
 
 export default class HeavyFirstSequencer extends BaseSequencer {
