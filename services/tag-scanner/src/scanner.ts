@@ -319,12 +319,15 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
     const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
+    // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ. Then
+    // the sensor's Debugger goes off, before axe-core loads (V8 caches no compiled script while a debugger is on).
+    const sensor = prepared.consentSensor;
+    const settled = sensor ? sensor.settle(2_000).then(async (seen) => { await sensor.release(1_000); return seen; }) : Promise.resolve(["unscanned"]);
     // The consent states run while this run stores its screenshot and clicks through (privacy/consent-runs.ts): after
     // the measure phase, whose reads (storage, layout: each bounded) starved beside three renderer starts on a loaded
     // machine and came back empty.
     const consentRuns = consent ? (async () => {
-      // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ.
-      const seen = prepared.consentSensor ? await prepared.consentSensor.settle(2_000) : ["unscanned"];
+      const seen = await settled;
       const runs = await consent({ renderMs: render.endedAt - render.startedAt, deadline: jobDeadline, seen, serverHosts: serverHostsOf(net.artifact.requests), site });
       return { runs, seen };
     })() : undefined;
@@ -344,7 +347,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
     const a11y = await accessibilityPhase(prepared, {
-      site, profile, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
+      site, profile, before: settled, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
       // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
       narrowed: !captureLanding,
       longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),

@@ -30,6 +30,11 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   longMotion: boolean;
   timeouts: Pick<ScanTimeouts, "stepMs">;
   jobDeadline: number;
+  /**
+   * Settles before axe-core loads (bounded by the step): the consent sensor's Debugger turned off, so that V8 compiles
+   * axe once per renderer and every further frame takes it from its compilation cache.
+   */
+  before?: Promise<unknown>;
 }): Promise<A11yArtifact> {
   const { worlds, client } = prepared;
   const { stepMs } = opts.timeouts;
@@ -45,6 +50,7 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
     else await bounded(client.send("Emulation.setDeviceMetricsOverride", { width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile }), stepMs, undefined);
     await worlds.evaluate(mainFrameId, TWO_FRAMES, stepMs, true);
   }
+  if (opts.before) await bounded(opts.before, stepMs, undefined);
   const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, slotTop: !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
   const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
   let pause;
