@@ -89,6 +89,28 @@ describe("click-through into frames in Chromium", () => {
     expect(r.landingPage).toMatchObject({ tab: "new_tab", url });
   });
 
+  it("a creative cannot move the click by lying to its own world's DOM methods", async () => {
+    const url = `${fixture.origin}/landing.html?from=liar`;
+    // Its world says every element fills the frame: our isolated world still reads the button at (200,200).
+    const liar = buttonAd(url).replace("</body>", `<script>Element.prototype.getBoundingClientRect = function () { return new DOMRect(0, 0, 300, 250); };
+Object.defineProperty(window, "getComputedStyle", { value: function () { return { cursor: "pointer" }; } });</script></body>`);
+    const r = await scanner.scan(zipJob({ "index.html": liar }));
+    expect(r.clickPoint).toMatchObject({ x: 240, y: 215 });
+    expect(r.landingPage).toMatchObject({ tab: "new_tab", url });
+  });
+
+  it("a frame with nothing clickable inside still counts as one clickable, larger than a small link beside it", async () => {
+    // Handlers a script attached show in no probe: the frame is the click target, as before, not the 20x20 link.
+    const tag = `<div style="position:relative;width:300px;height:250px"><iframe id="f" width="300" height="250" frameborder="0" style="border:0;display:block"></iframe>
+<a href="${fixture.origin}/landing.html?from=choices" target="_blank" style="position:absolute;right:0;top:0;width:20px;height:20px;background:#fff;display:block"></a></div>
+<script>var d = document.getElementById("f").contentDocument; d.open(); d.write('<body style="margin:0"><div style="width:300px;height:250px;background:#246"></div></body>'); d.close();
+d.body.addEventListener("click", function () { window.open(${JSON.stringify(`${fixture.origin}/landing.html?from=script`)}); });</script>`;
+    const r = await scanner.scan(tagJob(tag, { landing: true }));
+    expect(r.clickPoint?.screenshotX).toBeCloseTo(150, 0);
+    expect(r.clickPoint?.screenshotY).toBeCloseTo(125, 0);
+    expect(r.landingPage).toMatchObject({ tab: "new_tab", url: `${fixture.origin}/landing.html?from=script` });
+  });
+
   it("an ad tag writing its creative into a friendly (same-origin) iframe: the CTA inside is clicked", async () => {
     const url = `${fixture.origin}/landing.html?from=friendly`;
     const tag = `<iframe id="f" width="300" height="250" frameborder="0" scrolling="no" style="border:0;display:block"></iframe>
