@@ -18,8 +18,16 @@ export interface LayoutArtifact {
   ownBox: Rect | null;
   /** window.scrollX/scrollY: the boxes are in document coordinates, CDP box models in viewport coordinates. */
   scroll: { x: number; y: number };
-  /** Centre of the largest link / clickable element inside the box, in viewport coordinates. */
+  /**
+   * Centre of the largest link / clickable element inside the box, in viewport coordinates. From one document's probe
+   * a frame element counts as one clickable; measureLayout (frame-layout.ts) replaces it by the clickables inside.
+   */
   click: { x: number; y: number } | null;
+  /**
+   * The largest link / clickable element of this document alone, frame elements left out, in viewport coordinates
+   * and clipped to the box: what frame-layout.ts weighs against the clickables inside child frames.
+   */
+  clickTarget?: Rect | null;
   viewport: { width: number; height: number };
   /** <meta name="ad.size" content="width=300,height=250"> of the top document, when present. */
   adSizeMeta: { width: number; height: number } | null;

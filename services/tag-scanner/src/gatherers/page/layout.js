@@ -338,6 +338,20 @@ function layoutProbe() {
     }
     if (!click) click = { x: boxRect.x + boxRect.width / 2 - sx, y: boxRect.y + boxRect.height / 2 - sy };
   }
+  // The same choice among this document's own clickables, frame elements left out (viewport coordinates, clipped to
+  // the box): the caller weighs it against what each child frame's document offers (frame-layout.ts), so that a link
+  // inside a frame is clicked rather than the frame's centre.
+  /** @type {{ x: number, y: number, width: number, height: number } | null} */
+  let clickTarget = null;
+  if (boxRect) {
+    let best = 0;
+    for (const { el, r } of clickables) {
+      if (FRAMES.has(tagOf(el))) continue;
+      const l = Math.max(r.left + sx, boxRect.x), t = Math.max(r.top + sy, boxRect.y);
+      const w = Math.min(r.right + sx, boxRect.x + boxRect.width) - l, h = Math.min(r.bottom + sy, boxRect.y + boxRect.height) - t;
+      if (w > 0 && h > 0 && w * h > best) { best = w * h; clickTarget = { x: l - sx, y: t - sy, width: w, height: h }; }
+    }
+  }
   /** @type {{ width: number, height: number } | null} */
   let adSizeMeta = null;
   const meta = querySelectorOf(document, 'meta[name="ad.size"]');
@@ -346,5 +360,5 @@ function layoutProbe() {
     const w = /width\s*=\s*(\d+)/i.exec(c), h = /height\s*=\s*(\d+)/i.exec(c);
     if (w && h) adSizeMeta = { width: +w[1], height: +h[1] };
   }
-  return { box: boxRect, ownBox: toRect(own), scroll: { x: sx, y: sy }, click, viewport: { width: vw, height: vh }, adSizeMeta };
+  return { box: boxRect, ownBox: toRect(own), scroll: { x: sx, y: sy }, click, clickTarget, viewport: { width: vw, height: vh }, adSizeMeta };
 }
