@@ -1,8 +1,9 @@
 // @ts-check
 // The web console (GET /): a form over the public JSON API, nothing else — the same POST /v3/scan* a client would
 // send (with `targeting` for a tag or zip when chosen: our extension to the spec's v3), with the API key from this
-// tab's sessionStorage. Served as is from our origin under a CSP without inline script or style; the DOM is built with textContent only, never from HTML
-// strings, so nothing the API answers (an error message, a report) can run here.
+// tab's sessionStorage. Served as is from our origin under a CSP without inline script or style; the DOM is built
+// with textContent only, never from HTML strings, so nothing the API answers (an error message, a report) can run
+// here.
 //
 // The pure parts (detectKind, planScan) are exported for the tests; the page wires itself up only in a browser.
 
