@@ -5,7 +5,15 @@ import type { ReportKind } from "./scan/types.ts";
 // part's routes to get them.
 
 export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; summary: string; notes?: string }> = [
-  { path: "/v3/scanTag", kind: "tag_v3", summary: "Scan an ad tag" },
+  {
+    path: "/v3/scanTag",
+    kind: "tag_v3",
+    summary: "Scan an ad tag",
+    notes:
+      "targeting (device, language, country, page_url) is our extension to the spec, whose v3 has none: the same " +
+      "object and validation as v2's, so a tag can be judged as a phone in the Netherlands with the v3 tests and report " +
+      "page. Without it the tag is rendered as desktop, en-US, at the edge's SERVER_LOCATION.",
+  },
   {
     path: "/v3/scanVAST",
     kind: "vast_v3",
@@ -26,7 +34,8 @@ export const SCAN_ENDPOINTS: ReadonlyArray<{ path: string; kind: ReportKind; sum
       "click tag opens when the creative is clicked —, animation_duration, time_to_visual_start) and has_backup_ad. " +
       "scan_results holds the zip tests of the spec set (meta_ad_size, click_tag, minified, external_assets, " +
       "zip_file_count, allowed_file_types, zip_size, unzipped_size, image_optimization, backup_ad) and the ad tag " +
-      "tests on the render. No targeting (v3): rendered as desktop, en-US.",
+      "tests on the render. targeting (device, language), an extension to the spec's v3, as in v2; without it: " +
+      "rendered as desktop, en-US.",
   },
   ...(["video", "image", "audio"] as const).map((k) => ({
     path: `/v3/scan${k[0]!.toUpperCase()}${k.slice(1)}`,

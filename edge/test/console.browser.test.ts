@@ -1,7 +1,7 @@
 // The web console in headless Chromium against the edge app with in-memory fakes: nothing refused by its CSP,
 // axe-core clean in each state it can be in, usable from the keyboard alone, the key kept in this tab's
-// sessionStorage only, each kind sent to its endpoint (a server without the endpoint shows its own message), v2 with
-// targeting, and the API's errors shown as the API words them. The real stack runs it in test/e2e/console-cases.ts.
+// sessionStorage only, each kind sent to its endpoint (a server without the endpoint shows its own message), a tag
+// with targeting sent to v3 with it (our extension) and shown on its report page, and the API's errors shown as the API words them. The real stack runs it in test/e2e/console-cases.ts.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -145,7 +145,7 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     expect(await text("#error-message")).toBe(body.message);
   });
 
-  it("takes a dropped zip, and sends a tag with targeting to v2, showing its report as JSON", async () => {
+  it("takes a dropped zip, and sends a tag with targeting to v3 with it, opening its report page", async () => {
     await page.type("#api-key", "key-a");
     // A zip dropped anywhere on the page selects the file source.
     await page.evaluate(() => {
@@ -157,7 +157,7 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     expect(await visible("#panel-file")).toBe(true);
     expect(await page.$eval("#country", (e) => (e as HTMLSelectElement).disabled)).toBe(true);
     await page.select("#device", "mobile");
-    expect(await text("#endpoint")).toMatch(/^Sends POST \/v2\/scanZip \(targeting is a v2 parameter/);
+    expect(await text("#endpoint")).toBe("Sends POST /v3/scanZip (device mobile).");
     await page.select("#device", "");
 
     await page.click('input[name="source"][value="tag"]');
@@ -165,16 +165,16 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     await page.select("#device", "mobile");
     await page.type("#language", "nl-NL");
     await page.select("#country", "nld");
-    expect(await text("#endpoint")).toMatch(/^Sends POST \/v2\/scanTag/);
-    await page.click("#scan");
-    await page.waitForFunction(() => !document.getElementById("result")!.hidden);
-    const shown = JSON.parse(await page.$eval("#result-json", (e) => e.textContent ?? ""));
-    expect(shown.meta.api_version).toBe("v2");
-    expect(shown).not.toHaveProperty("scan_results");
-    const job = ctx.dispatcher.jobs.at(-1)!;
-    expect(job.targeting).toMatchObject({ device: Device.MOBILE, language: "nl-NL", country: "nld" });
-    expect(await page.$eval("#result-download", (a) => (a as HTMLAnchorElement).href)).toMatch(/^blob:/);
+    expect(await text("#endpoint")).toBe("Sends POST /v3/scanTag (device mobile, language nl-NL, country nld).");
     expect(await axeViolations(page)).toEqual([]);
+    // Checked before leaving the console: the fake report's artifact images are not served (404) on its report page.
     expect(problems).toEqual([]);
+    const sent = page.waitForRequest((r) => r.url().endsWith("/v3/scanTag"));
+    await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("#scan")]);
+    expect(JSON.parse((await sent).postData() ?? "{}")).toMatchObject({ spec_id: 0, targeting: { device: "mobile", language: "nl-NL", country: "nld" } });
+    expect(new URL(page.url()).pathname).toMatch(/^\/r\/[A-Za-z0-9_-]+$/);
+    const job = ctx.dispatcher.jobs.at(-1)!;
+    expect(job.apiVersion).toBe("v3");
+    expect(job.targeting).toMatchObject({ device: Device.MOBILE, language: "nl-NL", country: "nld" });
   });
 });

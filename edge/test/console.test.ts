@@ -84,18 +84,20 @@ describe("the console's request for each choice", () => {
   const none = { device: "", language: "", country: "" };
   it("sends every kind to its v3 endpoint without targeting", () => {
     for (const kind of ["tag", "zip", "vast", "video", "image", "audio"] as const) {
-      expect(planScan(kind, none)).toEqual({ path: ENDPOINTS[kind], version: "v3", targeting: undefined, why: "" });
+      expect(planScan(kind, none)).toEqual({ path: ENDPOINTS[kind], targeting: undefined });
     }
-    expect(ENDPOINTS).toMatchObject({ video: "/v3/scanVideo", image: "/v3/scanImage", audio: "/v3/scanAudio" });
+    expect(ENDPOINTS).toMatchObject({ tag: "/v3/scanTag", zip: "/v3/scanZip", video: "/v3/scanVideo", image: "/v3/scanImage", audio: "/v3/scanAudio" });
   });
 
-  it("sends a tag or zip with targeting to v2 (the only scans with targeting), with the keys each takes", () => {
-    expect(planScan("tag", { device: "mobile", language: "nl-NL", country: "nld" })).toMatchObject({ path: "/v2/scanTag", version: "v2", targeting: { device: "mobile", language: "nl-NL", country: "nld" } });
-    expect(planScan("tag", { ...none, country: "usa" })).toMatchObject({ path: "/v2/scanTag", targeting: { country: "usa" } });
-    expect(planScan("zip", { device: "mobile", language: "", country: "nld" })).toMatchObject({ path: "/v2/scanZip", targeting: { device: "mobile" } });
-    // A zip takes no country (spec: device and language), so a country alone keeps it on v3.
-    expect(planScan("zip", { ...none, country: "nld" })).toMatchObject({ path: "/v3/scanZip", version: "v3" });
-    for (const kind of ["vast", "video", "image", "audio"] as const) expect(planScan(kind, { device: "mobile", language: "de", country: "nld" }).version).toBe("v3");
+  it("sends a tag or zip with targeting to its v3 endpoint (our extension), with the keys each takes", () => {
+    expect(planScan("tag", { device: "mobile", language: "nl-NL", country: "nld" })).toEqual({ path: "/v3/scanTag", targeting: { device: "mobile", language: "nl-NL", country: "nld" } });
+    expect(planScan("tag", { ...none, country: "usa" })).toEqual({ path: "/v3/scanTag", targeting: { country: "usa" } });
+    expect(planScan("zip", { device: "mobile", language: "", country: "nld" })).toEqual({ path: "/v3/scanZip", targeting: { device: "mobile" } });
+    // A zip takes no country (spec: device and language), so a country alone sends no targeting.
+    expect(planScan("zip", { ...none, country: "nld" })).toEqual({ path: "/v3/scanZip", targeting: undefined });
+    for (const kind of ["vast", "video", "image", "audio"] as const) {
+      expect(planScan(kind, { device: "mobile", language: "de", country: "nld" })).toEqual({ path: ENDPOINTS[kind], targeting: undefined });
+    }
   });
 
   it("encodes bytes as the API's base64 and formats sizes in decimal units", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ScanKind } from "@cva/contracts";
+import { Device, ScanKind } from "@cva/contracts";
 import { appPerTest, type TestApp, TAG, VAST, ZIP } from "./fakes.ts";
 
 type App = TestApp;
@@ -153,5 +153,26 @@ describe("error/status matrix", () => {
     expect(v3!.specId).toBe(7);
     expect(v3!.targeting).toMatchObject({ device: 1, language: "en-US", country: "usa" });
     expect(v3!.input.value).toMatchObject({ creative: { case: "html", value: "<div>ad</div>" }, captureLandingPage: true });
+  });
+
+  it("a v3 tag or zip job carries the request's targeting as v2's does (our extension), v3 defaults for the rest", async () => {
+    const { app, dispatcher } = await setup();
+    const post = async (url: string, payload: object) => {
+      const res = await app.inject({ method: "POST", url, headers: { "x-apikey": "key-a" }, payload });
+      expect(res.statusCode, res.body).toBe(200);
+      return dispatcher.jobs.at(-1)!;
+    };
+    const tag = await post("/v3/scanTag", { data: TAG, spec_id: 0, targeting: { device: "mobile", language: "nl-NL,nl;q=0.9", country: "nld", page_url: "https://news.example/" } });
+    expect(tag.apiVersion).toBe("v3");
+    expect(tag.targeting).toMatchObject({ device: Device.MOBILE, language: "nl-NL,nl;q=0.9", country: "nld", pageUrl: "https://news.example/" });
+    expect(tag.input.value).toMatchObject({ captureLandingPage: true });
+    const langOnly = await post("/v3/scanTag", { data: TAG, targeting: { language: "de-DE" } });
+    expect(langOnly.targeting).toMatchObject({ device: Device.DESKTOP, language: "de-DE", country: "usa", pageUrl: "" });
+    // A zip takes device and language; a country is ignored as in v2 (the scan runs at the edge's location).
+    const zip = await post("/v3/scanZip", { data: ZIP, targeting: { device: "mobile", language: "fr-FR", country: "nld" } });
+    expect(zip.apiVersion).toBe("v3");
+    expect(zip.targeting).toMatchObject({ device: Device.MOBILE, language: "fr-FR", country: "usa" });
+    const none = await post("/v3/scanZip", { data: ZIP });
+    expect(none.targeting).toMatchObject({ device: Device.DESKTOP, language: "en-US", country: "usa" });
   });
 });

@@ -114,6 +114,23 @@ describe("public gRPC ScanService", () => {
       .rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: "allowed_domains[0]: must be a domain name such as ads.example.com or *.example.com" });
   });
 
+  it("ScanTagV3 / ScanZipV3 targeting (field 6, our extension): v2's checks and messages, passed to the job", async () => {
+    const data = new TextEncoder().encode("<div>ad</div>");
+    await call(`${S}ScanTagV3`, scan.ScanTagV3RequestSchema, scan.ScanTagV3ResponseSchema,
+      create(scan.ScanTagV3RequestSchema, { data, targeting: { device: Device.MOBILE, language: "nl-NL", country: "nld" } }), "key-a");
+    expect(dispatcher.jobs.at(-1)!).toMatchObject({ apiVersion: "v3", targeting: { device: Device.MOBILE, language: "nl-NL", country: "nld" } });
+    // A zip takes device and language only, as ScanZip (v2).
+    await call(`${S}ScanZipV3`, scan.ScanZipV3RequestSchema, scan.ScanZipV3ResponseSchema,
+      create(scan.ScanZipV3RequestSchema, { data: new Uint8Array([0x50, 0x4b, 5, 6, ...new Array(18).fill(0)]), targeting: { device: Device.MOBILE, language: "de-DE", country: "nld" } }), "key-a");
+    expect(dispatcher.jobs.at(-1)!).toMatchObject({ apiVersion: "v3", targeting: { device: Device.MOBILE, language: "de-DE", country: "usa" } });
+    await expect(call(`${S}ScanTagV3`, scan.ScanTagV3RequestSchema, scan.ScanTagV3ResponseSchema,
+      create(scan.ScanTagV3RequestSchema, { data, targeting: { country: "deu" } }), "key-a"))
+      .rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: "targeting.country: must be one of usa, nld" });
+    await expect(call(`${S}ScanZipV3`, scan.ScanZipV3RequestSchema, scan.ScanZipV3ResponseSchema,
+      create(scan.ScanZipV3RequestSchema, { data: new Uint8Array([0x50, 0x4b, 5, 6, ...new Array(18).fill(0)]), targeting: { language: "en_US" } }), "key-a"))
+      .rejects.toMatchObject({ code: grpc.status.INVALID_ARGUMENT, details: expect.stringMatching(/^targeting\.language: not a valid Accept-Language value/) });
+  });
+
   it("serves grpc.health.v1", async () => {
     const res = await call("/grpc.health.v1.Health/Check", health.HealthCheckRequestSchema, health.HealthCheckResponseSchema, create(health.HealthCheckRequestSchema, {}));
     expect(res.status).toBe(health.HealthCheckResponse_ServingStatus.SERVING);

@@ -191,6 +191,25 @@ describe("the streamed scan body answers as JSON.parse and the validation did", 
   });
 });
 
+describe("v3 targeting (our extension)", () => {
+  it("an empty or null targeting is the request without it: the same fields and the same idempotency digest as before", () => {
+    for (const [kind, data] of [["tag_v3", TAG], ["zip_v3", ZIP]] as const) {
+      const none = parseScanBody(kind, { data }, CTX) as ScanRequest;
+      expect(none).not.toHaveProperty("targeting");
+      // A zip ignores the keys it does not take (as v2): those alone are no targeting either.
+      const empties: unknown[] = kind === "zip_v3" ? [{}, null, { country: "nld", page_url: 5 }] : [{}, null];
+      for (const targeting of empties) {
+        const same = parseScanBody(kind, { data, targeting }, CTX) as ScanRequest;
+        expect(same, `${kind} ${JSON.stringify(targeting)}`).toEqual(none);
+        expect(requestHash(same)).toBe(requestHash(none));
+      }
+      const chosen = parseScanBody(kind, { data, targeting: { device: "mobile" } }, CTX) as ScanRequest;
+      expect(chosen).toMatchObject({ targeting: { device: "mobile" } });
+      expect(requestHash(chosen)).not.toBe(requestHash(none));
+    }
+  });
+});
+
 describe("reading the body", () => {
   const read = (parts: Buffer[], contentLength?: number, limits = LIMITS) =>
     readScanBody(Readable.from(parts), { kind: "tag_v3", limits, keepPayload: true, contentLength }).then(() => "ok", (e: Error) => e.message);

@@ -189,6 +189,26 @@ post("createSession", {});
     expect(pub).toMatchObject({ value: encodeURIComponent(pageUrl), domain: "publisher.example" });
   });
 
+  it("scans a v3 ad tag with targeting (our extension): tests, report page, and the targeting observed", async () => {
+    const tag = `<div style="width:320px;height:50px;background:#2a6"></div><script>fetch("${origin}/lang3?" + navigator.language);</script>`;
+    const r = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64(tag), targeting: { device: "mobile", language: "nl-NL", country: "nld" } }, key);
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.meta.api_version).toBe("v3");
+    expect(r.json.meta.device).toMatch(/mobile/i);
+    expect(r.json.meta.language).toBe("nl-NL");
+    expect(r.json.meta.server_location).toBe("nld");
+    expect(r.json.scan_results.passed + r.json.scan_results.failed).toBeGreaterThan(0);
+    const hit = seen.find((s) => s.url.startsWith("/lang3?"));
+    expect(hit?.url).toBe("/lang3?nl-NL");
+    expect(hit?.headers["user-agent"]).toMatch(/Mobile/);
+    // The report page exists and says how the tag was rendered.
+    const page = await fetch(r.json.scan_results.report_url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(/Mobile/);
+    expect(html).toContain("nl-NL");
+  });
+
   it("scans for targeting.country nld on the default stack (every worker serves usa and nld)", async () => {
     const tag = `<div style="width:300px;height:250px;background:#36c">nld</div>`;
     const nld = await postJson(`${stack.baseUrl}/v2/scanTag`, { data: b64(tag), targeting: { country: "nld" } }, key);

@@ -11,7 +11,7 @@ import {
   checkZipBytes,
 } from "../validation/fields.ts";
 import { parseIdempotencyKey } from "../validation/idempotency-key.ts";
-import { checkAllowedDomains } from "../validation/request.ts";
+import { checkAllowedDomains, v3Targeting } from "../validation/request.ts";
 import type { SpecIdCheck } from "../validation/spec-ids.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../constants.ts";
 import { createFileScan, FILE_CHUNK_BYTES } from "./file-scans.ts";
@@ -130,7 +130,8 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       handle(ctx, async (p) => create(scan.ScanAudioResponseSchema, { report: (await scanFile("audio_v3", reqs, p, ctx)).report as never })),
     scanTagV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits), ...checkAllowedDomains(req.allowedDomains) }, ctx);
+        const targeting = v3Targeting(targetingFrom(req.targeting, true));
+        const r = await run(p, { kind: "tag_v3", ...v3Fields(req), html: checkTagBytes(req.data, "data", limits), ...checkAllowedDomains(req.allowedDomains), ...targeting }, ctx);
         return create(scan.ScanTagV3ResponseSchema, { report: r.report as never });
       }),
     scanTagV2: (req, ctx) =>
@@ -147,7 +148,8 @@ export function registerScanService(router: ConnectRouter, deps: GrpcDeps): void
       }),
     scanZipV3: (req, ctx) =>
       handle(ctx, async (p) => {
-        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits), ...checkAllowedDomains(req.allowedDomains) }, ctx);
+        const targeting = v3Targeting(targetingFrom(req.targeting, false));
+        const r = await run(p, { kind: "zip_v3", ...v3Fields(req), zip: checkZipBytes(req.data, "data", limits), ...checkAllowedDomains(req.allowedDomains), ...targeting }, ctx);
         return create(scan.ScanZipV3ResponseSchema, { report: r.report as never });
       }),
     scanVast: (req, ctx) =>

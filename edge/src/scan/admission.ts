@@ -26,7 +26,7 @@ export function createAdmission(deps: { caps: InFlightCaps }): Admission {
   return {
     enter(customerId, kind) {
       const mine = counts.get(customerId) ?? new Map<Lane, number>();
-      // Before the body is read its location is unknown (a v2 tag's targeting.country): the widest cap of the kind,
+      // Before the body is read its location is unknown (a tag's targeting.country): the widest cap of the kind,
       // all live workers counted, so a request is only withheld when no location could take it.
       for (const cap of deps.caps.capsFor(kind, undefined)) if ((mine.get(cap.lane) ?? 0) >= cap.max) return { atCap: cap };
       for (const lane of LANES_OF[kind]) mine.set(lane, (mine.get(lane) ?? 0) + 1);

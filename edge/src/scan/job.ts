@@ -38,13 +38,14 @@ export const reportCaseOf = (req: Pick<ScanRequestFields, "kind">) =>
         : FILE_CASE[req.kind];
 
 /** The location a scan runs in: its targeting.country, else the edge's SERVER_LOCATION. */
-export const locationOf = (req: ScanRequestFields, config: EdgeConfig) => ("targeting" in req ? req.targeting.country : undefined) ?? config.serverLocation;
+export const locationOf = (req: ScanRequestFields, config: EdgeConfig) => ("targeting" in req ? req.targeting?.country : undefined) ?? config.serverLocation;
 
 const allowlist = (req: ScanRequest): string[] => ("vendorAllowlist" in req ? (req.vendorAllowlist ?? []) : []);
 
 export function buildJob(config: EdgeConfig, jobId: string, req: ScanRequest): { job: ScanJob; location: string } {
   const { kind, apiVersion } = KIND_OF[req.kind];
-  const t: TargetingInput = "targeting" in req ? req.targeting : {};
+  // v2 always, v3 tag/zip when the request chose some (our extension): otherwise desktop, en-US.
+  const t: TargetingInput = ("targeting" in req ? req.targeting : undefined) ?? {};
   const location = locationOf(req, config);
   const targeting = create(TargetingSchema, {
     device: (t.device ?? V3_TARGETING.device) === "mobile" ? Device.MOBILE : Device.DESKTOP,

@@ -14,7 +14,11 @@ export const REPORT_KINDS: readonly ReportKind[] = ["tag_v3", "tag_v2", "zip_v2"
 export type DeviceName = "desktop" | "mobile";
 export type CountryCode = "usa" | "nld";
 
-/** Validated targeting (v2 tag: device, language, country, page_url; v2 zip: device, language). */
+/**
+ * Validated targeting (tag: device, language, country, page_url; zip: device, language). v2 always has it; a v3 tag or
+ * zip scan has it only when the request gave some (our extension to the spec, whose v3 has no targeting), so a v3
+ * request without targeting keeps the same canonical form (request-hash.ts) as before the extension.
+ */
 export interface TargetingInput {
   device?: DeviceName;
   language?: string;
@@ -42,10 +46,10 @@ export type FileSource =
 
 /** A validated scan request, whichever door (JSON or gRPC) it came through. */
 export type ScanRequest =
-  | { kind: "tag_v3"; html: string; specId: number; workspaceId: number; name: string; vendorAllowlist?: string[] }
+  | { kind: "tag_v3"; html: string; specId: number; workspaceId: number; name: string; vendorAllowlist?: string[]; targeting?: TargetingInput }
   | { kind: "tag_v2"; html: string; targeting: TargetingInput }
   | { kind: "zip_v2"; zip: Uint8Array; targeting: TargetingInput }
-  | { kind: "zip_v3"; zip: Uint8Array; specId: number; workspaceId: number; name: string; vendorAllowlist?: string[] }
+  | { kind: "zip_v3"; zip: Uint8Array; specId: number; workspaceId: number; name: string; vendorAllowlist?: string[]; targeting?: TargetingInput }
   | { kind: "vast_v3"; url: string; specId: number; workspaceId: number; name: string }
   | { kind: FileReportKind; file: FileSource; specId: number; workspaceId: number; name: string };
 

@@ -108,6 +108,16 @@ export function checkAllowedDomains(v: unknown): { vendorAllowlist?: string[] } 
   return out.length > 0 ? { vendorAllowlist: [...new Set(out)] } : {};
 }
 
+// The targeting keys of each kind, v2 and v3 alike. The spec lists only device and language for zip targeting; other
+// keys are ignored like unknown fields.
+const TAG_TARGETING: readonly (keyof TargetingInput)[] = ["device", "language", "country", "pageUrl"];
+const ZIP_TARGETING: readonly (keyof TargetingInput)[] = ["device", "language"];
+
+// v3 has no targeting in the spec (Versioning 2); we accept v2's as an extension, validated the same way, so a user
+// who wants "this tag as a phone in the Netherlands" still gets the v3 tests and report page. Carried only when some
+// key was given: a v3 request without it runs as before (desktop, en-US, the edge's location) and hashes as before.
+export const v3Targeting = (t: TargetingInput): { targeting?: TargetingInput } => (Object.keys(t).length > 0 ? { targeting: t } : {});
+
 function parseTargeting(body: Json, allowed: readonly (keyof TargetingInput)[]): TargetingInput {
   const t = optional(body, "targeting");
   if (t === undefined) return {};
@@ -169,9 +179,10 @@ export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestCo
   switch (kind) {
     case "tag_v3":
     case "tag_v2": {
+      const targeting = parseTargeting(body, TAG_TARGETING);
       const fields: ScanRequestFields = kind === "tag_v3"
-        ? { kind, ...v3Options(body, ctx), ...allowedDomains(body) }
-        : { kind, targeting: parseTargeting(body, ["device", "language", "country", "pageUrl"]) };
+        ? { kind, ...v3Options(body, ctx), ...allowedDomains(body), ...v3Targeting(targeting) }
+        : { kind, targeting };
       const bytes = decodeBase64Strict(data, "data", limits.maxTagBytes, "ad tag");
       if (bytes instanceof Uint8Array) return received({ ...fields, html: checkTagBytes(bytes, "data", limits) } as ScanRequest);
       checkTagFacts((data as Base64Field).decodedLength, () => bytes.blank, "data", limits);
@@ -179,11 +190,10 @@ export function parseScanBody(kind: ReportKind, rawBody: unknown, ctx: RequestCo
     }
     case "zip_v2":
     case "zip_v3": {
+      const targeting = parseTargeting(body, ZIP_TARGETING);
       const fields: ScanRequestFields = kind === "zip_v3"
-        // v3 has no targeting (spec, Versioning 2): a zip v3 scan runs like a v3 tag scan, desktop, en-US.
-        ? { kind, ...v3Options(body, ctx), ...allowedDomains(body) }
-        // The spec lists only device and language for zip targeting; other keys are ignored like unknown fields.
-        : { kind, targeting: parseTargeting(body, ["device", "language"]) };
+        ? { kind, ...v3Options(body, ctx), ...allowedDomains(body), ...v3Targeting(targeting) }
+        : { kind, targeting };
       const bytes = decodeBase64Strict(data, "data", limits.maxZipBytes, "zip");
       if (bytes instanceof Uint8Array) return received({ ...fields, zip: checkZipBytes(bytes, "data", limits) } as ScanRequest);
       checkZipFacts((data as Base64Field).decodedLength, bytes.head, "data", limits);

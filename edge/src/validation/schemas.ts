@@ -32,13 +32,32 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
     examples: ["en-US"],
   };
   const device = { type: "string", enum: [...DEVICES], description: "default desktop" };
+  const tagTargeting = {
+    type: "object",
+    description: "settings applied before the tag is loaded",
+    properties: {
+      device,
+      language,
+      country: { type: "string", enum: [...COUNTRIES], description: "worker location; default: the edge's SERVER_LOCATION" },
+      page_url: { type: "string", format: "uri", maxLength: MAX_PAGE_URL_LENGTH, description: "http(s) URL of the publisher page the tag is placed in (the host page is served at this URL, location.href and the referrer are it). Its host must be a public address: a private, loopback or link-local address, localhost, or a name resolving to one is a payload_error \"targeting.page_url: host … is not a public address\"." },
+    },
+  };
+  const zipTargeting = { type: "object", description: "other keys are ignored", properties: { device, language } };
+  // v3 has no targeting in the spec (Versioning 2): ours is an extension, the v2 object with the same validation.
+  const v3Extension =
+    "Extension to the spec (whose v3 has no targeting): the same object, values and payload_error messages as v2's. Optional: without it the scan runs as desktop, en-US, at the edge's SERVER_LOCATION. The report's meta.device and meta.language say what was used.";
   const note = "Unknown fields are ignored; an optional field set to null counts as absent.";
   return {
     tag_v3: {
       type: "object",
       description: note,
       required: ["data"],
-      properties: { data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes), ...v3, ...allowedDomains },
+      properties: {
+        data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes),
+        ...v3,
+        ...allowedDomains,
+        targeting: { ...tagTargeting, description: `settings applied before the tag is loaded. ${v3Extension}` },
+      },
     },
     vast_v3: {
       type: "object",
@@ -52,23 +71,19 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
       required: ["data"],
       properties: {
         data: b64("the ad tag (HTML/JavaScript)", limits.maxTagBytes),
-        targeting: {
-          type: "object",
-          description: "settings applied before the tag is loaded",
-          properties: {
-            device,
-            language,
-            country: { type: "string", enum: [...COUNTRIES], description: "worker location; default: the edge's SERVER_LOCATION" },
-            page_url: { type: "string", format: "uri", maxLength: MAX_PAGE_URL_LENGTH, description: "http(s) URL of the publisher page the tag is placed in (the host page is served at this URL, location.href and the referrer are it). Its host must be a public address: a private, loopback or link-local address, localhost, or a name resolving to one is a payload_error \"targeting.page_url: host … is not a public address\"." },
-          },
-        },
+        targeting: tagTargeting,
       },
     },
     zip_v3: {
       type: "object",
       description: note,
       required: ["data"],
-      properties: { data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes), ...v3, ...allowedDomains },
+      properties: {
+        data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes),
+        ...v3,
+        ...allowedDomains,
+        targeting: { ...zipTargeting, description: `other keys are ignored. ${v3Extension}` },
+      },
     },
     ...fileRequestSchemas(limits, v3, note),
     zip_v2: {
@@ -77,7 +92,7 @@ export function requestSchemas(limits: EdgeLimits): Record<ReportKind, JsonSchem
       required: ["data"],
       properties: {
         data: b64("a zip archive (starts with PK\\x03\\x04, or an empty archive)", limits.maxZipBytes),
-        targeting: { type: "object", description: "other keys are ignored", properties: { device, language } },
+        targeting: zipTargeting,
       },
     },
   };

@@ -1,8 +1,9 @@
 // @ts-check
-// The web console (GET /): a form over the public JSON API, nothing else — the same POST /v3/scan* (or /v2/* when
-// targeting is chosen) a client would send, with the API key from this tab's sessionStorage. Served as is from our
-// origin under a CSP without inline script or style; the DOM is built with textContent only, never from HTML
-// strings, so nothing the API answers (an error message, a report) can run here.
+// The web console (GET /): a form over the public JSON API, nothing else — the same POST /v3/scan* a client would
+// send (with `targeting` for a tag or zip when chosen: our extension to the spec's v3), with the API key from this
+// tab's sessionStorage. Served as is from our origin under a CSP without inline script or style; the DOM is built
+// with textContent only, never from HTML strings, so nothing the API answers (an error message, a report) can run
+// here.
 //
 // The pure parts (detectKind, planScan) are exported for the tests; the page wires itself up only in a browser.
 
@@ -31,32 +32,24 @@ const WHILE_SCANNING = {
 
 /**
  * @typedef {{ device: string, language: string, country: string }} Targeting
- * @typedef {{ path: string, version: "v2" | "v3", targeting: Record<string, string> | undefined, why: string }} Plan
+ * @typedef {{ path: string, targeting: Record<string, string> | undefined }} Plan
  */
 
+/** The targeting keys each kind takes (as the API: a zip has no country); the other kinds take none. */
+const TARGETING_KEYS = /** @type {Partial<Record<Kind, Array<keyof Targeting>>>} */ ({ tag: ["device", "language", "country"], zip: ["device", "language"] });
+
 /**
- * The request for a kind and the targeting chosen. The v3 scans have no targeting (spec, Versioning 2), so a chosen
- * device, language or country sends an ad tag to /v2/scanTag and a zip to /v2/scanZip (device and language only).
+ * The request for a kind and the targeting chosen: always the kind's v3 endpoint, so every scan gets its tests and
+ * report page; a tag or zip carries the chosen targeting (our extension to the spec's v3, validated as v2's).
  * @param {Kind} kind
  * @param {Targeting} t
  * @returns {Plan}
  */
 export function planScan(kind, t) {
-  if (kind === "tag" && (t.device || t.language || t.country)) {
-    return { path: "/v2/scanTag", version: "v2", targeting: pick(t, ["device", "language", "country"]), why: "targeting is a v2 parameter" };
-  }
-  if (kind === "zip" && (t.device || t.language)) {
-    return { path: "/v2/scanZip", version: "v2", targeting: pick(t, ["device", "language"]), why: "targeting is a v2 parameter" };
-  }
-  return { path: ENDPOINTS[kind], version: "v3", targeting: undefined, why: "" };
-}
-
-/** @param {Targeting} t @param {Array<keyof Targeting>} keys */
-function pick(t, keys) {
   /** @type {Record<string, string>} */
-  const out = {};
-  for (const k of keys) if (t[k]) out[k] = t[k];
-  return out;
+  const targeting = {};
+  for (const k of TARGETING_KEYS[kind] ?? []) if (t[k]) targeting[k] = t[k];
+  return { path: ENDPOINTS[kind], targeting: Object.keys(targeting).length > 0 ? targeting : undefined };
 }
 
 /** Base64 of bytes, in chunks (String.fromCharCode on a whole file would overflow the argument list). */
@@ -181,8 +174,7 @@ function init() {
       return;
     }
     const plan = planScan(kind, targeting());
-    endpoint.textContent = `Sends POST ${plan.path}${plan.version === "v2" ? ` (${plan.why}: no tests, the report as JSON)` : ""}.`;
-    /** @type {HTMLFieldSetElement} */ (el("report-options")).disabled = plan.version === "v2";
+    endpoint.textContent = `Sends POST ${plan.path}${plan.targeting ? ` (${Object.entries(plan.targeting).map(([k, v]) => `${k} ${v}`).join(", ")})` : ""}.`;
   }
   form.addEventListener("change", refresh);
   input("language").addEventListener("input", refresh);
@@ -269,7 +261,12 @@ function init() {
     const plan = planScan(kind ?? "tag", targeting());
     const name = input("name").value;
     /** @type {Record<string, unknown>} */
-    const fields = plan.version === "v3" ? { spec_id: Number(select("spec-set").value) || 0, ...(name ? { name } : {}), ...(workspace ? { workspace_id: Number(workspace) } : {}) } : { targeting: plan.targeting };
+    const fields = {
+      spec_id: Number(select("spec-set").value) || 0,
+      ...(name ? { name } : {}),
+      ...(workspace ? { workspace_id: Number(workspace) } : {}),
+      ...(plan.targeting ? { targeting: plan.targeting } : {}),
+    };
     if (source() === "tag") {
       const bytes = new TextEncoder().encode(tagInput.value);
       if (tagInput.value.trim() === "") return fieldError(tagInput, "Paste the ad tag to scan.");
@@ -293,7 +290,7 @@ function init() {
     if (kind === "zip" && file.size > limits.zip) return fieldError(fileInput, `The zip is ${formatBytes(file.size)}; the limit is ${formatBytes(limits.zip)}.`);
     if (kind === "tag" && file.size > limits.tag) return fieldError(fileInput, `The tag is ${formatBytes(file.size)}; the limit is ${formatBytes(limits.tag)}.`);
     const what = name || file.name;
-    if (plan.version === "v3" && !name) fields.name = file.name;
+    if (!name) fields.name = file.name;
     // Base64 grows a file by a third; what would not fit the JSON body limit goes as multipart/form-data with a
     // `file` part (the media scans take both), so the browser streams it instead of holding it as a string.
     const jsonSize = Math.ceil(file.size / 3) * 4 + 64 * 1024;
@@ -406,7 +403,7 @@ function init() {
   function showReportJson(req, report, raw) {
     el("result-title").textContent = `Report: ${req.what}`;
     const dims = report?.dimensions?.text ? `, ${report.dimensions.text}` : "";
-    el("result-summary").textContent = `${KIND_LABEL[req.kind]} scanned with POST ${req.plan.path}${dims}. Job ${report.job_id ?? "?"}. ${req.plan.version === "v2" ? "The v2 API has no tests and no report page: here is its report." : "This report has no report page: here is its JSON."}`;
+    el("result-summary").textContent = `${KIND_LABEL[req.kind]} scanned with POST ${req.plan.path}${dims}. Job ${report.job_id ?? "?"}. This report has no report page: here is its JSON.`;
     el("result-json").textContent = JSON.stringify(report, null, 2);
     const link = /** @type {HTMLAnchorElement} */ (el("result-download"));
     if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
