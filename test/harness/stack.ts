@@ -96,7 +96,7 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
     await nats.stop();
   };
   try {
-    await waitFor(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.ok === true, 60_000, "edge /healthz", logs);
+    await waitFor(async () => (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.ok === true, 120_000, "edge /healthz", logs);
     if (opts.waitForWorkers?.length) {
       let lastReady = "";
       await waitFor(
