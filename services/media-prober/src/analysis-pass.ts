@@ -96,7 +96,8 @@ export async function startPass(args: string[], opts: ToolOptions, run: Runner =
   } catch (e) {
     if (opts.signal?.aborted) throw opts.signal.reason;
     const failure = failureOf(e);
-    return { stderr: "", failure, ms: performance.now() - started };
+    // Its log up to the failure: what a branch had finished seeing (the caption branch's frames) is still measured.
+    return { stderr: e instanceof ToolError ? e.stderr : "", failure, ms: performance.now() - started };
   }
 }
 
