@@ -1,6 +1,6 @@
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
 import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
-import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
+import { FILE_INPUT_OPTIONS, FULL_DECODE_INPUT_OPTIONS } from "./file-limits.ts";
 import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
@@ -160,7 +160,8 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
   const maps = pictureOutputMaps(o, [...consumers.flatMap((c) => c.measuring), ...(p.captions ? ["ccinfo"] : [])]);
   const args = [
     "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
-    ...FILE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
+    // Every frame of input 0 is decoded: ffmpeg's own thread count for it (file-limits.ts FULL_DECODE_THREADS).
+    ...FULL_DECODE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
     ...FILE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
     ...poster.input,
     "-filter_complex", graph.join(";"),
