@@ -35,8 +35,8 @@ import { pickAudioStream, pickVideoStream, rotationOf, streamDuration } from "./
  * out — or a refusal naming why the file is not one to measure (the job answers it as a payload_error).
  *
  * Order, cheapest first, so that a hostile file costs little: size 0 → sniff of the first 4 KB (documents, images,
- * archives, playlists) → ffprobe with the file restrictions (file-limits.ts: whitelists, at most 64 streams, frames
- * of at most 35 M pixels) beside the packet scan (demux only) → stream count, sides of at most 8192 px, the kind's
+ * archives, playlists) → one ffprobe with the file restrictions (file-limits.ts: whitelists, at most 64 streams, frames
+ * of at most 35 M pixels), its description and packet scan (demux only) → stream count, sides of at most 8192 px, the kind's
  * stream present, truncation → only then the decode passes, side by side: the video pass (file-video-pass.ts, every
  * frame once) and the audio pass (file-audio-pass.ts, every sample once). Each process runs under the OS limits of
  * exec.ts and its own time-out; the job's deadline cuts them shorter and says so.
@@ -79,7 +79,7 @@ export interface FileFacts {
   audioWave?: Image;
   notMeasured: FileField[];
   analysisError: string;
-  /** Where the time went, ms, for the job's log line: ffprobe, the rest of the packet scan, each pass (side by side), storing the images. */
+  /** Where the time went, ms, for the job's log line: ffprobe (description and packet scan, one process), the checks after it, each pass (side by side), storing the images. */
   phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; store?: number };
 }
 

@@ -348,8 +348,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
 }
 
 /**
- * Where a probe's time went, for the "media probed" log line: download, ffprobe, the rest of the packet scan (it runs
- * beside ffprobe), both passes (side by side: `passes` is the longer, `audio_pass`/`video_pass` each one's own), and
+ * Where a probe's time went, for the "media probed" log line: download, ffprobe (its description and the packet scan,
+ * one process), `packets` (what follows it before the passes: the moov position), both passes (side by side: `passes` is the longer, `audio_pass`/`video_pass` each one's own), and
  * storing the images.
  */
 interface PhaseMs {
