@@ -263,8 +263,8 @@ function stripSelect(keyframes: number[], d: number, n: number): { filter: strin
     const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${KEY_MATCH_S})`).join("+");
     return { filter: `select='${terms}'`, tiles: picked.length };
   }
-  // No keyframe index (the packet scan failed): the first decoded frame of each of the n intervals; a tile stays
-  // blank where an interval had none.
+  // No keyframe index (no key-flagged packet in the packet scan): the first decoded frame of each of the n intervals;
+  // a tile stays blank where an interval had none.
   const slot = d > 0 ? d / n : 1;
   return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot.toFixed(6)}),floor(prev_selected_t/${slot.toFixed(6)}))'`, tiles: n };
 }
