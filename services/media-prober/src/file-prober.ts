@@ -79,8 +79,11 @@ export interface FileFacts {
   audioWave?: Image;
   notMeasured: FileField[];
   analysisError: string;
-  /** Where the time went, ms, for the job's log line: ffprobe (description and packet scan, one process), the checks after it, each pass (side by side), storing the images. */
-  phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; store?: number };
+  /**
+   * Where the time went, ms, for the job's log line: ffprobe (description and packet scan, one process), the checks
+   * after it, each pass (side by side), the flash analysis of the pass's grid frames (after it), storing the images.
+   */
+  phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; flashes?: number; store?: number };
 }
 
 export type FileProbeOutcome = { facts: FileFacts } | { refused: string };
@@ -179,7 +182,9 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     phaseMs.audio_pass = a?.ms;
     const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
     // Flashes only from a pass that finished: a verdict over part of the video is not one.
+    const flashStarted = performance.now();
     const flashes = videoPlan?.flash && v && !v.failure ? await analyseFlashFrames(videoPlan.flash, videoDuration) : undefined;
+    if (flashes) phaseMs.flashes = Math.round(performance.now() - flashStarted);
     const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
     // Captions in the pictures: the video pass's caption branch (media-accessibility.ts captionChain); a codec that
     // cannot carry them has none to look for.
