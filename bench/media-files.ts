@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { openAsBlob, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { phaseMedians, records } from "./logs.ts";
 import type { Ctx } from "./sections.ts";
 import { median, ms, pct, ratio } from "./table.ts";
 
@@ -46,6 +47,7 @@ export async function videoFileVsFloor(ctx: Ctx, file: string, rounds = 3): Prom
   if (typeof warm === "string") return ctx.table.missing("scanVideo p50", warm, "≤ 1.3× floor");
   const scans: number[] = [];
   const floors: number[] = [];
+  const from = ctx.stack.logs.length;
   for (let i = 0; i < rounds; i++) {
     floors.push(await decodeFloor(file));
     const r = await upload(ctx, "/v3/scanVideo", file, "video/mp4", "spot-1080p.mp4");
@@ -59,6 +61,17 @@ export async function videoFileVsFloor(ctx: Ctx, file: string, rounds = 3): Prom
     vs: ratio(v50, f50),
     goal: "≤ 1.3× floor",
     met: v50 <= 1.3 * f50,
+  });
+  // Where the scan's time went, from the file job's own log line (media-prober README, "Raw video and audio files").
+  const recs = records(ctx.stack.logs, from, "media-prober", "file measured").filter((r) => r.kind === "video");
+  if (recs.length === 0) return ctx.table.missing("file job phase_ms medians", "no 'file measured' log lines");
+  const ph = phaseMedians(recs);
+  const job = median(recs.map((r) => r.ms as number));
+  ctx.table.add({
+    figure: `scanVideo file job log phase_ms medians (n=${recs.length})`,
+    value: Object.entries(ph).map(([k, v]) => `${k} ${Math.round(v)}`).join(" / ") + " ms",
+    floor: "—",
+    vs: `${ms(job)} in the job of ${ms(v50)} end to end`,
   });
 }
 

@@ -8,17 +8,19 @@ import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, 
 /*
  * Why the processes are what they are (decode only what a measurement needs):
  *
- *  1. ffprobe (metadata) and 2. ffprobe (packets, demux only) run side by side first: the passes depend on them —
+ *  1. one ffprobe (its description and every packet, demux only: ffprobe.ts probeWithPackets; until 2026-11-26 two
+ *     ffprobes side by side, each paying ffmpeg 5.1's ~0.14 s of CPU to start) runs first: the passes depend on it —
  *     which stream is the video (not cover art), whether there is audio, the duration (poster time, strip times), and
  *     where the keyframes are (which frames make the film strip, which one the poster).
- *  3. The audio pass (`audio-pass.ts`), started beside 1 and 2 on the first audio stream (prober.ts keeps it when
+ *  2. The audio pass (`audio-pass.ts`), started beside 1 on the first audio stream (prober.ts keeps it when
  *     that is the stream chosen): every sample of the audio stream, nothing of the video. Loudness has no
  *     cheaper exact form; this is the floor any prober pays.
- *  4. The video pass (`video-pass.ts`), at the same time on the other core: keyframes only for letterboxing and the
- *     film strip, the first frames up to the first visible one, and a seek to the poster keyframe.
+ *  3. The video pass (`video-pass.ts`), at the same time on the other core: keyframes only for letterboxing and the
+ *     film strip, the first frames up to the first visible one (and the first 8 frames' caption data, which a third
+ *     ffprobe used to decode again: media-accessibility.ts captionChain), and a seek to the poster keyframe.
  *  The old single pass decoded every video frame to feed all of these; it cost ~4x the audio pass on a 15 s 720p file.
  *  Two processes also mean two failure domains: a video that cannot be decoded no longer costs the loudness.
- *  5. Only when no frame in the first 10 s is visible (all black): a tiny ffmpeg that scales the poster JPG (our own
+ *  4. Only when no frame in the first 10 s is visible (all black): a tiny ffmpeg that scales the poster JPG (our own
  *     file, not the download) into the thumbnail.
  */
 
@@ -96,7 +98,8 @@ export async function startPass(args: string[], opts: ToolOptions, run: Runner =
   } catch (e) {
     if (opts.signal?.aborted) throw opts.signal.reason;
     const failure = failureOf(e);
-    return { stderr: "", failure, ms: performance.now() - started };
+    // Its log up to the failure: what a branch had finished seeing (the caption branch's frames) is still measured.
+    return { stderr: e instanceof ToolError ? e.stderr : "", failure, ms: performance.now() - started };
   }
 }
 

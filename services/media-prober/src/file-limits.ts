@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { DECODE_THREADS, DECODER_WHITELIST, FORMAT_WHITELIST, MAX_PIXELS } from "./decode-limits.ts";
 
 /*
@@ -31,3 +32,16 @@ export const FILE_INPUT_OPTIONS = [
 export function refusedStreamCount(stderr: string): boolean {
   return /Number of streams exceeds max_streams parameter/.test(stderr);
 }
+
+/**
+ * Decoder threads of the one input of a raw file's video pass that decodes every frame (file-video-pass.ts input 0):
+ * ffmpeg's own default (cores + 1, the `ffmpeg -i f -f null -` floor's: 3 on 2 cores) rather than DECODE_THREADS,
+ * because that decode is the scan's long pole and H.264/HEVC frame threading keeps only about threads − 1 frames in
+ * flight (2 threads left a core idle while the filters ran on the main thread); at most 3, so that an 8K frame's
+ * buffers per thread stay inside the 3 GiB address space of exec.ts on any host. The other inputs decode a few
+ * frames each and keep DECODE_THREADS.
+ */
+export const FULL_DECODE_THREADS = Math.max(DECODE_THREADS, Math.min(3, availableParallelism() + 1));
+
+/** FILE_INPUT_OPTIONS with FULL_DECODE_THREADS decoder threads. */
+export const FULL_DECODE_INPUT_OPTIONS = [...FILE_INPUT_OPTIONS.slice(0, -1), String(FULL_DECODE_THREADS)];

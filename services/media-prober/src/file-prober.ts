@@ -11,14 +11,14 @@ import { containerFacts } from "./container-info.ts";
 import { leadingMs, longestFreezeMs, trailingMs } from "./content.ts";
 import { MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
 import { runTool, ToolError, type ResourceLimits, type ToolOptions } from "./exec.ts";
-import { ffprobe, packetStats, type PacketStats, type ProbeResult, type ProbeStream } from "./ffprobe.ts";
+import { probeWithPackets, type PacketStats, type ProbeResult, type ProbeStream } from "./ffprobe.ts";
 import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "./file-audio-pass.ts";
 import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
 import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
 import { analyseFlashFrames, planFlashFrames, type FlashVerdict } from "./flash-frames.ts";
 import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassResult } from "./file-video-pass.ts";
 import { judgeScanType } from "./interlace.ts";
-import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility, probeVideoCaptions } from "./media-accessibility.ts";
+import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility } from "./media-accessibility.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
 import type { LoggerLike } from "./prober.ts";
@@ -35,8 +35,8 @@ import { pickAudioStream, pickVideoStream, rotationOf, streamDuration } from "./
  * out — or a refusal naming why the file is not one to measure (the job answers it as a payload_error).
  *
  * Order, cheapest first, so that a hostile file costs little: size 0 → sniff of the first 4 KB (documents, images,
- * archives, playlists) → ffprobe with the file restrictions (file-limits.ts: whitelists, at most 64 streams, frames
- * of at most 35 M pixels) beside the packet scan (demux only) → stream count, sides of at most 8192 px, the kind's
+ * archives, playlists) → one ffprobe with the file restrictions (file-limits.ts: whitelists, at most 64 streams, frames
+ * of at most 35 M pixels), its description and packet scan (demux only) → stream count, sides of at most 8192 px, the kind's
  * stream present, truncation → only then the decode passes, side by side: the video pass (file-video-pass.ts, every
  * frame once) and the audio pass (file-audio-pass.ts, every sample once). Each process runs under the OS limits of
  * exec.ts and its own time-out; the job's deadline cuts them shorter and says so.
@@ -79,8 +79,11 @@ export interface FileFacts {
   audioWave?: Image;
   notMeasured: FileField[];
   analysisError: string;
-  /** Where the time went, ms, for the job's log line: ffprobe, the rest of the packet scan, each pass (side by side), storing the images. */
-  phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; store?: number };
+  /**
+   * Where the time went, ms, for the job's log line: ffprobe (description and packet scan, one process), the checks
+   * after it, each pass (side by side), the flash analysis of the pass's grid frames (after it), storing the images.
+   */
+  phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; flashes?: number; store?: number };
 }
 
 export type FileProbeOutcome = { facts: FileFacts } | { refused: string };
@@ -123,15 +126,13 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const toolOpts: ToolOptions & { inputOptions: string[] } = {
       timeoutMs: probeTime.ms, signal, limits: limits.processLimits, inputOptions: FILE_INPUT_OPTIONS,
     };
-    const packetsStop = new AbortController();
-    const packetsRun = packetStats(path, { ...toolOpts, signal: signal ? AbortSignal.any([signal, packetsStop.signal]) : packetsStop.signal })
-      .then((value) => ({ value }), (err: unknown) => ({ err }));
+    // The description and the packet scan from one ffprobe (ffprobe.ts probeWithPackets: one process less). A file the
+    // demuxer cannot read whole (a cut file) says so in its log (`demuxErrors`), refused below as truncated.
     let meta: ProbeResult;
+    let packets: PacketStats | undefined;
     try {
-      meta = await ffprobe(path, toolOpts);
+      ({ meta, packets } = await probeWithPackets(path, toolOpts));
     } catch (e) {
-      packetsStop.abort(new Error("not needed"));
-      await packetsRun;
       if (signal?.aborted) throw e;
       log?.warn({ err: describe(e) }, "ffprobe refused the file");
       return refuse(ffprobeRefusal(e, noun, probeTime));
@@ -140,24 +141,10 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const video = pickVideoStream(meta.streams);
     const audio = pickAudioStream(meta.streams);
     const early = checkStreams(meta, kind, video, audio, noun);
-    if (early) {
-      packetsStop.abort(new Error("not needed"));
-      await packetsRun;
-      return refuse(early);
-    }
+    if (early) return refuse(early);
     const container = containerFacts(meta.format, head, video !== undefined);
-    const [moov, packetsDone] = await Promise.all([container.formatName.startsWith("mov") ? moovAtomPosition(path) : "", packetsRun]);
+    const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(path) : "";
     if (signal?.aborted) throw signal.reason;
-    let packets: PacketStats | undefined;
-    if ("value" in packetsDone) packets = packetsDone.value;
-    else {
-      // A packet scan that the demuxer itself refused (a cut file) is a refusal; a time-out or limit only costs the
-      // packet-based fields.
-      const stderr = packetsDone.err instanceof ToolError ? packetsDone.err.stderr : "";
-      const cut = demuxerTruncation(stderr);
-      if (cut) return refuse(`truncated file: ${cut}`);
-      log?.warn({ err: describe(packetsDone.err) }, "packet statistics failed");
-    }
     const main = kind === "video" ? video! : audio!;
     const truncated = await truncation(path, meta, main, packets);
     if (truncated) return refuse(`truncated file: ${truncated}`);
@@ -171,7 +158,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       ? planFileVideoPass({
         input: path, outDir: opts.dir, videoIndex: video.index, duration: videoDuration,
         keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
-        flash: flashPlanOf(video, opts.dir),
+        flash: flashPlanOf(video, opts.dir), captions: canCarryPictureCaptions(video),
       })
       : undefined;
     const audioPlan = audio ? planFileAudioPass({ input: path, outDir: opts.dir, audioIndex: audio.index }) : undefined;
@@ -186,25 +173,22 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
         log?.warn({ err: describe(e) }, "file pass failed");
-        return { stderr: "", failure: failureOf(e), ms: Math.round(performance.now() - started) };
+        // Its log up to the failure: what a branch had finished seeing (the caption branch's frames) is still measured.
+        return { stderr: e instanceof ToolError ? e.stderr : "", failure: failureOf(e), ms: Math.round(performance.now() - started) };
       }
     };
-    // Captions in the pictures: a few frames decoded beside the passes (media-accessibility.ts).
-    const pictureCaptions = kind === "video" && canCarryPictureCaptions(video) && passTime.ms > 0
-      ? probeVideoCaptions(path, video!.index, { ...passOpts, inputOptions: FILE_INPUT_OPTIONS }).catch((e: unknown) => {
-        // Never rethrown: an abort is answered where the probe awaits its passes, and this promise may not be awaited.
-        if (signal?.aborted) return undefined;
-        log?.warn({ err: describe(e) }, "caption probe failed");
-        return undefined;
-      })
-      : Promise.resolve(kind === "video" && canCarryPictureCaptions(video) ? undefined : false);
-    const [v, a, cc] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args), pictureCaptions]);
+    const [v, a] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args)]);
     phaseMs.video_pass = v?.ms;
     phaseMs.audio_pass = a?.ms;
     const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
     // Flashes only from a pass that finished: a verdict over part of the video is not one.
+    const flashStarted = performance.now();
     const flashes = videoPlan?.flash && v && !v.failure ? await analyseFlashFrames(videoPlan.flash, videoDuration) : undefined;
+    if (flashes) phaseMs.flashes = Math.round(performance.now() - flashStarted);
     const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
+    // Captions in the pictures: the video pass's caption branch (media-accessibility.ts captionChain); a codec that
+    // cannot carry them has none to look for.
+    const cc = kind === "video" && canCarryPictureCaptions(video) ? vp?.pictureCaptions : false;
     const analysisError = describeFailures(a?.failure, v?.failure, passOpts.timeoutMs, passTime.cut) ?? "";
     const notMeasured = new Set<FileField>();
 

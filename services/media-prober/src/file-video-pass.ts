@@ -1,12 +1,13 @@
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
 import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
-import { FILE_INPUT_OPTIONS } from "./file-limits.ts";
+import { FILE_INPUT_OPTIONS, FULL_DECODE_INPUT_OPTIONS } from "./file-limits.ts";
 import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
+import { readPictureCaptions } from "./media-accessibility.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
 import {
-  COLOUR_RASTER, FIRST_FRAME_WINDOW_S, firstFrameChains, pickStripKeyframes, pictureOutputMaps, posterSeek, readPoster, videoPassOutputs,
+  COLOUR_RASTER, FIRST_FRAME_WINDOW_S, firstFrameInput, pickStripKeyframes, pictureOutputMaps, posterSeek, readPoster, videoPassOutputs,
   type VideoPassOutputs,
 } from "./video-pass.ts";
 
@@ -75,12 +76,15 @@ export interface FileVideoPassInput {
   stripFrames?: number;
   /** The photosensitivity branch (flash-frames.ts): one more output of the same decode. */
   flash?: FlashPlan;
+  /** Look for captions in the pictures (media-accessibility.ts captionChain) on the first frames of input 1. */
+  captions?: boolean;
 }
 
 export interface FileVideoPassPlan {
   args: string[];
   outputs: VideoPassOutputs;
   flash?: FlashPlan;
+  captions?: boolean;
 }
 
 /**
@@ -148,15 +152,16 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     // The one place every decoded frame comes from.
     `[0:${v}]split=${consumers.length}${consumers.map((c) => `[${c.label}]`).join("")}`,
     ...consumers.flatMap((c) => c.chains),
-    ...firstFrameChains(`[1:${v}]`),
+    ...firstFrameInput(v, p.captions ?? false),
     ...poster.chains(false),
   ];
   // The first frame's cropdetect copy is not needed here: bars are judged on every 5th-of-a-second frame of input 0.
   graph.push("[fcrop]nullsink");
-  const maps = pictureOutputMaps(o, consumers.flatMap((c) => c.measuring));
+  const maps = pictureOutputMaps(o, [...consumers.flatMap((c) => c.measuring), ...(p.captions ? ["ccinfo"] : [])]);
   const args = [
     "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
-    ...FILE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
+    // Every frame of input 0 is decoded: ffmpeg's own thread count for it (file-limits.ts FULL_DECODE_THREADS).
+    ...FULL_DECODE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
     ...FILE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
     ...poster.input,
     "-filter_complex", graph.join(";"),
@@ -164,7 +169,7 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     ...(p.flash?.outputArgs ?? []),
     "-y",
   ];
-  return { args, outputs: o, flash: p.flash };
+  return { args, outputs: o, flash: p.flash, captions: p.captions };
 }
 
 /** Frames decoded are matched to the packet scan's keyframe times within half a millisecond. */
@@ -195,6 +200,8 @@ export interface FileVideoPassResult {
   /** Where the analysed stream starts and ends (the sentinel's time) on the filter timeline. */
   firstFrameTime?: number;
   endTime?: number;
+  /** Captions in the pictures (when the plan looked): true, false, or undefined when the pass saw too few frames. */
+  pictureCaptions?: boolean;
 }
 
 export async function readFileVideoPass(plan: FileVideoPassPlan, stderr: string, finished: boolean): Promise<FileVideoPassResult> {
@@ -207,10 +214,11 @@ export async function readFileVideoPass(plan: FileVideoPassPlan, stderr: string,
     readPoster(o),
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
-  if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: [], blacks: [], freezes: [] };
+  const pictureCaptions = plan.captions ? readPictureCaptions(stderr, finished) : undefined;
+  if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: [], blacks: [], freezes: [], pictureCaptions };
   const times = parseShowinfoTimes(stderr);
   return {
-    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip,
+    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, pictureCaptions,
     cropFrames: parseCropdetect(stderr),
     blacks: parseBlackdetect(stderr),
     freezes: parseFreezedetect(stderr),

@@ -19,10 +19,10 @@ import { containerFacts } from "./container-info.ts";
 import { MAX_PIXELS, refusedDecoder, refusedFrameSize, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { downloadMedia } from "./download.ts";
 import { toolUser, ToolError, type ResourceLimits } from "./exec.ts";
-import { ffprobe, packetStats, type PacketStats, type ProbeResult } from "./ffprobe.ts";
+import { probeWithPackets, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import {
-  canCarryPictureCaptions, captionsUnmeasured, mediaAccessibility, probeVideoCaptions, VAST_FLASHES_NOT_MEASURED,
+  canCarryPictureCaptions, captionsUnmeasured, mediaAccessibility, VAST_FLASHES_NOT_MEASURED,
 } from "./media-accessibility.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
 import { FIELD, type NotMeasuredField } from "./not-measured.ts";
@@ -164,11 +164,6 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const probeTime = timeLeft(limits.ffmpegTimeoutMs, deadlineMs);
     if (probeTime.ms <= 0) return fail(`media not analysed: ${DEADLINE_REACHED}`);
     const toolOpts = { timeoutMs: probeTime.ms, signal, limits: limits.processLimits };
-    // The packet scan (demux only) runs beside the metadata probe: the video pass needs its keyframe times. It is
-    // stopped if the file turns out not to be media.
-    const packetsStop = new AbortController();
-    const packetsRun = packetStats(file, { ...toolOpts, signal: signal ? AbortSignal.any([signal, packetsStop.signal]) : packetsStop.signal })
-      .then((value) => ({ value }), (err: unknown) => ({ err }));
     // The audio pass needs nothing from ffprobe but the audio stream, and it is the longest of the passes (every
     // sample decoded, then ebur128's true peak): it starts now, on the first audio stream, beside ffprobe and the
     // packet scan, instead of after them (ffprobe is ~80 ms of a ~400 ms probe on the bench's 15 s 720p file). It is
@@ -185,15 +180,14 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       earlyStop.abort(new Error("not needed"));
       await earlyRun;
     };
-    const stopPackets = async () => {
-      packetsStop.abort(new Error("not needed"));
-      await Promise.all([packetsRun, stopEarly()]);
-    };
+    // The description and the packet scan (demux only: bit rates, keyframe times for the video pass) from one ffprobe
+    // (ffprobe.ts probeWithPackets: one process less beside the audio pass on a 2-core machine).
     let meta: ProbeResult;
+    let packets: PacketStats | undefined;
     try {
-      meta = await ffprobe(file, toolOpts);
+      ({ meta, packets } = await probeWithPackets(file, toolOpts));
     } catch (e) {
-      await stopPackets();
+      await stopEarly();
       if (signal?.aborted) throw e;
       log?.warn({ url: input.url, err: describe(e) }, "ffprobe refused the file");
       return fail(ffprobeFailure(e, probeTime));
@@ -201,32 +195,19 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const video = pickVideoStream(meta.streams);
     const audio = pickAudioStream(meta.streams);
     if (!video && !audio) {
-      await stopPackets();
+      await stopEarly();
       return fail("not a media file: no audio or video stream");
     }
     const firstAudio = meta.streams.find((s) => s.codec_type === "audio");
     const keepEarly = audio !== undefined && audio.index === firstAudio?.index && earlyTime.ms > 0;
     if (!keepEarly) await stopEarly();
     lap("probe");
-    // Captions in the pictures: a few frames decoded beside the packet scan and the passes (media-accessibility.ts).
-    const pictureCaptions: Promise<boolean | undefined> = canCarryPictureCaptions(video)
-      ? probeVideoCaptions(file, video!.index, { ...toolOpts, inputOptions: SAFE_INPUT_OPTIONS }).catch((e: unknown) => {
-        // Never rethrown: an abort is answered where the probe awaits its passes, and this promise may not be awaited.
-        if (signal?.aborted) return undefined;
-        log?.warn({ url: input.url, err: describe(e) }, "caption probe failed");
-        return undefined;
-      })
-      : Promise.resolve(false);
-
     const container = containerFacts(meta.format, head, video !== undefined);
-    const [moov, packetsDone] = await Promise.all([container.formatName.startsWith("mov") ? moovAtomPosition(file) : "", packetsRun]);
+    const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(file) : "";
     if (signal?.aborted) {
       await stopEarly();
       throw signal.reason;
     }
-    let packets: PacketStats | undefined;
-    if ("value" in packetsDone) packets = packetsDone.value;
-    else log?.warn({ url: input.url, err: describe(packetsDone.err) }, "packet statistics failed");
     lap("packets");
     const videoDuration = video ? streamDuration(video, meta.format) : 0;
     // Packet times are the container's; ffmpeg's filters see them minus the file's start time.
@@ -236,7 +217,11 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       input: file,
       outDir: dir,
       video: video
-        ? { videoIndex: video.index, duration: videoDuration, keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime) }
+        ? {
+          videoIndex: video.index, duration: videoDuration, keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
+          // Captions in the pictures: a branch of the video pass on its first frames (media-accessibility.ts captionChain).
+          captions: canCarryPictureCaptions(video),
+        }
         : undefined,
       audio: audio ? { index: audio.index } : undefined,
     });
@@ -297,7 +282,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
 
     // ---- accessibility: captions and audio description; flashes need every frame decoded, which the VAST probe does
     // not do (its video pass decodes keyframes and two short stretches, for speed): not measured, and said so.
-    const cc = await pictureCaptions;
+    const cc = canCarryPictureCaptions(video) ? pass.pictureCaptions : false;
     const accessibility = mediaAccessibility(meta.streams, video, cc);
     if (captionsUnmeasured(accessibility, video, cc)) notMeasured.add(FIELD.captions);
     // The flash fields are not part of a VAST media file's view at all (edge vast-v3.ts): flashes_judged false and
@@ -363,8 +348,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
 }
 
 /**
- * Where a probe's time went, for the "media probed" log line: download, ffprobe, the rest of the packet scan (it runs
- * beside ffprobe), both passes (side by side: `passes` is the longer, `audio_pass`/`video_pass` each one's own), and
+ * Where a probe's time went, for the "media probed" log line: download, ffprobe (its description and the packet scan,
+ * one process), `packets` (what follows it before the passes: the moov position), both passes (side by side: `passes` is the longer, `audio_pass`/`video_pass` each one's own), and
  * storing the images.
  */
 interface PhaseMs {

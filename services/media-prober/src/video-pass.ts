@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { PASS_GLOBAL_OPTIONS, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
+import { captionChain, readPictureCaptions } from "./media-accessibility.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
 
 /**
@@ -33,6 +34,8 @@ export interface VideoPassInput {
   keyframes: number[];
   /** Frames in the film strip, at most. */
   stripFrames?: number;
+  /** Look for captions in the pictures (media-accessibility.ts captionChain) on the first frames of input 1. */
+  captions?: boolean;
 }
 
 export interface VideoPassOutputs {
@@ -122,6 +125,16 @@ export function firstFrameChains(source: string): string[] {
 }
 
 /**
+ * Input 1's chains: the first visible frame, and with `captions` the caption branch on its first frames as well
+ * (captionChain: eight frames, which the first frame's search decodes anyway unless it is found earlier; both branches
+ * end, so the input still closes).
+ */
+export function firstFrameInput(videoIndex: number, captions: boolean): string[] {
+  if (!captions) return firstFrameChains(`[1:${videoIndex}]`);
+  return [`[1:${videoIndex}]split=2[ffsrc][ccsrc]`, ...firstFrameChains("[ffsrc]"), captionChain("[ccsrc]")];
+}
+
+/**
  * The poster's input and its chains' source: a seek straight to the poster keyframe K (`-noaccurate_seek`: decoding
  * starts at the keyframe the demuxer finds, nothing before it is decoded and dropped), just past K so that the
  * demuxer's backward search lands on K itself (a time rounded below K would land on the keyframe before it); without
@@ -155,6 +168,8 @@ export async function readPoster(o: VideoPassOutputs): Promise<{ poster?: Buffer
 export interface VideoPassPlan {
   args: string[];
   outputs: VideoPassOutputs;
+  /** The pass looks for captions in the pictures (readPictureCaptions). */
+  captions?: boolean;
 }
 
 /** How far into the video the first visible frame is looked for. */
@@ -198,14 +213,14 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
     `[0:${v}]split=2[kcrop][kstrip]`,
     `[kcrop]select='isnan(prev_selected_t)+gte(t-prev_selected_t,${1 / CROP_RATE})',${CROPDETECT}[crop]`,
     `[kstrip]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`,
-    ...firstFrameChains(`[1:${v}]`),
+    ...firstFrameInput(v, p.captions ?? false),
     ...poster.chains(true),
     // The first visible frame and the poster are decoded anyway: judging them too gives the letterboxing verdict
     // picture content even where every keyframe is black (a fade-in whose only keyframe is the black first frame).
     `[fcrop]${CROPDETECT}[fcropped]`,
     `[pcrop]${CROPDETECT}[pcropped]`,
   ];
-  const maps = pictureOutputMaps(o, ["crop", "fcropped", "pcropped"]);
+  const maps = pictureOutputMaps(o, ["crop", "fcropped", "pcropped", ...(p.captions ? ["ccinfo"] : [])]);
 
   // Input options apply to the next -i only: each input carries the whitelists.
   const args = [
@@ -219,7 +234,7 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
     ...maps,
     "-y",
   ];
-  return { args, outputs: o };
+  return { args, outputs: o, captions: p.captions };
 }
 
 /**
@@ -248,8 +263,8 @@ function stripSelect(keyframes: number[], d: number, n: number): { filter: strin
     const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${KEY_MATCH_S})`).join("+");
     return { filter: `select='${terms}'`, tiles: picked.length };
   }
-  // No keyframe index (the packet scan failed): the first decoded frame of each of the n intervals; a tile stays
-  // blank where an interval had none.
+  // No keyframe index (no key-flagged packet in the packet scan): the first decoded frame of each of the n intervals;
+  // a tile stays blank where an interval had none.
   const slot = d > 0 ? d / n : 1;
   return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot.toFixed(6)}),floor(prev_selected_t/${slot.toFixed(6)}))'`, tiles: n };
 }
@@ -262,6 +277,8 @@ export interface VideoPassResult {
   posterRgb?: Buffer;
   filmStrip?: Buffer;
   cropFrames: CropFrame[];
+  /** Captions in the pictures (when the plan looked): true, false, or undefined when the pass saw too few frames. */
+  pictureCaptions?: boolean;
 }
 
 /**
@@ -278,5 +295,8 @@ export async function readVideoPass(plan: VideoPassPlan, stderr: string, finishe
     readPoster(o),
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
-  return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: finished ? parseCropdetect(stderr) : [] };
+  return {
+    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: finished ? parseCropdetect(stderr) : [],
+    pictureCaptions: plan.captions ? readPictureCaptions(stderr, finished) : undefined,
+  };
 }

@@ -7,6 +7,7 @@ import { containerFacts, ebmlDocType } from "../src/container-info.ts";
 import { judgeLetterboxing, parseCropdetect, type CropFrame } from "../src/letterbox.ts";
 import { parseEbur128Summary, TRUE_PEAK_FLOOR } from "../src/loudness.ts";
 import { moovAtomPosition, topLevelBoxes } from "../src/mp4-boxes.ts";
+import { CC_PROBE_FRAMES, readPictureCaptions } from "../src/media-accessibility.ts";
 import { sniffMedia } from "../src/sniff.ts";
 import { aspectRatio, bitDepth, bitRateMode, definitionOf, displaySize, frameRate, rotationOf } from "../src/video-info.ts";
 
@@ -236,5 +237,21 @@ describe("complete images only from a pass cut short", () => {
     ]);
     expect(isCompletePng(png)).toBe(true);
     expect(isCompletePng(png.subarray(0, png.length - 12))).toBe(false);
+  });
+});
+
+describe("captions in the pictures from a video pass's log (readPictureCaptions)", () => {
+  const frame = (n: number) => `[showinfo@cc @ 0x55fe] n:   ${n} pts:   ${n * 512} pts_time:${n / 25} pos: 48 fmt:yuv420p iskey:0 type:P\n`;
+  const cc = "[showinfo@cc @ 0x55fe]   side data - A/53 closed captions (3 bytes)\n";
+  it("caption side data on any of the first frames: captions", () => {
+    expect(readPictureCaptions(frame(0) + frame(1) + cc, false)).toBe(true);
+  });
+  it("eight frames without, or a pass that finished: none; fewer frames from a pass that failed: not measured", () => {
+    const eight = Array.from({ length: CC_PROBE_FRAMES }, (_, i) => frame(i)).join("");
+    expect(readPictureCaptions(eight, false)).toBe(false);
+    expect(readPictureCaptions(frame(0), true)).toBe(false);
+    expect(readPictureCaptions(frame(0) + frame(1), false)).toBeUndefined();
+    // Another showinfo of the pass (the stream's ends) is not the caption branch.
+    expect(readPictureCaptions("[Parsed_showinfo_7 @ 0x1]   side data - A/53 closed captions (3 bytes)\n", false)).toBeUndefined();
   });
 });
