@@ -106,6 +106,24 @@ export async function probeWithPackets(path: string, opts: ProbeOptions): Promis
   };
 }
 
+/**
+ * probeWithPackets, or — when the packet scan cannot finish (its time-out, a file of more packets than its buffer
+ * holds) — the description alone, as when the two ran as two processes: the packet-based fields (bit rates, rate mode,
+ * keyframes) are then not measured, and the file is not refused for them. A file ffprobe cannot describe either way is
+ * refused with the description's own error, as before.
+ */
+export async function probeDescribed(path: string, opts: ProbeOptions): Promise<{ meta: ProbeResult; packets?: PacketStats; packetsError?: unknown }> {
+  try {
+    return await probeWithPackets(path, opts);
+  } catch (packetsError) {
+    if (opts.signal?.aborted) throw packetsError;
+    // A description alone takes well under a second; its own bound keeps a bad file's refusal fast.
+    const meta = await ffprobe(path, { ...opts, timeoutMs: Math.min(opts.timeoutMs ?? DESCRIPTION_MS, DESCRIPTION_MS) });
+    return { meta, packetsError };
+  }
+}
+const DESCRIPTION_MS = 10_000;
+
 function addPacket(byStream: PacketStats["byStream"], keyframes: PacketStats["keyframes"], kv: Record<string, unknown>): void {
   const idx = Number(kv.stream_index);
   const size = Number(kv.size);

@@ -11,7 +11,7 @@ import { containerFacts } from "./container-info.ts";
 import { leadingMs, longestFreezeMs, trailingMs } from "./content.ts";
 import { MAX_PIXELS, refusedDecoder, refusedFrameSize } from "./decode-limits.ts";
 import { runTool, ToolError, type ResourceLimits, type ToolOptions } from "./exec.ts";
-import { probeWithPackets, type PacketStats, type ProbeResult, type ProbeStream } from "./ffprobe.ts";
+import { probeDescribed, type PacketStats, type ProbeResult, type ProbeStream } from "./ffprobe.ts";
 import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "./file-audio-pass.ts";
 import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
 import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
@@ -131,7 +131,9 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     let meta: ProbeResult;
     let packets: PacketStats | undefined;
     try {
-      ({ meta, packets } = await probeWithPackets(path, toolOpts));
+      let packetsError: unknown;
+      ({ meta, packets, packetsError } = await probeDescribed(path, toolOpts));
+      if (packetsError) log?.warn({ err: describe(packetsError) }, "packet statistics failed; the description alone was read");
     } catch (e) {
       if (signal?.aborted) throw e;
       log?.warn({ err: describe(e) }, "ffprobe refused the file");

@@ -19,7 +19,7 @@ import { containerFacts } from "./container-info.ts";
 import { MAX_PIXELS, refusedDecoder, refusedFrameSize, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
 import { downloadMedia } from "./download.ts";
 import { toolUser, ToolError, type ResourceLimits } from "./exec.ts";
-import { probeWithPackets, type PacketStats, type ProbeResult } from "./ffprobe.ts";
+import { probeDescribed, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
 import {
   canCarryPictureCaptions, captionsUnmeasured, mediaAccessibility, VAST_FLASHES_NOT_MEASURED,
@@ -185,7 +185,9 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     let meta: ProbeResult;
     let packets: PacketStats | undefined;
     try {
-      ({ meta, packets } = await probeWithPackets(file, toolOpts));
+      let packetsError: unknown;
+      ({ meta, packets, packetsError } = await probeDescribed(file, toolOpts));
+      if (packetsError) log?.warn({ err: describe(packetsError) }, "packet statistics failed; the description alone was read");
     } catch (e) {
       await stopEarly();
       if (signal?.aborted) throw e;
