@@ -56,7 +56,9 @@ function integer(/** @type {string} */ opt, /** @type {string} */ v, /** @type {
 
 /** @param {string[]} argv @returns {Args} */
 export function parseArgs(argv) {
-  if (argv.length === 0 || argv.includes("-h") || argv.includes("--help") || argv[0] === "help") return { command: "help" };
+  // No command is a misuse, as an unknown one is: a pipeline step `cva` with its arguments lost must fail, not pass.
+  if (argv.length === 0) throw new UsageError("no command given: the command is `cva scan <creative>`");
+  if (argv.includes("-h") || argv.includes("--help") || argv[0] === "help") return { command: "help" };
   if (argv[0] === "-v" || argv[0] === "--version" || argv[0] === "version") return { command: "version" };
   if (argv[0] !== "scan") throw new UsageError(`unknown command ${JSON.stringify(argv[0])}: the command is \`cva scan <creative>\``);
   /** @type {Map<string, string>} */

@@ -160,6 +160,10 @@ describe("cva scan against a recording server", () => {
     expect((await run(["scan", "empty.html"])).stderr).toMatch(/empty\.html is empty/);
     expect((await run(["scan", "t.html"], { CVA_API_KEY: "" })).stderr).toMatch(/set CVA_API_KEY/);
     expect((await run(["scan", "t.html", "--bogus"])).code).toBe(2);
+    // No command at all (a pipeline step whose arguments were lost) fails as a misuse, not as help.
+    const bare = await run([]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/no command given.*\n.*cva --help/s);
     expect(seen).toEqual([]);
     // --kind overrides detection.
     expect((await run(["scan", "data.bin", "--kind", "audio"])).code).toBe(0);
