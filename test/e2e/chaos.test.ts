@@ -9,7 +9,9 @@ describe("faults under load", () => {
     const r = await runChaos({
       requests: 12,
       concurrency: 4,
-      budgetMs: 90_000,
+      // Each client's retry budget per request: a bound, not a truth. On a slow host (CI 2026-11-27: requests p95 89.8 s)
+      // a zip in flight when the edge was killed at 82.8 s waited for its 10.8 s restart past a 90 s budget.
+      budgetMs: 150_000,
       faults: [
         { target: "nats", after: 0.1 },
         { target: "tag-scanner", after: 0.3 },
@@ -30,5 +32,5 @@ describe("faults under load", () => {
     // scan's job (counted once), an edge killed between storing a report and committing is finished by the client's
     // retry (it takes the scan over and commits), and the ledger's compare-and-swap holds on R3 buckets.
     expect(r.charges, why).toBe(r.reportJobs);
-  }, 150_000);
+  }, 300_000);
 });
