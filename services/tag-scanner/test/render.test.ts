@@ -203,7 +203,9 @@ confirm("sure?");
 <div style="width:300px;height:250px;background:#eee;overflow:hidden"><div id="b"></div></div>`;
     const r = await scanner.scan(tagJob(html));
     expect(Number(r.animationDurationMs)).toBeGreaterThanOrEqual(1700);
-    expect(Number(r.animationDurationMs)).toBeLessThanOrEqual(2300);
+    // The truth corpus's tolerance above a duration on a loaded 2-core machine (corpus.ts `around`: +700 ms); ±300 read
+    // 2 330 in CI at load ~20 (the last frame shown late, not a longer animation).
+    expect(Number(r.animationDurationMs)).toBeLessThanOrEqual(2700);
     expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
   });
 
