@@ -45,7 +45,7 @@ export async function runHeavyAd(opts: {
   why: string;
 }): Promise<HeavyAdRun> {
   const out: HeavyAdRun = { checked: false, intervened: false, reason: "", watchedMs: 0, detail: opts.why };
-  // Finite whatever the job's deadline (none in tests: Infinity), since a timer of Infinity ms fires at once.
+  // Set-up waits are bounded by SETUP_MS whatever the job's deadline (a job without one, as in tests, has Infinity left).
   const left = () => Math.min(opts.deadline - Date.now(), SETUP_MS);
   // Chrome indexes the ad-tagging ruleset 2–8 s after the browser starts; a frame loaded before that is no ad frame.
   if (!(await bounded(opts.adTagging(), Math.max(0, left()), false))) {
