@@ -75,6 +75,12 @@ describe("render watch verdict", () => {
     const fired = realm({ lastFire: 9_800 });
     expect(motionVerdict(ev({ now: 10_000, realms: [fired] }), cfg)).toEqual({ done: false });
     expect(motionVerdict(ev({ now: 10_150, realms: [{ ...fired, at: 10_120 }] }), cfg).done).toBe(true);
+    // A probe sent before that timer ran and answered late (a loaded machine, CI: sent 4 989, fired 6 164, answered
+    // 6 585, calm at 6 636 before the 6 s frame arrived) saw nothing of its frame: a look sent after it must answer.
+    expect(motionVerdict(ev({ now: 10_150, probeFrom: 9_700, probeAt: 10_140, realms: [{ ...fired, at: 10_120 }] }), cfg).done).toBe(false);
+    // And the frame that look's rendering drew gets twice the capture lag to reach the screencast.
+    expect(motionVerdict(ev({ now: 10_150, probeAt: 10_140, captureLagMs: 60, realms: [{ ...fired, at: 10_120 }] }), cfg).done).toBe(false);
+    expect(motionVerdict(ev({ now: 10_280, probeAt: 10_140, captureLagMs: 60, realms: [{ ...fired, at: 10_250 }] }), cfg).done).toBe(true);
   });
 
   it("anything one-shot still scheduled keeps the watch, however still the pixels", () => {

@@ -303,6 +303,11 @@ export function motionVerdict(ev: MotionEvidence, cfg: WatchConfig): WatchVerdic
     if (ev.now - heard > FRESH_MS || heard < settled) return { done: false };
   }
   if (!ev.probeAt || ev.probeAt < settled) return { done: false };
+  // And that look must have been sent after the last activity: a probe in flight while the last timer ran (answered
+  // late on a loaded machine) answered after the settle window yet saw nothing of the frame the timer's change drew —
+  // one sent after it answers only once two frames have rendered (probeMotion). Then that frame's way to the screencast.
+  if ((ev.probeFrom ?? 0) < settled - cfg.settleMs) return { done: false };
+  if (ev.captureLagMs !== undefined && ev.now < ev.probeAt + Math.min(cfg.settleMs, 2 * ev.captureLagMs + 16)) return { done: false };
   if (!ev.networkIdleSince || ev.now - ev.networkIdleSince < NETWORK_IDLE_MS) return { done: false };
   if (still < holdWindow(ev, cfg)) return { done: false };
   if (ev.now < settled) return { done: false };
