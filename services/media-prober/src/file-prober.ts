@@ -15,7 +15,8 @@ import { probeDescribed, type PacketStats, type ProbeResult, type ProbeStream } 
 import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "./file-audio-pass.ts";
 import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
 import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
-import { analyseFlashFrames, planFlashFrames, type FlashVerdict } from "./flash-frames.ts";
+import { flashPlanOf, withFlashes } from "./flash-fields.ts";
+import { analyseFlashFrames } from "./flash-frames.ts";
 import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassResult } from "./file-video-pass.ts";
 import { judgeScanType } from "./interlace.ts";
 import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility } from "./media-accessibility.ts";
@@ -28,7 +29,7 @@ import {
 } from "./stream-facts.ts";
 import { audioStreamInfo, containerInfo, videoStreamInfo } from "./stream-info.ts";
 import { demuxerTruncation, packetsEndEarly, wavDataShort } from "./truncation.ts";
-import { pickAudioStream, pickVideoStream, rotationOf, streamDuration } from "./video-info.ts";
+import { pickAudioStream, pickVideoStream, streamDuration } from "./video-info.ts";
 
 /*
  * The measurement core of the raw file scans (scanVideo, scanAudio): a local file in, every field of issue 19 §2/§4
@@ -296,27 +297,6 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
   }
 
   return { probeFile };
-}
-
-/** The flash branch for the video stream, sized by its display picture (rotation applied, as ffmpeg's filters see it). */
-function flashPlanOf(video: ProbeStream, dir: string) {
-  const rotated = Math.abs(rotationOf(video)) === 90;
-  const w = video.width ?? 0;
-  const h = video.height ?? 0;
-  return planFlashFrames({ outDir: dir, width: rotated ? h : w, height: rotated ? w : h, frameRate: video.r_frame_rate ?? "" });
-}
-
-function withFlashes(a: MediaAccessibility, f: FlashVerdict, plan: { fps: number }): void {
-  a.maxFlashesPerSecond = f.maxFlashesPerSecond;
-  a.maxRedFlashesPerSecond = f.maxRedFlashesPerSecond;
-  a.redFlash = f.redFails;
-  a.flashRisk = f.generalFails || f.redFails;
-  a.worstSecondMs = BigInt(Math.round(f.worstSecondMs));
-  a.flashesJudged = f.judged;
-  a.flashesNotJudgedReason = f.notJudgedReason;
-  a.framesAnalyzed = f.frames;
-  a.flashAnalysisFps = Math.round(plan.fps * 1000) / 1000;
-  a.flashAreaThresholdPx = BigInt(f.areaThresholdPx);
 }
 
 /** Refusals ffprobe's description allows before anything is decoded. */

@@ -17,17 +17,17 @@ import type { ProbeStream } from "./ffprobe.ts";
  */
 
 /**
- * The photosensitivity fields of the section (FIELD / FILE_FIELD names), listed in not_measured when no flash analysis
- * ran (VAST media files always; a raw video whose pass failed). flashes_judged and its reason stay: they say why.
- */
-/**
- * Why a VAST media file has no flash verdict. Flashes need every frame decoded: on a 15 s 1280x720 H.264 file that is
- * one 516 ms pass where the VAST probe's keyframe-and-stretches video pass takes 309 ms beside a 100 ms audio pass
- * (README "Processes per probe"), against issue 22's bound of 1.5x an audio-only pass.
+ * Why a VAST media file other than the flagged rendition has no flash verdict. Flashes need every frame decoded: the
+ * VAST analyzer asks for that on one rendition per Linear creative (MediaInput.analyze_flashes; flash-pass.ts), the
+ * smallest decodable progressive one, since a flash is the same on every rendition of the same creative.
  */
 export const VAST_FLASHES_NOT_MEASURED =
-  "not measured for VAST media files: flashes need every frame decoded, which the VAST probe does not do (it decodes keyframes only, for speed); scan the file with scanVideo for a flash verdict";
+  "not analysed on this rendition: flashes are analysed on one media file per Linear creative, its smallest decodable progressive rendition (a flash is the same on every rendition); see that media file's accessibility";
 
+/**
+ * The photosensitivity fields of the section (FIELD / FILE_FIELD names), listed in not_measured when the flash
+ * analysis that was asked for did not finish. flashes_judged and its reason stay: they say why.
+ */
 export const FLASH_FIELD_KEYS = ["maxFlashes", "maxRedFlashes", "redFlash", "flashRisk", "worstSecond", "framesAnalyzed", "flashFps", "flashArea"] as const;
 
 /** Frames decoded to find captions in the pictures. */

@@ -16,6 +16,15 @@ export const FIELD = {
   filmStrip: "film_strip",
   audioWave: "audio_wave",
   captions: "accessibility.captions",
+  // Photosensitivity, on the rendition the VAST analyzer flagged (MediaInput.analyze_flashes) when its pass failed.
+  maxFlashes: "accessibility.max_flashes_per_second",
+  maxRedFlashes: "accessibility.max_red_flashes_per_second",
+  redFlash: "accessibility.red_flash",
+  flashRisk: "accessibility.flash_risk",
+  worstSecond: "accessibility.worst_second_ms",
+  framesAnalyzed: "accessibility.frames_analyzed",
+  flashFps: "accessibility.flash_analysis_fps",
+  flashArea: "accessibility.flash_area_threshold_px",
 } as const;
 
 export type NotMeasuredField = (typeof FIELD)[keyof typeof FIELD];

@@ -12,7 +12,7 @@ import {
   type MediaProbe,
 } from "@cva/contracts";
 import type { ArtifactSink, OutboundPolicy } from "@cva/platform";
-import { planAnalysis, runAnalysis, startPass, thumbnailFromImage, type PassOutcome, type PassRun } from "./analysis-pass.ts";
+import { describeFailures, planAnalysis, runAnalysis, startPass, thumbnailFromImage, type PassOutcome, type PassRun } from "./analysis-pass.ts";
 import { planAudioPass } from "./audio-pass.ts";
 import { dominantColour } from "./colour.ts";
 import { containerFacts } from "./container-info.ts";
@@ -21,8 +21,11 @@ import { downloadMedia } from "./download.ts";
 import { toolUser, ToolError, type ResourceLimits } from "./exec.ts";
 import { probeDescribed, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
+import { flashPlanOf, withFlashes } from "./flash-fields.ts";
+import { analyseFlashFrames, type FlashVerdict } from "./flash-frames.ts";
+import { planFlashPass } from "./flash-pass.ts";
 import {
-  canCarryPictureCaptions, captionsUnmeasured, mediaAccessibility, VAST_FLASHES_NOT_MEASURED,
+  canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility, VAST_FLASHES_NOT_MEASURED,
 } from "./media-accessibility.ts";
 import { moovAtomPosition } from "./mp4-boxes.ts";
 import { FIELD, type NotMeasuredField } from "./not-measured.ts";
@@ -237,12 +240,20 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       : undefined;
     const passTime = timeLeft(limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs, deadlineMs);
     const passOpts = { ...toolOpts, timeoutMs: Math.max(1, passTime.ms) };
+    // Photosensitivity, on the rendition the VAST analyzer chose (flash-pass.ts): every frame, a process of its own
+    // beside the audio and video passes.
+    const flashPlan = input.analyzeFlashes && video ? flashPlanOf(video, dir) : undefined;
+    const flashPass = flashPlan && video ? planFlashPass(file, video.index, flashPlan) : undefined;
     let outcome: PassOutcome;
+    let flashRun: PassRun | undefined;
     try {
       if (passTime.ms <= 0) await stopEarly();
-      outcome = passTime.ms <= 0
-        ? { result: { cropFrames: [] }, failure: `media analysis skipped: ${DEADLINE_REACHED}`, audioFailed: true, videoFailed: true, ms: {} }
-        : await runAnalysis(plan, passOpts, undefined, { deadlineCut: passTime.cut || (keepEarly && earlyTime.cut), audioStarted });
+      [outcome, flashRun] = passTime.ms <= 0
+        ? [{ result: { cropFrames: [] }, failure: `media analysis skipped: ${DEADLINE_REACHED}`, audioFailed: true, videoFailed: true, ms: {} }, undefined]
+        : await Promise.all([
+          runAnalysis(plan, passOpts, undefined, { deadlineCut: passTime.cut || (keepEarly && earlyTime.cut), audioStarted }),
+          flashPass ? startPass(flashPass.args, passOpts) : undefined,
+        ]);
     } catch (e) {
       if (signal?.aborted) throw e;
       // runAnalysis only rejects on abort or a bug; either way nothing of the passes was measured.
@@ -253,6 +264,9 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     lap("passes");
     phaseMs.audio_pass = outcome.ms.audio;
     phaseMs.video_pass = outcome.ms.video;
+    if (flashRun) phaseMs.flash_pass = Math.round(flashRun.ms);
+    // A verdict over the whole video only: from a flash pass that finished.
+    const flashes: FlashVerdict | undefined = flashPlan && flashRun && !flashRun.failure ? await analyseFlashFrames(flashPlan, videoDuration) : undefined;
     const pass = outcome.result;
     const notMeasured = new Set<NotMeasuredField>();
 
@@ -282,14 +296,20 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       if (pass.loudness) audioInfo.loudness = create(LoudnessSchema, { lufs: pass.loudness.lufs, lra: pass.loudness.lra, truePeak: pass.loudness.truePeak });
     }
 
-    // ---- accessibility: captions and audio description; flashes need every frame decoded, which the VAST probe does
-    // not do (its video pass decodes keyframes and two short stretches, for speed): not measured, and said so.
+    // ---- accessibility: captions and audio description; flashes on the rendition the VAST analyzer flagged (the
+    // others say where the verdict is: flashes_judged false, and the edge shows no flash field for them).
     const cc = canCarryPictureCaptions(video) ? pass.pictureCaptions : false;
     const accessibility = mediaAccessibility(meta.streams, video, cc);
     if (captionsUnmeasured(accessibility, video, cc)) notMeasured.add(FIELD.captions);
-    // The flash fields are not part of a VAST media file's view at all (edge vast-v3.ts): flashes_judged false and
-    // this reason are what it says about flashes.
-    accessibility.flashesNotJudgedReason = video ? VAST_FLASHES_NOT_MEASURED : "the file has no video";
+    if (!video) accessibility.flashesNotJudgedReason = "the file has no video";
+    else if (!input.analyzeFlashes) accessibility.flashesNotJudgedReason = VAST_FLASHES_NOT_MEASURED;
+    else if (flashes && flashPlan) withFlashes(accessibility, flashes, flashPlan);
+    else {
+      for (const k of FLASH_FIELD_KEYS) notMeasured.add(FIELD[k]);
+      accessibility.flashesNotJudgedReason = !flashPlan ? "the video has no picture size"
+        : flashRun?.failure ? `the flash pass did not finish (${describeFailures(undefined, flashRun.failure, passOpts.timeoutMs, passTime.cut) ?? "video could not be decoded"})`
+        : outcome.failure ?? "no frame could be analysed";
+    }
 
     // ---- images
     const put = async (data: Buffer | undefined, mimeType: string, color = ""): Promise<Image | undefined> => {
@@ -355,7 +375,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
  * storing the images.
  */
 interface PhaseMs {
-  download?: number; probe?: number; packets?: number; passes?: number; audio_pass?: number; video_pass?: number; store?: number;
+  download?: number; probe?: number; packets?: number; passes?: number; audio_pass?: number; video_pass?: number; flash_pass?: number; store?: number;
 }
 
 type LapPhase = "download" | "probe" | "packets" | "passes" | "store";

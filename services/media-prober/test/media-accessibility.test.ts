@@ -152,3 +152,51 @@ describe("flashes in a video file (WCAG 2.3.1), from every frame of the file vid
     expect(f.notMeasured.filter((p) => p.startsWith("accessibility."))).toEqual([]);
   }, 60_000);
 });
+
+describe("flashes in the VAST media file the analyzer flagged (MediaInput.analyze_flashes): the flash pass", () => {
+  let flashDir: string;
+  beforeAll(async () => {
+    flashDir = await mkdtemp(join(media, "vast-flash-"));
+    await chmod(flashDir, 0o711);
+    await makeFlashMedia(flashDir);
+  }, 180_000);
+  const probe = (name: string, analyzeFlashes: boolean) =>
+    vastProber.probe(create(MediaInputSchema, { url: `${server.base}/${flashDir.slice(media.length + 1)}/${name}`, analyzeFlashes }));
+
+  it("10 Hz full-frame (60 fps): 10 a second, a risk; 2 Hz: 2, no risk; the same fields and values as scanVideo's", async () => {
+    const [ten, two, tenFile] = await Promise.all([
+      probe("flash-10hz.mp4", true), probe("flash-2hz.mp4", true), videoFile(join(flashDir.slice(media.length + 1), "flash-10hz.mp4")),
+    ]);
+    for (const p of [ten, two]) {
+      expect(p.error).toBe("");
+      expect(p.notMeasured).toEqual([]);
+      expect(p.accessibility?.flashesJudged).toBe(true);
+      expect(p.accessibility?.redFlash).toBe(false);
+      expect(p.accessibility?.flashAreaThresholdPx).toBe(2133n);
+    }
+    const a10 = ten.accessibility!;
+    const a2 = two.accessibility!;
+    expect([a10.maxFlashesPerSecond, a2.maxFlashesPerSecond]).toEqual([10, 2]);
+    expect([a10.flashRisk, a2.flashRisk]).toEqual([true, false]);
+    expect([a10.flashAnalysisFps, a2.flashAnalysisFps]).toEqual([60, 30]);
+    expect([a10.framesAnalyzed, a2.framesAnalyzed]).toEqual([180, 90]);
+    expect(a10.worstSecondMs).toBeGreaterThanOrEqual(0n);
+    expect(a10.worstSecondMs).toBeLessThanOrEqual(2000n);
+    // One consumer, one analysis: the VAST rendition reads exactly what scanVideo reads for the same file.
+    const f = tenFile.accessibility!;
+    expect([a10.maxFlashesPerSecond, a10.flashRisk, a10.worstSecondMs, a10.framesAnalyzed]).toEqual([f.maxFlashesPerSecond, f.flashRisk, f.worstSecondMs, f.framesAnalyzed]);
+    // The rest of the probe is what it was.
+    expect(ten.fileInfo?.video?.width).toBe(320);
+    expect(ten.poster).toBeDefined();
+  }, 180_000);
+
+  it("a rendition not flagged runs no flash pass: flashes_judged false, the reason names where the verdict is", async () => {
+    const p = await probe("flash-10hz.mp4", false);
+    expect(p.error).toBe("");
+    expect(p.notMeasured).toEqual([]);
+    expect(p.accessibility?.flashesJudged).toBe(false);
+    expect(p.accessibility?.framesAnalyzed).toBe(0);
+    expect(p.accessibility?.flashRisk).toBe(false);
+    expect(p.accessibility?.flashesNotJudgedReason).toBe(VAST_FLASHES_NOT_MEASURED);
+  }, 60_000);
+});

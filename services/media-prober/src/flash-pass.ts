@@ -1,0 +1,30 @@
+import { PASS_GLOBAL_OPTIONS, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
+import type { FlashPlan } from "./flash-frames.ts";
+
+/*
+ * The flash pass of a VAST media file (issue 25 §1, WCAG 2.3.1): one more ffmpeg beside the audio and video passes,
+ * run only on the rendition the VAST analyzer flagged (MediaInput.analyze_flashes: one per Linear creative, the
+ * smallest decodable progressive one, since flashes do not depend on the rendition). The VAST video pass decodes
+ * keyframes and two short stretches; flashes need every frame, so they get a decode of their own rather than turning
+ * that pass into a full decode on every rendition.
+ *
+ * It is the same consumer as the raw video file's (flash-frames.ts planFlashFrames: the frames at the video's own
+ * rate, at most 60 a second, area-averaged into the 48-cell grid, raw RGB to one file; analyseFlashFrames reads it),
+ * fed from its own input instead of a split of the file pass's decode. The input is the VAST pass's (the whitelists,
+ * frame size and thread limits of decode-limits.ts), video only (`-an -sn -dn`).
+ */
+export interface FlashPassPlan {
+  args: string[];
+  flash: FlashPlan;
+}
+
+export function planFlashPass(input: string, videoIndex: number, flash: FlashPlan): FlashPassPlan {
+  const args = [
+    "-hide_banner", "-nostdin", "-nostats", "-v", "error", ...PASS_GLOBAL_OPTIONS,
+    ...SAFE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", input,
+    "-filter_complex", flash.chain(`0:${videoIndex}`),
+    ...flash.outputArgs,
+    "-y",
+  ];
+  return { args, flash };
+}
