@@ -5,7 +5,8 @@ import {
 import type { ChainStep } from "./chain.ts";
 import type { FetchContext } from "./fetch-document.ts";
 import type { VastLimits } from "./limits.ts";
-import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type MediaSession } from "./media.ts";
+import { flashRendition } from "./flash-rendition.ts";
+import { declaredAttributes, mediaTargets, probeMedia, screenshotFrom, type MediaSession, type MediaTarget } from "./media.ts";
 import { loadOverlays } from "./overlays.ts";
 import { resolveVastUrl } from "./urls.ts";
 import type { AdInfo } from "./vast-document.ts";
@@ -32,6 +33,7 @@ export async function reportCreatives(
 ): Promise<{ creatives: VastCreative[]; screenshot: Screenshot | undefined; problems: string[] }> {
   const problems: string[] = [];
   const linearFiles = ad.creatives.map((c) => (c.kind === "linear" ? mediaTargets(c.mediaFiles, inline.baseUrl) : []));
+  markFlashRenditions(linearFiles);
   const overlaysIn = ad.creatives.map((c) => (c.kind === "nonlinear" ? c.nonLinears : []));
   const [probes, overlays] = await Promise.all([
     probeMedia(linearFiles.flat(), { media: deps.media, concurrency: deps.limits.probeConcurrency }),
@@ -89,4 +91,18 @@ export async function reportCreatives(
     problems.push(`the inline ad${adIndex > 0 ? ` ${adIndex}` : ""} has no Linear or NonLinear creative (${what}): nothing to play`);
   }
   return { creatives, screenshot: screenshotFrom(probes), problems };
+}
+
+/**
+ * Flags each Linear creative's flash rendition (flash-rendition.ts). The session probes a URL once, so a file chosen
+ * in one creative is flagged wherever else it is listed: whichever listing is probed first asks for the analysis.
+ */
+function markFlashRenditions(perCreative: MediaTarget[][]): void {
+  const chosen = new Set<string>();
+  for (const files of perCreative) {
+    const i = flashRendition(files.map((f) => f.info));
+    const url = i === undefined ? undefined : files[i]!.url;
+    if (url) chosen.add(url.href);
+  }
+  for (const t of perCreative.flat()) t.flashes = t.url !== undefined && chosen.has(t.url.href);
 }

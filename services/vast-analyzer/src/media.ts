@@ -39,6 +39,8 @@ export interface MediaTarget {
   info: MediaFileInfo;
   /** Resolved against the inline document; undefined when the value is no http(s) URL. */
   url: URL | undefined;
+  /** Analyse its flashes (MediaInput.analyze_flashes): its creative's chosen rendition (flash-rendition.ts). */
+  flashes?: boolean;
 }
 
 export function declaredAttributes(info: MediaFileInfo): MediaFileAttributes {
@@ -84,7 +86,7 @@ export function createMediaSession(deps: MediaSessionDeps): MediaSession {
   const { limits, budget } = deps;
   const byUrl = new Map<string, Promise<MediaProbe>>();
 
-  async function probeOnce(url: URL, info: MediaFileInfo, declared: string): Promise<MediaProbe> {
+  async function probeOnce(url: URL, info: MediaFileInfo, declared: string, flashes: boolean): Promise<MediaProbe> {
     if (budget.time(limits.minProbeMs).cut) return unprobed(declared, `not probed: ${DEADLINE_REACHED}`, true);
     // Reserved before the request: the download can never take more than this (the prober stops at it).
     const grant = await budget.reserve(limits.mediaFileMaxBytes);
@@ -102,6 +104,7 @@ export function createMediaSession(deps: MediaSessionDeps): MediaSession {
       // Requested as a player requests it (macros filled); reported as declared.
       const input = create(MediaInputSchema, {
         url: deps.rewriteUrl(expandMacros(url)), declared: declaredAttributes(info), maxBytes: BigInt(grant.bytes),
+        analyzeFlashes: flashes,
       });
       const probe = await deps.probe(input, deps.job, { timeoutMs: time.ms });
       // A prober that predates received_bytes still states the size of what it read.
@@ -126,7 +129,7 @@ export function createMediaSession(deps: MediaSessionDeps): MediaSession {
         if (byUrl.size >= limits.maxProbedMediaFiles) {
           return unprobed(declared, `not probed: more than ${limits.maxProbedMediaFiles} media files`, true);
         }
-        run = probeOnce(t.url, t.info, declared);
+        run = probeOnce(t.url, t.info, declared, t.flashes ?? false);
         byUrl.set(key, run);
       }
       return create(MediaProbeSchema, { ...(await run), url: declared });

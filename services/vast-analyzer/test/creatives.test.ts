@@ -126,3 +126,37 @@ describe("macros are filled in every URL the analyzer requests", () => {
     expect(out).toMatch(/^http:\/\/\[::1\]:8080\/p\/\d{8}\?a=\d{8}&b=2026-01-02T03%3A04%3A05.000Z&c=%5BERRORCODE%5D&d=\d{8}$/);
   });
 });
+
+describe("photosensitivity: one rendition per Linear creative is flagged for the flash analysis (flash-rendition.ts)", () => {
+  const mf = (path: string, attrs: string) => `<MediaFile ${attrs}><![CDATA[${srv.url(path)}]]></MediaFile>`;
+  const linear = (id: string, files: string[]) =>
+    `<Creative id="${id}"><Linear><Duration>00:00:10</Duration><MediaFiles>${files.join("")}</MediaFiles></Linear></Creative>`;
+
+  it("the smallest decodable progressive video of each creative, never VPAID, a playlist or a streaming file; a shared URL is probed once, flagged", async () => {
+    srv.xml("/flash-pick.xml", vast([
+      linear("a", [
+        mf("/a-1080.mp4", 'delivery="progressive" type="video/mp4" width="1920" height="1080" bitrate="6000"'),
+        mf("/a-vpaid.js", 'delivery="progressive" type="application/javascript" apiFramework="VPAID" width="16" height="9"'),
+        mf("/a.m3u8", 'delivery="streaming" type="application/x-mpegURL" width="320" height="180"'),
+        mf("/a-stream.mp4", 'delivery="streaming" type="video/mp4" width="320" height="180"'),
+        mf("/a-360.mp4", 'delivery="progressive" type="video/mp4" width="640" height="360" bitrate="800"'),
+        mf("/a-360.webm", 'delivery="progressive" type="video/webm" width="640" height="360" bitrate="500"'),
+        mf("/a-720.mp4", 'delivery="progressive" type="video/mp4" width="1280" height="720"'),
+      ]),
+      // The second creative's smallest is the first creative's 720p file: probed once, with the analysis.
+      linear("b", [
+        mf("/a-720.mp4", 'delivery="progressive" type="video/mp4" width="1280" height="720"'),
+        mf("/b-1080.mp4", 'delivery="progressive" type="video/mp4" width="1920" height="1080"'),
+      ]),
+      // No declared size: the first candidate.
+      linear("c", [mf("/c-audio.mp3", 'delivery="progressive" type="audio/mpeg"'), mf("/c-1.mp4", 'delivery="progressive" type="video/mp4"'), mf("/c-2.mp4", 'delivery="progressive" type="video/mp4"')]),
+    ].join("")));
+    const probe = fakeProbe();
+    const r = await analyzer(probe).analyze(vastJob(srv.url("/flash-pick.xml")));
+    expect(r.creatives).toHaveLength(3);
+    const flagged = probe.calls.filter((c) => c.analyzeFlashes).map((c) => new URL(c.url).pathname).sort();
+    // Equal size: the lower declared bitrate (the WebM at 500 kbps against the MP4 at 800).
+    expect(flagged).toEqual(["/a-360.webm", "/a-720.mp4", "/c-1.mp4"]);
+    expect(probe.calls.filter((c) => new URL(c.url).pathname === "/a-720.mp4")).toHaveLength(1);
+  });
+});
