@@ -99,3 +99,46 @@ describe("captions (WCAG 1.2.2) on a VAST report, spec set 3", () => {
     expect(old([withCaptions(true), withCaptions(false)]).result).toBe(TestOutcome.ERROR);
   });
 });
+
+describe("photosensitivity (WCAG 2.3.1) on VAST media files, spec set 3", () => {
+  it("the analysed rendition is judged as a video file; the creative's other renditions and VPAID are not applicable; a failed or partial analysis is not evaluated", async () => {
+    const { evaluateVast } = await import("../src/index.ts");
+    const { vastReport, mediaFile } = await import("./fixtures.ts");
+    const analysed = (a: Partial<{ maxFlashesPerSecond: number; flashRisk: boolean; flashesJudged: boolean; worstSecondMs: bigint; flashesNotJudgedReason: string }>) => {
+      const m = mediaFile();
+      m.probe!.accessibility = create(MediaAccessibilitySchema, { framesAnalyzed: 90, flashAnalysisFps: 30, flashesJudged: true, worstSecondMs: -1n, ...a });
+      return m;
+    };
+    const other = () => {
+      const m = mediaFile();
+      m.probe!.accessibility = create(MediaAccessibilitySchema, { flashesJudged: false, flashesNotJudgedReason: "not analysed on this rendition", worstSecondMs: -1n });
+      return m;
+    };
+    const failed = mediaFile();
+    failed.probe!.accessibility = create(MediaAccessibilitySchema, { flashesNotJudgedReason: "the flash pass did not finish" });
+    failed.probe!.notMeasured = ["accessibility.flash_risk"];
+    const vpaid = mediaFile({ attributes: { type: "application/javascript", apiFramework: "VPAID" } });
+    const report = vastReport({
+      creatives: [
+        create(VastCreativeSchema, { mediafiles: [other(), analysed({ maxFlashesPerSecond: 10, flashRisk: true, worstSecondMs: 500n }), vpaid] }),
+        create(VastCreativeSchema, { mediafiles: [analysed({ maxFlashesPerSecond: 2 }), other()] }),
+        create(VastCreativeSchema, { mediafiles: [failed] }),
+        create(VastCreativeSchema, { mediafiles: [analysed({ flashesJudged: false, flashesNotJudgedReason: "only the first 10 s were analysed" })] }),
+      ],
+    });
+    const ps = evaluateVast(report, 3).tests.filter((t) => t.test === "photosensitivity");
+    const at = (c: number, m: number) => ps.find((t) => t.group === `creative_${c}_mediafile_${m}`)!;
+    expect(at(0, 1)).toMatchObject({ result: TestOutcome.FAILED, actual: 10 });
+    expect(at(0, 1).message).toContain("10 general flashes in the second starting 500 ms");
+    expect(at(0, 1).source).toContain("2.3.1");
+    expect(at(1, 0)).toMatchObject({ result: TestOutcome.PASSED, actual: 2 });
+    // Not applicable: no result for the other renditions and the VPAID file.
+    for (const [c, m] of [[0, 0], [0, 2], [1, 1]] as const) expect(at(c, m)).toBeUndefined();
+    expect(ps).toHaveLength(4);
+    expect(at(2, 0).result).toBe(TestOutcome.ERROR);
+    expect(at(2, 0).message).toContain("the flash pass did not finish");
+    expect(at(3, 0).result).toBe(TestOutcome.ERROR);
+    // Spec set 0 (IAB) leaves it to spec set 3.
+    expect(evaluateVast(report, 0).tests.some((t) => t.test === "photosensitivity")).toBe(false);
+  });
+});

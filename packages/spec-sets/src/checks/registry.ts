@@ -89,6 +89,7 @@ import { http_code as mf_http_code } from "./vast/mediafile/http_code.ts";
 import { loudness as mf_loudness } from "./vast/mediafile/loudness.ts";
 import { moov_atom as mf_moov_atom } from "./vast/mediafile/moov_atom.ts";
 import { playable as mf_playable } from "./vast/mediafile/playable.ts";
+import { photosensitivity as mf_photosensitivity } from "./vast/mediafile/photosensitivity.ts";
 import { video_bit_rate as mf_video_bit_rate } from "./vast/mediafile/video_bit_rate.ts";
 import { constant_frame_rate as video_constant_frame_rate } from "./video/constant_frame_rate.ts";
 import { ctv_bit_rate as video_ctv_bit_rate } from "./video/ctv_bit_rate.ts";
@@ -209,6 +210,7 @@ export const mediaFileTests: ReadonlyMap<string, MediaFileTest> = new Map(
     mf_loudness,
     mf_moov_atom,
     mf_playable,
+    mf_photosensitivity,
     mf_video_bit_rate,
   ].map((t) => [t.meta.id, t]),
 );

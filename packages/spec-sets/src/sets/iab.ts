@@ -796,6 +796,7 @@ const omitted: Omission[] = [
     test, scope: "tag" as const, reason: "A WCAG 2.2 success criterion, not an IAB guideline: judged in spec set 3 (WCAG 2.2 accessibility).",
   })),
   { test: "captions", scope: "vast_xml", reason: "WCAG 2.2 SC 1.2.2, not an IAB requirement (VAST 4.1 makes caption files optional; the linter's CTV advice covers it): judged in spec set 3." },
+  { test: "photosensitivity", scope: "vast_mediafile", reason: "WCAG 2.2 SC 2.3.1, not an IAB guideline: judged in spec set 3 (WCAG 2.2 accessibility)." },
   ...["captions", "photosensitivity"].map((test) => ({
     test, scope: "video_file" as const, reason: "A WCAG 2.2 success criterion (1.2.2, 2.3.1), not an IAB guideline: judged in spec set 3 (WCAG 2.2 accessibility).",
   })),
