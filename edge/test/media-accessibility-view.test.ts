@@ -6,8 +6,8 @@ import { renderReportPage } from "../src/report-page/render.ts";
 import { renderVastV3, renderVideoV3, vastV3Schema, videoV3Schema } from "../src/views/index.ts";
 
 // Captions, audio description and flashes of a media file (issue 25 §1, §4) in the JSON views (scanVideo's report, a
-// VAST media file), in OpenAPI, and on the report page. VAST media files carry no flash fields: their probe does not
-// decode every frame, and flashes_not_judged_reason says so.
+// VAST media file), in OpenAPI, and on the report page. A VAST media file carries the flash fields when it is the
+// rendition analysed for its creative; the others carry none, and flashes_not_judged_reason says where they are.
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 function check(schema: object, doc: unknown) {
@@ -81,9 +81,9 @@ describe("a VAST media file's accessibility", () => {
     creatives: [{ type: "linear", mediafiles: [{ attributes: { type: "video/mp4" }, probe: { url: "https://cdn.example.com/a.mp4", httpCode: 200, accessibility, notMeasured } }] }],
   });
 
-  it("captions and audio description only; no flash fields; the reason flashes were not analysed", () => {
-    const reason = "not measured for VAST media files: flashes need every frame decoded";
-    const doc = JSON.parse(renderVastV3(vast(a11y({ flashesJudged: false, flashesNotJudgedReason: reason }))));
+  it("a rendition not analysed: captions and audio description only; no flash fields; the reason", () => {
+    const reason = "not analysed on this rendition: flashes are analysed on one media file per Linear creative";
+    const doc = JSON.parse(renderVastV3(vast(a11y({ flashesJudged: false, flashesNotJudgedReason: reason, framesAnalyzed: 0, maxFlashesPerSecond: 0, flashRisk: false, worstSecondMs: -1n, flashAnalysisFps: 0, flashAreaThresholdPx: 0n }))));
     check(vastV3Schema, doc);
     const a = doc.creatives[0].mediafiles[0].accessibility;
     expect(a).toEqual({
@@ -98,6 +98,24 @@ describe("a VAST media file's accessibility", () => {
       flashes_judged: false,
       flashes_not_judged_reason: reason,
     });
+  });
+
+  it("the rendition analysed: the flash fields of scanVideo, same names and values, schema-valid; a failed analysis leaves them out", () => {
+    const doc = JSON.parse(renderVastV3(vast(a11y())));
+    check(vastV3Schema, doc);
+    const a = doc.creatives[0].mediafiles[0].accessibility;
+    expect(a).toMatchObject({
+      summary: "Flashes 10 times a second: a seizure risk (fails WCAG 2.3.1); captions carried in the file (eng); an audio description track is declared.",
+      max_flashes_per_second: 10, max_red_flashes_per_second: 0, red_flash: false, flash_risk: true, worst_second_ms: 1000,
+      flashes_judged: true, flashes_not_judged_reason: "", frames_analyzed: 90, flash_analysis_fps: 30, flash_area_threshold_px: 2133,
+    });
+    expect(JSON.stringify(vastV3Schema)).toContain("the flash fields are present on that media file only");
+    const flashPaths = ["max_flashes_per_second", "max_red_flashes_per_second", "red_flash", "flash_risk", "worst_second_ms", "frames_analyzed", "flash_analysis_fps", "flash_area_threshold_px"];
+    const failed = JSON.parse(renderVastV3(vast(a11y({ framesAnalyzed: 0, flashesJudged: false, flashesNotJudgedReason: "the flash pass did not finish (video could not be decoded)" }), flashPaths.map((p) => `accessibility.${p}`))));
+    check(vastV3Schema, failed);
+    const f = failed.creatives[0].mediafiles[0].accessibility;
+    for (const p of flashPaths) expect(p in f, p).toBe(false);
+    expect(f.flashes_not_judged_reason).toBe("the flash pass did not finish (video could not be decoded)");
   });
 
   it("a file never probed has accessibility {}; captions not measured are left out and listed", () => {
@@ -126,15 +144,23 @@ describe("report pages", () => {
     expect(html).toContain("audio description");
   });
 
-  it("VAST: each media file card says what it carries and why flashes were not analysed", () => {
-    const reason = "not measured for VAST media files: flashes need every frame decoded";
+  it("VAST: each media file card says what it carries; the analysed rendition shows its flash verdict, the others where it is", () => {
+    const reason = "not analysed on this rendition: flashes are analysed on one media file per Linear creative";
+    const other = a11y({ captions: false, captionTracks: [], audioDescription: false, audioDescriptionTracks: [], flashesJudged: false, flashesNotJudgedReason: reason, framesAnalyzed: 0, maxFlashesPerSecond: 0, flashRisk: false, worstSecondMs: -1n });
     const r = create(VastReportSchema, {
-      creatives: [{ type: "linear", mediafiles: [{ attributes: { type: "video/mp4" }, probe: { url: "https://cdn.example.com/a.mp4", httpCode: 200, accessibility: a11y({ captions: false, captionTracks: [], audioDescription: false, audioDescriptionTracks: [], flashesJudged: false, flashesNotJudgedReason: reason }) } }] }],
+      creatives: [{ type: "linear", mediafiles: [{ attributes: { type: "video/mp4" }, probe: { url: "https://cdn.example.com/a.mp4", httpCode: 200, accessibility: other } }] }],
     });
     const html = page("vast_v3", renderVastV3(r));
     expect(html).toContain("No captions in the file; no audio description declared.");
     expect(html).toContain(row("Captions in the file", `<span class="flag bad">no</span>`));
     expect(html).toContain(row("Flashes analysed", `no: ${reason}`));
     expect(html).not.toContain("Seizure risk");
+    const analysed = page("vast_v3", renderVastV3(create(VastReportSchema, {
+      creatives: [{ type: "linear", mediafiles: [{ attributes: { type: "video/mp4" }, probe: { url: "https://cdn.example.com/s.mp4", httpCode: 200, accessibility: a11y() } }] }],
+    })));
+    expect(analysed).toContain("Flashes 10 times a second: a seizure risk (fails WCAG 2.3.1)");
+    expect(analysed).toContain(row("Seizure risk (WCAG 2.3.1)", `<span class="flag bad">fails</span>`));
+    expect(analysed).toContain(row("Flashes per second (most)", "10"));
+    expect(analysed).toContain(row("Frames analysed", "90 (30 a second)"));
   });
 });

@@ -1,9 +1,11 @@
 import type { MediaAccessibility, MediaTrack } from "@cva/contracts";
 import { arr, bool, int, num, obj, orEmpty, str } from "./schema.ts";
 
-// v3 (scanVideo and each VAST media file): captions and audio description carried in the media file, and, for a
-// raw video file, photosensitivity from every frame (issue 25 §1, §4). VAST media files have no flash fields: their
-// probe does not decode every frame (flashes_not_judged_reason says so).
+// v3 (scanVideo and each VAST media file): captions and audio description carried in the media file, and
+// photosensitivity from every frame (issue 25 §1, §4): for a raw video file always; for a VAST media file on the one
+// rendition per Linear creative that is analysed (its smallest decodable progressive video), whose section has the
+// same flash fields as scanVideo's; the creative's other renditions have none (flashes_not_judged_reason names where
+// the verdict is).
 
 const NOT_MEASURED = "; absent when not measured (then listed in not_measured)";
 
@@ -23,7 +25,7 @@ const captionFields = {
   caption_tracks: arr(trackSchema, "each caption track found"),
   audio_description: bool("an audio stream is declared as audio description: disposition descriptions or visual_impaired, or a title naming it (nothing is listened to)"),
   audio_description_tracks: arr(trackSchema, "each audio-description stream found"),
-  flashes_judged: bool("false when flash_risk false would prove nothing: not every second was analysed, or (VAST media files) flashes are not analysed at all"),
+  flashes_judged: bool("false when flash_risk false would prove nothing: not every second was analysed, or (VAST media files) this rendition was not the one analysed"),
   flashes_not_judged_reason: str("why flashes_judged is false; empty otherwise"),
 };
 
@@ -44,11 +46,25 @@ export const videoAccessibilitySchema = orEmpty(
   "captions, audio description and photosensitivity of the video (WCAG 2.2 SC 1.2.2, 1.2.5, 2.3.1); empty for a report stored before they were measured",
 );
 
-/** A VAST media file: captions and audio description; flashes are not analysed (flashes_not_judged_reason). */
+/**
+ * A VAST media file: captions and audio description; the flash fields on the rendition analysed for its creative
+ * (the same meaning and units as scanVideo's), absent on the others.
+ */
 export const mediaFileAccessibilitySchema = orEmpty(
-  obj({ summary: str("one line in plain language"), ...captionFields }, { optional: ["captions"] }),
-  "captions and audio description carried in the media file (WCAG 2.2 SC 1.2.2, 1.2.5); flashes are not analysed for VAST media files; empty when the file was not probed",
+  obj({ summary: str("one line in plain language"), ...captionFields, ...flashFields }, { optional: ["captions", ...Object.keys(flashFields)] }),
+  "captions and audio description carried in the media file (WCAG 2.2 SC 1.2.2, 1.2.5), and photosensitivity (WCAG 2.2 SC 2.3.1) from every frame " +
+    "of the one rendition per Linear creative that is analysed, its smallest decodable progressive video (a flash is the same on every rendition): " +
+    "the flash fields are present on that media file only, absent on the creative's other renditions (flashes_judged false, flashes_not_judged_reason says so); " +
+    "empty when the file was not probed",
 );
+
+/**
+ * Whether a VAST media file's section carries the flash fields: the rendition whose flashes were analysed (frames
+ * analysed), or asked for and not measured (the fields are then listed in not_measured and left out).
+ */
+export function vastMediaHasFlashes(a: MediaAccessibility | undefined, notMeasured: readonly string[]): boolean {
+  return !!a && (a.framesAnalyzed > 0 || notMeasured.includes("accessibility.flash_risk"));
+}
 
 const trackView = (t: MediaTrack) => ({ stream_index: t.streamIndex, codec: t.codec, language: t.language, title: t.title, declared_by: t.declaredBy });
 

@@ -1,5 +1,5 @@
 import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastNonLinear, VastReport, VideoInfo } from "@cva/contracts";
-import { mediaAccessibilityView, mediaFileAccessibilitySchema } from "./media-accessibility.ts";
+import { mediaAccessibilityView, mediaFileAccessibilitySchema, vastMediaHasFlashes } from "./media-accessibility.ts";
 import { applyNotMeasured } from "./not-measured.ts";
 import {
   arr, bool, imageSchema, imageView, posterSchema, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
@@ -277,7 +277,7 @@ export function vastV3View(r: VastReport) {
         // Every key present (images and info objects may be empty); unmeasured scalars then removed.
         const doc = {
           attributes: attributesView(m.attributes),
-          accessibility: mediaAccessibilityView(p?.accessibility, { flashes: false, notMeasured }),
+          accessibility: mediaAccessibilityView(p?.accessibility, { flashes: vastMediaHasFlashes(p?.accessibility, notMeasured), notMeasured }),
           audio_wave: imageView(p?.audioWave),
           download_speed: p?.downloadSpeed ?? 0,
           file_info: {

@@ -2,8 +2,8 @@ import { ms } from "../format.ts";
 import { esc, finite, flag, isObj, kvTable, objs, table, text, type J } from "../html.ts";
 
 // A media file's accessibility (issue 25 §1, §4): the one-line summary, captions and audio description carried in the
-// file with their tracks, and, for a raw video file, the flash figures. A VAST media file's section has no flash
-// figures (its probe does not decode every frame): "Flashes analysed: no, …" says so.
+// file with their tracks, and the flash figures: a raw video file's, and the VAST media file analysed for its creative
+// (the smallest rendition); the creative's other renditions have none: "Flashes analysed: no, …" says where they are.
 
 /** Whether `a` is a media file's section (it has track lists), not a tag's. */
 export const isMediaAccessibility = (a: unknown): boolean => isObj(a) && Array.isArray(a.caption_tracks);
