@@ -20,6 +20,9 @@ import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, 
  *     ffprobe used to decode again: media-accessibility.ts captionChain), and a seek to the poster keyframe.
  *  The old single pass decoded every video frame to feed all of these; it cost ~4x the audio pass on a 15 s 720p file.
  *  Two processes also mean two failure domains: a video that cannot be decoded no longer costs the loudness.
+ *  On the one rendition per Linear creative the VAST analyzer flags (MediaInput.analyze_flashes), prober.ts runs a
+ *  flash pass beside 2 and 3 (flash-pass.ts: every frame, the scanVideo flash consumer): flashes need every frame,
+ *  which 3 does not decode, and a process of its own keeps 3's pictures from waiting for a whole-file decode.
  *  4. Only when no frame in the first 10 s is visible (all black): a tiny ffmpeg that scales the poster JPG (our own
  *     file, not the download) into the thumbnail.
  */

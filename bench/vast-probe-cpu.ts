@@ -1,0 +1,103 @@
+// Where a VAST media probe's CPU goes (issue 22 §3): the media prober's probe of the bench's VAST file (15 s 1280x720
+// H.264/AAC, x264 defaults), with every ffmpeg/ffprobe it starts timed by /usr/bin/time (user + sys per process, by
+// pass), alternating with the bench's floor (ffprobe + an audio-only ebur128 pass) and, for an A/B in the same run,
+// with another checkout's prober (PROBER_B=/path/to/other/services/media-prober/src/index.ts).
+//   node --import tsx bench/vast-probe-cpu.ts [rounds]
+// Prints per variant: wall p50, CPU p50 (sum of its processes) and each pass's CPU p50.
+import { execFile } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
+import { makeVideo, serveVast } from "./creatives.ts";
+
+const run = promisify(execFile);
+const rounds = Number(process.argv[2] ?? 5);
+const dir = await mkdtemp(join(tmpdir(), "cva-vast-cpu-"));
+await chmod(dir, 0o755);
+const log = join(dir, "cpu.log");
+const bin = join(dir, "bin");
+await run("mkdir", ["-p", bin]);
+// Each tool through /usr/bin/time, labelled by what its arguments say it is.
+for (const tool of ["ffmpeg", "ffprobe"]) {
+  await writeFile(join(bin, tool), `#!/bin/bash
+case "$*" in
+  *flashgrid*) l=flash ;; *ebur128*) l=audio ;; *skip_frame*) l=video ;; *) l=${tool} ;;
+esac
+exec /usr/bin/time -a -o ${log} -f "$l %U %S %e" /usr/bin/${tool} "$@"
+`, { mode: 0o755 });
+}
+process.env.PATH = `${bin}:${process.env.PATH}`;
+
+const media = await makeVideo(dir);
+const vast = await serveVast(media);
+const mediaUrl = vast.url.replace("/vast.xml", "/ad.mp4");
+const policy = createOutboundPolicy(["127.0.0.0/8"]);
+const artifacts = createMemoryArtifactSink();
+type Prober = { probe(input: unknown): Promise<{ error: string; accessibility?: { maxFlashesPerSecond: number; framesAnalyzed: number } }> };
+async function proberFrom(path: string): Promise<Prober> {
+  const m = (await import(path)) as { createMediaProber(d: object): Prober };
+  return m.createMediaProber({ policy, artifacts, workDir: dir });
+}
+const variants: Array<{ name: string; go: () => Promise<unknown> }> = [];
+const a = await proberFrom("../services/media-prober/src/index.ts");
+const input = (flashes: boolean) => ({ $typeName: "cva.jobs.v1.MediaInput", url: mediaUrl, maxBytes: 0n, analyzeFlashes: flashes });
+variants.push({ name: "this branch, flash pass (as the VAST analyzer asks)", go: () => a.probe(input(true)) });
+variants.push({ name: "this branch, no flash pass", go: () => a.probe(input(false)) });
+if (process.env.PROBER_B) {
+  const b = await proberFrom(process.env.PROBER_B);
+  variants.push({ name: `B (${process.env.PROBER_B})`, go: () => b.probe(input(false)) });
+}
+variants.push({
+  name: "floor: ffprobe + audio-only ebur128",
+  go: async () => {
+    await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", media]);
+    await run("ffmpeg", ["-nostdin", "-v", "info", "-nostats", "-vn", "-i", media, "-map", "0:a:0", "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"]);
+  },
+});
+
+const results = new Map<string, { wall: number[]; cpu: number[]; by: Map<string, number[]> }>();
+const median = (xs: number[]) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : NaN;
+};
+for (let r = 0; r <= rounds; r++) {
+  for (const v of variants) {
+    // As root the decoders run as an unprivileged user (exec.ts), who must append to the log.
+    await writeFile(log, "");
+    await chmod(log, 0o666);
+    const t = performance.now();
+    const out = await v.go();
+    const wall = performance.now() - t;
+    const lines = (await readFile(log, "utf8")).trim().split("\n").filter(Boolean);
+    if (r === 0) {
+      // Warm-up round, not counted; say what the probe found.
+      const o = out as { error?: string; accessibility?: { maxFlashesPerSecond: number; framesAnalyzed: number } } | undefined;
+      console.log(`${v.name}: warm-up ${Math.round(wall)} ms, ${lines.length} processes${o?.error ? `, error ${o.error}` : ""}${o?.accessibility ? `, frames analysed ${o.accessibility.framesAnalyzed}` : ""}`);
+      continue;
+    }
+    const by = new Map<string, number>();
+    let cpu = 0;
+    for (const line of lines) {
+      const [label, u, s] = line.split(" ");
+      if (!u || Number.isNaN(Number(u))) continue;
+      const c = (Number(u) + Number(s)) * 1000;
+      cpu += c;
+      by.set(label!, (by.get(label!) ?? 0) + c);
+    }
+    const e = results.get(v.name) ?? { wall: [], cpu: [], by: new Map() };
+    e.wall.push(wall);
+    e.cpu.push(cpu);
+    for (const [k, c] of by) e.by.set(k, [...(e.by.get(k) ?? []), c]);
+    results.set(v.name, e);
+  }
+}
+const load = (await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" ");
+console.log(`\n${rounds} rounds, alternating; load ${load}; ms p50 (CPU = user + sys of every ffmpeg/ffprobe)`);
+for (const [name, e] of results) {
+  const parts = [...e.by].map(([k, xs]) => `${k} ${Math.round(median(xs))}`).join(" / ");
+  console.log(`${name}: wall ${Math.round(median(e.wall))}, CPU ${Math.round(median(e.cpu))} (${parts})`);
+}
+vast.close();
+await rm(dir, { recursive: true, force: true });
