@@ -23,7 +23,7 @@ await run("mkdir", ["-p", bin]);
 for (const tool of ["ffmpeg", "ffprobe"]) {
   await writeFile(join(bin, tool), `#!/bin/bash
 case "$*" in
-  *flashgrid*) l=flash ;; *ebur128*) l=audio ;; *skip_frame*) l=video ;; *) l=${tool} ;;
+  *skip_frame*flashgrid*) l=video+flash ;; *flashgrid*) l=flash ;; *ebur128*) l=audio ;; *skip_frame*) l=video ;; *) l=${tool} ;;
 esac
 exec /usr/bin/time -a -o ${log} -f "$l %U %S %e" /usr/bin/${tool} "$@"
 `, { mode: 0o755 });
@@ -46,8 +46,10 @@ const input = (flashes: boolean) => ({ $typeName: "cva.jobs.v1.MediaInput", url:
 variants.push({ name: "this branch, flash pass (as the VAST analyzer asks)", go: () => a.probe(input(true)) });
 variants.push({ name: "this branch, no flash pass", go: () => a.probe(input(false)) });
 if (process.env.PROBER_B) {
+  // PROBER_B_FLASHES=1: B is asked for flashes too (an A/B of two ways of analysing them).
   const b = await proberFrom(process.env.PROBER_B);
-  variants.push({ name: `B (${process.env.PROBER_B})`, go: () => b.probe(input(false)) });
+  const bFlashes = process.env.PROBER_B_FLASHES === "1";
+  variants.push({ name: `B (${process.env.PROBER_B}${bFlashes ? ", flashes" : ""})`, go: () => b.probe(input(bFlashes)) });
 }
 variants.push({
   name: "floor: ffprobe + audio-only ebur128",
@@ -86,7 +88,7 @@ for (let r = 0; r <= rounds; r++) {
       cpu += c;
       by.set(label!, (by.get(label!) ?? 0) + c);
     }
-    const e = results.get(v.name) ?? { wall: [], cpu: [], by: new Map() };
+    const e = results.get(v.name) ?? { wall: [] as number[], cpu: [] as number[], by: new Map<string, number[]>() };
     e.wall.push(wall);
     e.cpu.push(cpu);
     for (const [k, c] of by) e.by.set(k, [...(e.by.get(k) ?? []), c]);
