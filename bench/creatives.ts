@@ -62,12 +62,17 @@ export async function serveVast(media: string): Promise<VastServer> {
 }
 
 /**
- * The floor of a VAST scan: what any prober must do for this file — describe it (ffprobe) and decode its audio for
- * the loudness (an audio-only ebur128 pass; the video is never decoded).
+ * The floor of a VAST scan: what any prober must do for this file — describe it (ffprobe), decode its audio for the
+ * loudness (an audio-only ebur128 pass), and, since photosensitivity is judged on the rendition the analyzer flags
+ * (WCAG 2.3.1 counts flashes in every frame; issue 25), decode every frame of that rendition (here the only one) —
+ * the two decodes side by side, as on two cores. Before the flash analysis the floor was the first two alone.
  */
 export async function mediaFloor(media: string): Promise<number> {
   const t = performance.now();
   await run("ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", media]);
-  await run("ffmpeg", ["-nostdin", "-v", "info", "-nostats", "-vn", "-i", media, "-map", "0:a:0", "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"]);
+  await Promise.all([
+    run("ffmpeg", ["-nostdin", "-v", "info", "-nostats", "-vn", "-i", media, "-map", "0:a:0", "-af", "ebur128=peak=true:framelog=verbose", "-f", "null", "-"]),
+    run("ffmpeg", ["-nostdin", "-v", "error", "-an", "-i", media, "-map", "0:v:0", "-f", "null", "-"]),
+  ]);
   return performance.now() - t;
 }

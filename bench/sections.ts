@@ -160,7 +160,7 @@ export async function vastVsFloor(ctx: Ctx, vastUrl: string, media: string, roun
   table.add({
     figure: "VAST, one 15 s 1280x720 H.264/AAC file, 1 client, p50",
     value: ms(v50),
-    floor: `${ms(f50)} ffprobe + audio-only ebur128 pass`,
+    floor: `${ms(f50)} ffprobe, then audio-only ebur128 ‖ full video decode (the flash rendition)`,
     vs: ratio(v50, f50),
     goal: "≤ 1.5× floor",
     met: v50 <= 1.5 * f50,
