@@ -16,7 +16,7 @@ import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "
 import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
 import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
 import { flashPlanOf, withFlashes } from "./flash-fields.ts";
-import { analyseFlashFrames } from "./flash-frames.ts";
+import { followFlashFrames } from "./file-flash-follow.ts";
 import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassResult } from "./file-video-pass.ts";
 import { judgeScanType } from "./interlace.ts";
 import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility } from "./media-accessibility.ts";
@@ -180,13 +180,22 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
         return { stderr: e instanceof ToolError ? e.stderr : "", failure: failureOf(e), ms: Math.round(performance.now() - started) };
       }
     };
-    const [v, a] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args)]);
+    // The flash analysis follows the grid frames as the video pass writes them (file-flash-follow.ts).
+    const flashFollower = videoPlan?.flash ? followFlashFrames(videoPlan.flash) : undefined;
+    let v: Awaited<ReturnType<typeof runPass>>, a: Awaited<ReturnType<typeof runPass>>;
+    try {
+      [v, a] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args)]);
+    } catch (e) {
+      await flashFollower?.finish(false, 0);
+      throw e;
+    }
     phaseMs.video_pass = v?.ms;
     phaseMs.audio_pass = a?.ms;
     const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
-    // Flashes only from a pass that finished: a verdict over part of the video is not one.
+    // Flashes only from a pass that finished: a verdict over part of the video is not one. What is left to analyse
+    // after the pass is its last frames (phase_ms.flashes).
     const flashStarted = performance.now();
-    const flashes = videoPlan?.flash && v && !v.failure ? await analyseFlashFrames(videoPlan.flash, videoDuration) : undefined;
+    const flashes = await flashFollower?.finish(v !== undefined && !v.failure, videoDuration);
     if (flashes) phaseMs.flashes = Math.round(performance.now() - flashStarted);
     const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
     // Captions in the pictures: the video pass's caption branch (media-accessibility.ts captionChain); a codec that

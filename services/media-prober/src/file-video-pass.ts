@@ -18,13 +18,15 @@ import {
  * measurement; a raw file's black slates, freezes and scan type do need the frames, so decoding all of them is this
  * pass's floor, and the filters add little to it:)
  *
- *  analysis: at most ANALYSIS_FPS frames a second, scaled to ANALYSIS_WIDTH px wide (fast bilinear), then a white
- *    sentinel frame where the last frame ends (content.ts says why) →
+ *  analysis: at most ANALYSIS_FPS frames a second, scaled once to ANALYSIS_WIDTH px wide (area averages:
+ *    SMALL_SCALE), then a white sentinel frame where the last frame ends (content.ts says why) →
  *      blackdetect → black runs (leading/trailing black);
  *      freezedetect → runs of unchanged picture (longest freeze);
- *      showinfo of the first frame and the last TAIL_S seconds → where the stream starts and ends on this timeline.
- *    Black and freezes do not need full resolution: 98 % of pixels under 10 % luma, or a frame-to-frame difference
- *    under -50 dB, read the same on a 480 px picture; scaling first costs less than running both on 1080p.
+ *      showinfo of the first frame and the last TAIL_S seconds → where the stream starts and ends on this timeline;
+ *    and, from the same small picture, the flash grid (flash-frames.ts: 48 cells on the long side, each an average).
+ *    Black, freezes and flashes do not need full resolution: 98 % of pixels under 10 % luma, a frame-to-frame
+ *    difference under -50 dB, a cell's mean luminance, read the same on a 480 px picture of area averages; one scale
+ *    first costs less than running them on 1080p, and far less than a second read of every full frame.
  *  interlace: windows of IDET_WINDOW consecutive frames every IDET_EVERY frames, at most IDET_MAX frames, centre
  *    quarter of the picture at full resolution (combing is a line-level effect: no scaling) → idet (interlace.ts).
  *  bars: cropdetect on at most CROP_FPS frames a second at full resolution → letterboxing/pillarboxing with bar sizes
@@ -53,6 +55,15 @@ export const TAIL_S = 1.5;
 /** Freezes shorter than this are not reported (freezedetect's `d`). */
 export const FREEZE_MIN_S = 0.5;
 
+/**
+ * The small picture of the analysis branch: at most ANALYSIS_WIDTH px wide, each pixel the area average of the full
+ * picture's pixels under it (`flags=area`: a 4x4 mean at 1080p). It feeds blackdetect, freezedetect and the flash grid
+ * (flash-frames.ts scales it on to 48 cells with area averaging: an average of averages, so each cell is still the
+ * mean of its 40x40 px of the full picture, to the rounding of the 8-bit step between). Until 2026-11-27 the grid was
+ * a second scale of the full picture and this one was fast_bilinear: two full-resolution reads of every frame. On 150
+ * raw 1080p frames, the filters of input 0 cost 0.58 s of CPU that way and 0.21 s this way (bench/RESULTS.md).
+ */
+const SMALL_SCALE = `scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=area`;
 /** blackdetect: a picture is black when 98 % of its pixels are under 10 % of the luma range; any run length counts. */
 const BLACKDETECT = "blackdetect=d=0:pic_th=0.98:pix_th=0.10";
 /**
@@ -111,12 +122,16 @@ function frameConsumers(p: FileVideoPassInput): FrameConsumer[] {
     {
       label: "an",
       chains: [
+        // One scale of the full picture for every measurement that reads averages (SMALL_SCALE says why); the flash
+        // grid, when planned, is one more output of it rather than a second scale of the full picture.
+        `[an]${spacing(ANALYSIS_FPS)},${SMALL_SCALE}` + (p.flash ? `,split=2[ansmall][fl]` : `[ansmall]`),
         // The sentinel is white, so it ends a black run, and differs from the frame before it, so it ends a freeze.
-        `[an]${spacing(ANALYSIS_FPS)},scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=fast_bilinear,format=yuv420p,` +
-          `tpad=stop=1:stop_mode=add:color=white,split=3[ab][af][at]`,
+        `[ansmall]format=yuv420p,tpad=stop=1:stop_mode=add:color=white,split=3[ab][af][at]`,
         `[ab]${BLACKDETECT}[black]`,
         `[af]${FREEZEDETECT}[frozen]`,
         `[at]select='${tail}',showinfo[tailed]`,
+        // Photosensitivity (flash-frames.ts): small grey frames to its own raw output (FlashPlan.outputArgs).
+        ...(p.flash ? [p.flash.chain("fl")] : []),
       ],
       measuring: ["black", "frozen", "tailed"],
     },
@@ -131,8 +146,6 @@ function frameConsumers(p: FileVideoPassInput): FrameConsumer[] {
     { label: "bars", chains: [`[bars]${spacing(CROP_FPS)},${CROPDETECT}[cropped]`], measuring: ["cropped"] },
     // The film strip is an image, not a measurement: its end goes to its JPEG (pictureOutputMaps), not the null muxer.
     { label: "fs", chains: [`[fs]${strip.filter},scale=w=-2:h='min(120,ih)',tile=${strip.tiles}x1[strip]`], measuring: [] },
-    // Photosensitivity (flash-frames.ts): small grey frames to its own raw output (FlashPlan.outputArgs).
-    ...(p.flash ? [{ label: "fl", chains: [p.flash.chain("fl")], measuring: [] }] : []),
   ];
 }
 

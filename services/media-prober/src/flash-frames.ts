@@ -108,7 +108,11 @@ export async function analyseFlashFrames(plan: FlashPlan, durationS: number): Pr
   for (let i = 0; i < frames; i++) {
     analyzer.push((i * 1000) / plan.fps, data.subarray(i * frameBytes, (i + 1) * frameBytes), plan.cols, plan.rows);
   }
-  const result = analyzer.result();
+  return flashVerdictOf(plan, analyzer.result(), frames, durationS);
+}
+
+/** The verdict over `frames` analysed frames of a video of `durationS` (shared with file-flash-follow.ts). */
+export function flashVerdictOf(plan: FlashPlan, result: FlashResult, frames: number, durationS: number): FlashVerdict {
   const analysedS = frames / plan.fps;
   // The budget cut the video short (not a rounding of its last frame): a pass over what was not seen is not a pass.
   const cut = frames >= plan.maxFrames && durationS - analysedS > 1 / plan.fps;
