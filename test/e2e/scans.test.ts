@@ -1,7 +1,7 @@
 // Every scan kind through the real edge, queue and scanners (Chromium, ffmpeg), against local fixture servers:
 // the reports carry measured values, their images are served with the byte counts the report states, stored
 // reports come back identical, and the report page renders in a browser. The web console, the CLI and the internal
-// doors' hostile cases run on the same stack (console-cases.ts, internal-doors-cases.ts): a stack costs ~40 s of CPU.
+// doors' hostile cases run on the same stack (console-cases.ts, internal-doors-cases.ts): a stack costs 30-40 s of CPU.
 import { execFile } from "node:child_process";
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
