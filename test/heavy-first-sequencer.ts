@@ -7,25 +7,34 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // the long files first; every other file keeps the default order after them. Update the figures when a file's cost
 // changes a lot; an unknown or renamed file only loses its head start.
 const SECONDS: Record<string, number> = {
-  "services/tag-scanner/test/truth/truth.test.ts": 335,
-  "services/tag-scanner/test/hostile.test.ts": 210,
-  "test/e2e/scans.test.ts": 145,
-  "services/tag-scanner/test/render.test.ts": 105,
-  "packages/platform/test/durable-results.test.ts": 70,
-  "services/tag-scanner/test/accessibility.test.ts": 67,
-  "services/tag-scanner/test/privacy.test.ts": 49,
-  "test/e2e/internal-doors.test.ts": 43,
-  "test/keys-cli.test.ts": 43,
-  "test/e2e/reservations.test.ts": 42,
-  "test/image.test.ts": 35,
-  "services/zip-analyzer/test/corpus-render.test.ts": 33,
-  "services/tag-scanner/test/heavy-ad-scan.test.ts": 30,
+  // suite project (two at a time); the CI runs of 2026-11-27 00:14Z and 00:49Z, the larger of the two
+  "services/tag-scanner/test/truth/truth.test.ts": 445,
+  // with the internal doors' cases on its stack since (they took ~20 s of tests beside a stack of their own)
+  "test/e2e/scans.test.ts": 220,
+  "services/tag-scanner/test/hostile.test.ts": 183,
+  "services/tag-scanner/test/render.test.ts": 111,
+  "services/tag-scanner/test/privacy.test.ts": 85,
+  "test/e2e/in-flight-caps.test.ts": 84,
+  "services/tag-scanner/test/accessibility.test.ts": 70,
+  "test/keys-cli.test.ts": 65,
+  "services/zip-analyzer/test/corpus-render.test.ts": 51,
+  "test/e2e/reservations.test.ts": 50,
+  "test/image.test.ts": 36,
+  "services/tag-scanner/test/frame-click.test.ts": 31,
+  "services/tag-scanner/test/mraid.test.ts": 31,
+  "edge/test/report-page.browser.test.ts": 29,
+  "test/e2e/file-scans.test.ts": 26,
+  "services/tag-scanner/test/heavy-ad-scan.test.ts": 26,
+  // load-paired project (two at a time): Heavy Ad on one worker, the other two files after each other beside it
+  "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts": 136,
+  "services/tag-scanner/test/truth/truth-overload.test.ts": 39,
+  "test/e2e/upload-memory.test.ts": 18,
   // load project (serial): the longest first as well, so a time-out there is found early
-  "services/tag-scanner/test/truth/truth-load.test.ts": 166,
+  "services/tag-scanner/test/truth/truth-load.test.ts": 194,
   "services/tag-scanner/test/cpu-contention.test.ts": 142,
-  "test/e2e/chaos.test.ts": 86,
-  // four heavy-ad scans of 16 s tasks and a 32 s ad-frame watch (189 s at load 20-43)
-  "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts": 120,
+  "test/e2e/chaos.test.ts": 128,
+  "services/tag-scanner/test/cpu-load-render.test.ts": 31,
+  "services/tag-scanner/test/accessibility-load.test.ts": 26,
 };
 
 export default class HeavyFirstSequencer extends BaseSequencer {

@@ -3,6 +3,8 @@
 // tag scanner, the media prober and the edge while they run (scripts/lib/chaos/run.ts).
 import { describe, expect, it } from "vitest";
 import { chaosTable, runChaos } from "../../scripts/lib/chaos/run.ts";
+import { freshBundles } from "../harness/bundles.ts";
+import { repoRoot } from "../harness/stack.ts";
 
 describe("faults under load", () => {
   it("loses no request, charges each reported scan once and nothing else, fires no impression twice, leaves no reservation held", async () => {
@@ -12,6 +14,9 @@ describe("faults under load", () => {
       // Each client's retry budget per request: a bound, not a truth. On a slow host (CI 2026-11-27: requests p95 89.8 s)
       // a zip in flight when the edge was killed at 82.8 s waited for its 10.8 s restart past a 90 s budget.
       budgetMs: 150_000,
+      // The bundles when `npm test` just built them: each of the 8 processes and the 3 restarts starts in a third of
+      // the CPU tsx takes (test/harness/bundles.ts).
+      built: freshBundles(repoRoot),
       faults: [
         { target: "nats", after: 0.1 },
         { target: "tag-scanner", after: 0.3 },

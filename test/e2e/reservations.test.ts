@@ -11,8 +11,10 @@ import { scan } from "@cva/contracts";
 import { freePort, until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { processSecretsEnv } from "../../scripts/lib/secrets.ts";
+import { builtEntry } from "../../scripts/lib/services.ts";
 import { INHERITED_SECRETS_DROPPED } from "../../scripts/lib/stack.ts";
 import { supervise, type Supervised } from "../../scripts/lib/supervisor.ts";
+import { freshBundles } from "../harness/bundles.ts";
 import { b64, repoRoot, startStack, type TestStack } from "../harness/stack.ts";
 
 const HELD = (n: string) => `<div style="width:300px;height:250px">hold-at-gate ${n}</div>`;
@@ -91,7 +93,8 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
       [
         {
           name: "edge-b",
-          entry: `${repoRoot}/edge/src/main.ts`,
+          // As the stack runs its edge: the bundle when it is fresh (test/harness/bundles.ts).
+          entry: freshBundles(repoRoot) ? builtEntry(repoRoot, "edge") : `${repoRoot}/edge/src/main.ts`,
           env: {
             ...ENV,
             ...processSecretsEnv(stack.secrets, "edge"),

@@ -1,6 +1,7 @@
 // Every scan kind through the real edge, queue and scanners (Chromium, ffmpeg), against local fixture servers:
 // the reports carry measured values, their images are served with the byte counts the report states, stored
-// reports come back identical, and the report page renders in a browser.
+// reports come back identical, and the report page renders in a browser. The web console, the CLI and the internal
+// doors' hostile cases run on the same stack (console-cases.ts, internal-doors-cases.ts): a stack costs 30-40 s of CPU.
 import { execFile } from "node:child_process";
 import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
@@ -15,6 +16,7 @@ import { corpusDir, itWithCorpus } from "@cva/platform/testing/index.ts";
 import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
 import { buildZip } from "../harness/zip.ts";
 import { consoleAndCliCases } from "./console-cases.ts";
+import { internalDoorsCases } from "./internal-doors-cases.ts";
 
 const run = promisify(execFile);
 
@@ -380,4 +382,8 @@ post("createSession", {});
     const violations = stack.natsLog.filter((l) => /Violation/.test(l) && !/Publish Violation - User "[\w-]+", Subject "\$JS\.API\.STREAM\.CREATE\.SCANS"/.test(l));
     expect(violations).toEqual([]);
   });
+
+  // The internal doors attacked on this stack (test/e2e/internal-doors-cases.ts): after the check above, since the
+  // attacks make nats-server log violations on purpose.
+  internalDoorsCases(() => stack);
 });

@@ -10,6 +10,7 @@ import { corpusDir, freePort, startNatsServer, until } from "@cva/platform/testi
 import { processSecretsEnv, type StackSecrets } from "../../scripts/lib/secrets.ts";
 import { INHERITED_SECRETS_DROPPED, stackProcesses, type ProcessSpec, type StackPorts } from "../../scripts/lib/stack.ts";
 import { supervise } from "../../scripts/lib/supervisor.ts";
+import { freshBundles } from "./bundles.ts";
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -53,7 +54,8 @@ export async function freeStackPorts(): Promise<StackPorts> {
   };
 }
 
-// `built`: the production bundles (dist/, `npm run build`) instead of the sources, as the image runs them.
+// `built`: the production bundles (dist/, `npm run build`) instead of the sources, as the image runs them. Unset: the
+// bundles when they are fresh (always in `npm test`, which builds them first; bundles.ts), else the sources.
 export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[]; built?: boolean } = {}): Promise<TestStack> {
   const iabSchemas = corpusDir("vast/iab-vast-schemas");
   const nats = await startNatsServer({ users: true });
@@ -61,7 +63,7 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   const ports = await freeStackPorts();
   const baseUrl = `http://127.0.0.1:${ports.edge}`;
   const specs = [
-    ...stackProcesses(repoRoot, ports, nats.url, secrets, { built: opts.built }).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
+    ...stackProcesses(repoRoot, ports, nats.url, secrets, { built: opts.built ?? freshBundles(repoRoot) }).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
     ...(opts.extra ?? []).map(({ natsUser, ...e }) => ({ ...e, env: { NATS_URL: nats.url, ...processSecretsEnv(secrets, natsUser ?? "tag-scanner"), ...e.env } })),
   ];
   const logs: string[] = [];

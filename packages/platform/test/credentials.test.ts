@@ -1,5 +1,5 @@
 // The credential check every internal service is started with (startServiceHost): where the secrets come from, and
-// what a caller without them is told. The full stack's doors are tested in test/e2e/internal-doors.test.ts.
+// what a caller without them is told. The full stack's doors are tested in test/e2e/internal-doors-cases.ts.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

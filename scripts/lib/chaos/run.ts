@@ -26,6 +26,8 @@ export interface ChaosOptions {
   budgetMs: number;
   /** Added to every service's environment. */
   env?: Record<string, string>;
+  /** Run the production bundles (dist/, `npm run build`) instead of the sources through tsx. */
+  built?: boolean;
   progress?: (line: string) => void;
 }
 
@@ -104,7 +106,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
 
     const ports = await freeStackPorts();
     const baseUrl = `http://127.0.0.1:${ports.edge}`;
-    const specs = stackProcesses(repoRoot, ports, cluster.url, secrets);
+    const specs = stackProcesses(repoRoot, ports, cluster.url, secrets, { built: opts.built });
     const tag = specs.find((s) => s.name === "tag-scanner")!;
     specs.push({ ...tag, name: "tag-scanner-2", env: { ...tag.env, TAG_SCANNER_PORT: String(await freePort()) } });
     say(`starting ${specs.length} processes (two tag scanners)`);
