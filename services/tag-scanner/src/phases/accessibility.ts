@@ -35,6 +35,8 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
    * axe once per renderer and every further frame takes it from its compilation cache.
    */
   before?: Promise<unknown>;
+  /** axe-core already being loaded into the top frame's world (started during the measure phase): waited for first. */
+  axeLoading?: Promise<unknown>;
 }): Promise<A11yArtifact> {
   const { worlds, client } = prepared;
   const { stepMs } = opts.timeouts;
@@ -44,13 +46,20 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   }
   const left = () => opts.jobDeadline - Date.now() - stepMs;
   const { mainFrameId } = prepared;
-  if (opts.narrowed) {
+  const putBack = async () => {
+    if (!opts.narrowed) return;
     const { profile, site } = opts;
     if (site.slot) await worlds.evaluate(mainFrameId, setSlotWidth(site.slot.width), stepMs);
     else await bounded(client.send("Emulation.setDeviceMetricsOverride", { width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile }), stepMs, undefined);
     await worlds.evaluate(mainFrameId, TWO_FRAMES, stepMs, true);
-  }
-  if (opts.before) await bounded(opts.before, stepMs, undefined);
+  };
+  // The width put back, the sensor's Debugger turned off and axe loaded into the top frame: none waits for another
+  // (axe loads no differently at either width; it runs once all three are done).
+  await Promise.all([
+    putBack(),
+    opts.before && bounded(opts.before, stepMs, undefined),
+    opts.axeLoading && bounded(opts.axeLoading, stepMs, undefined),
+  ]);
   const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, slotTop: !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
   const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
   let pause;
