@@ -323,7 +323,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // sample): sending it and compiling it no longer wait for those. Not for a framed bundle, whose top is our slot
     // page (checked only when the creative wrote into it).
     let axeLoading: Promise<unknown> | undefined;
-    const preloadAxe = site.slot || process.env.CVA_AB_MAIN || process.env.CVA_AB_NO_EARLY ? undefined : () => { axeLoading = loadAxe(prepared.worlds, prepared.mainFrameId, timeouts.stepMs); };
+    const preloadAxe = site.slot ? undefined : () => { axeLoading = loadAxe(prepared.worlds, prepared.mainFrameId, timeouts.stepMs); };
     const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline, afterCpuSample: preloadAxe });
     // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ. Then
     // the sensor's Debugger goes off, before axe-core loads (V8 caches no compiled script while a debugger is on).

@@ -72,7 +72,6 @@ let axeSource: string | undefined;
 function axeScript(): string {
   if (axeSource === undefined) {
     const full = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-    if (process.env.CVA_AB_MAIN || process.env.CVA_AB_FULL_AXE) return full;
     try {
       axeSource = axeSubset(full, AXE_RULES);
     } catch {
