@@ -320,10 +320,15 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
     // axe-core goes into the top frame's isolated world while the measure phase lays out and shoots (after its CPU
-    // sample): sending it and compiling it no longer wait for those. Not for a framed bundle, whose top is our slot
-    // page (checked only when the creative wrote into it).
+    // sample): sending it and compiling it no longer wait for those. With the consent sensor, only for a page of one
+    // frame: its Debugger is still on then, so V8 does not cache this compile, and with more frames the first one
+    // loaded after the Debugger is off is what lets the others take axe from the cache. Not for a framed bundle, whose top is our
+    // slot page (checked only when the creative wrote into it).
     let axeLoading: Promise<unknown> | undefined;
-    const preloadAxe = site.slot ? undefined : () => { axeLoading = loadAxe(prepared.worlds, prepared.mainFrameId, timeouts.stepMs); };
+    const preloadAxe = site.slot ? undefined : () => {
+      const { worlds, mainFrameId } = prepared;
+      axeLoading = worlds.frames().then((frames) => (frames.length === 1 || !prepared.consentSensor ? loadAxe(worlds, mainFrameId, timeouts.stepMs) : undefined));
+    };
     const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline, afterCpuSample: preloadAxe });
     // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ. Then
     // the sensor's Debugger goes off, before axe-core loads (V8 caches no compiled script while a debugger is on).
