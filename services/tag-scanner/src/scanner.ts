@@ -10,7 +10,6 @@ import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, 
 import { runPhase } from "./gatherers/gatherer.ts";
 import { MAX_SHOT_CSS } from "./gatherers/measure.ts";
 import { accessibilityPhase } from "./phases/accessibility.ts";
-import { loadAxe } from "./gatherers/accessibility.ts";
 import { storeFilmStrip } from "./film-strip-images.ts";
 import { clickThroughPhase } from "./phases/click-through.ts";
 import { measurePhase } from "./phases/measure.ts";
@@ -319,17 +318,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const { gatherers, events, signals, net, interception, perf, screencast, proxy } = prepared;
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
-    // axe-core goes into the top frame's isolated world while the measure phase lays out and shoots (after its CPU
-    // sample): sending it and compiling it no longer wait for those. With the consent sensor, only for a page of one
-    // frame: its Debugger is still on then, so V8 does not cache this compile, and with more frames the first one
-    // loaded after the Debugger is off is what lets the others take axe from the cache. Not for a framed bundle, whose top is our
-    // slot page (checked only when the creative wrote into it).
-    let axeLoading: Promise<unknown> | undefined;
-    const preloadAxe = site.slot ? undefined : () => {
-      const { worlds, mainFrameId } = prepared;
-      axeLoading = worlds.frames().then((frames) => (frames.length === 1 || !prepared.consentSensor ? loadAxe(worlds, mainFrameId, timeouts.stepMs) : undefined));
-    };
-    const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline, afterCpuSample: preloadAxe });
+    const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
     // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ. Then
     // the sensor's Debugger goes off, before axe-core loads (V8 caches no compiled script while a debugger is on).
     const sensor = prepared.consentSensor;
@@ -358,7 +347,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
     const a11y = await accessibilityPhase(prepared, {
-      site, profile, before: settled, axeLoading, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
+      site, profile, before: settled, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
       // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
       narrowed: !captureLanding,
       longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),

@@ -87,8 +87,8 @@ const SLOT_ONLY = `(() => { const b = document.body; return !!b && b.childElemen
 const PROBE = pageFunction<[max: number]>(new URL("./page/a11y-probe.js", import.meta.url), "a11yProbe")(5);
 
 /**
- * axe in the frame's world: loaded once per world (a world lives as long as its document). Also called ahead for the
- * top frame, while the measure phase runs (scanner.ts), so that sending and compiling it is off the serial path.
+ * axe in the frame's world: loaded once per world (a world lives as long as its document). The accessibility phase
+ * starts it for the top frame beside the steps before the checks.
  */
 export async function loadAxe(worlds: ProbeWorlds, frameId: string, ms: number): Promise<boolean> {
   return (await worlds.evaluate<boolean>(frameId, `typeof axe === "object"`, ms))

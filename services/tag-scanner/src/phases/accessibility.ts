@@ -1,5 +1,5 @@
 import type { DeviceProfile, ScanTimeouts } from "../config.ts";
-import { probeFrames, runDocumentChecks, tryPauseControl, type A11yArtifact } from "../gatherers/accessibility.ts";
+import { loadAxe, probeFrames, runDocumentChecks, tryPauseControl, type A11yArtifact } from "../gatherers/accessibility.ts";
 import { pageFunction } from "../gatherers/page-script.ts";
 import { bounded } from "../util.ts";
 import type { PreparedPage } from "../prepared-page.ts";
@@ -35,8 +35,6 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
    * axe once per renderer and every further frame takes it from its compilation cache.
    */
   before?: Promise<unknown>;
-  /** axe-core already being loaded into the top frame's world (started during the measure phase): waited for first. */
-  axeLoading?: Promise<unknown>;
 }): Promise<A11yArtifact> {
   const { worlds, client } = prepared;
   const { stepMs } = opts.timeouts;
@@ -53,13 +51,18 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
     else await bounded(client.send("Emulation.setDeviceMetricsOverride", { width: profile.width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile }), stepMs, undefined);
     await worlds.evaluate(mainFrameId, TWO_FRAMES, stepMs, true);
   };
-  // The width put back, the sensor's Debugger turned off and axe loaded into the top frame: none waits for another
-  // (axe loads no differently at either width; it runs once all three are done).
-  await Promise.all([
-    putBack(),
-    opts.before && bounded(opts.before, stepMs, undefined),
-    opts.axeLoading && bounded(opts.axeLoading, stepMs, undefined),
-  ]);
+  // axe into the top frame's world beside the width put back and the sensor's release: it loads no differently at
+  // either width, and runs once all three are done. Not for a framed bundle, whose top is our slot page (checked only
+  // when the creative wrote into it). With the consent sensor, only for a page of one frame: its Debugger may still be
+  // on, and V8 caches no compile while it is — with more frames, the first one loaded after the release is what lets
+  // the others take axe from the cache. Not during the measure phase: beside the layout probes on a loaded machine,
+  // it held them past their step (truth row xo-iframe-300x600-paints-top measured its frame's stand-in box).
+  const axeTop = async () => {
+    if (opts.site.slot) return;
+    const frames = await worlds.frames();
+    if (frames.length === 1 || !prepared.consentSensor) await loadAxe(worlds, mainFrameId, stepMs);
+  };
+  await Promise.all([putBack(), opts.before && bounded(opts.before, stepMs, undefined), axeTop()]);
   const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, slotTop: !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
   const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
   let pause;

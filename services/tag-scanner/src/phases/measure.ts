@@ -28,11 +28,6 @@ export async function measurePhase(prepared: PreparedPage, opts: {
   timeouts: Pick<ScanTimeouts, "stepMs">;
   /** Local ms by which the job's report must be on its way. */
   jobDeadline: number;
-  /**
-   * Started once the CPU sample is in, not waited for: work of ours for the renderer that must not count as the
-   * creative's CPU and need not wait for the layout steps (the accessibility phase's axe load, scanner.ts).
-   */
-  afterCpuSample?: () => void;
 }): Promise<MeasurePhaseArtifact> {
   const { client, events, perf, worlds, mainFrameId } = prepared;
   const { stepMs } = opts.timeouts;
@@ -51,7 +46,6 @@ export async function measurePhase(prepared: PreparedPage, opts: {
   if (responsive) {
     // CPU first: what measuring costs the renderer is not the creative's.
     await perf.sample();
-    opts.afterCpuSample?.();
     // Storage does not depend on the layout steps (which resize the viewport): read both at once.
     [measured, storage] = await Promise.all([
       measureCreative(client, worlds, mainFrameId, opts.profile, budget, opts.site.slot, opts.thenClick),
