@@ -31,8 +31,9 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   timeouts: Pick<ScanTimeouts, "stepMs">;
   jobDeadline: number;
   /**
-   * Settles before axe-core loads (bounded by the step): the consent sensor's Debugger turned off, so that V8 compiles
-   * axe once per renderer and every further frame takes it from its compilation cache.
+   * Settles before axe-core runs (bounded by the step): the consent sensor's Debugger turned off, so that V8 compiles
+   * axe once per renderer and every further frame takes it from its compilation cache (a page of one frame loads it
+   * into its top frame meanwhile: nothing to cache for).
    */
   before?: Promise<unknown>;
 }): Promise<A11yArtifact> {
