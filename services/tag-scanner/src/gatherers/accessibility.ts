@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import type { CDPSession, Protocol } from "puppeteer-core";
 import { bounded } from "../util.ts";
 import { pageFunction } from "./page-script.ts";
+import { axeSubset } from "./axe-subset.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 /** What page/a11y-probe.js returns for one frame. */
@@ -64,9 +65,19 @@ const MAX_FRAMES = 10;
 const MAX_TARGETS = 20;
 
 let axeSource: string | undefined;
-/** axe-core's browser bundle (MPL-2.0, used unmodified), read once. */
+/**
+ * axe-core's browser bundle (MPL-2.0) reduced to AXE_RULES (axe-subset.ts), derived once per process from the pinned
+ * package; the full bundle if its shape is not the one the reduction knows.
+ */
 function axeScript(): string {
-  axeSource ??= readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+  if (axeSource === undefined) {
+    const full = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    try {
+      axeSource = axeSubset(full, AXE_RULES);
+    } catch {
+      axeSource = full;
+    }
+  }
   return axeSource;
 }
 
@@ -75,8 +86,11 @@ const SLOT_ONLY = `(() => { const b = document.body; return !!b && b.childElemen
 
 const PROBE = pageFunction<[max: number]>(new URL("./page/a11y-probe.js", import.meta.url), "a11yProbe")(5);
 
-/** axe in the frame's world: loaded once per world (a world lives as long as its document). */
-async function loadAxe(worlds: ProbeWorlds, frameId: string, ms: number): Promise<boolean> {
+/**
+ * axe in the frame's world: loaded once per world (a world lives as long as its document). The accessibility phase
+ * starts it for the top frame beside the steps before the checks.
+ */
+export async function loadAxe(worlds: ProbeWorlds, frameId: string, ms: number): Promise<boolean> {
   return (await worlds.evaluate<boolean>(frameId, `typeof axe === "object"`, ms))
     || (await worlds.evaluate<boolean>(frameId, `${axeScript()}\n;typeof axe === "object"`, ms)) === true;
 }

@@ -33,12 +33,24 @@ export function createProbeWorlds(client: CDPSession): ProbeWorlds {
   client.on("Page.frameNavigated", (e: Protocol.Page.FrameNavigatedEvent) => contexts.delete(e.frame.id));
   client.on("Page.frameDetached", (e: Protocol.Page.FrameDetachedEvent) => contexts.delete(e.frameId));
 
+  // Worlds being created: two probes of one frame at once (axe loading beside the layout probe) share one world.
+  const creating = new Map<string, Promise<number>>();
+  client.on("Page.frameNavigated", (e: Protocol.Page.FrameNavigatedEvent) => creating.delete(e.frame.id));
   async function contextFor(frameId: string): Promise<number> {
     const known = contexts.get(frameId);
     if (known !== undefined) return known;
-    const { executionContextId } = await client.send("Page.createIsolatedWorld", { frameId, worldName: WORLD, grantUniveralAccess: false });
-    contexts.set(frameId, executionContextId);
-    return executionContextId;
+    let made = creating.get(frameId);
+    if (!made) {
+      const p: Promise<number> = client.send("Page.createIsolatedWorld", { frameId, worldName: WORLD, grantUniveralAccess: false })
+        .then(({ executionContextId }) => {
+          if (creating.get(frameId) === p) contexts.set(frameId, executionContextId);
+          return executionContextId;
+        })
+        .finally(() => { if (creating.get(frameId) === p) creating.delete(frameId); });
+      creating.set(frameId, p);
+      made = p;
+    }
+    return made;
   }
 
   async function run<T>(frameId: string, expression: string, awaitPromise: boolean): Promise<T> {
