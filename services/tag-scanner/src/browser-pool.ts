@@ -97,7 +97,7 @@ export const CHROMIUM_ARGS = [
   // session sees every frame's requests, interception, console and paints (no OOPIF bookkeeping). Each incognito
   // context still gets its own renderer, so scans never share a process.
   "--disable-site-isolation-trials",
-  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions",
+  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI",
   // The network service (a utility process that parses every response the creative gets) in its own sandbox, under a
   // seccomp filter, as renderers are; off by default on Linux in Chromium 156 (`--service-sandbox-type=none`).
   "--enable-features=NetworkServiceSandbox",
