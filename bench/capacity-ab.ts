@@ -3,9 +3,9 @@
 // concurrency) and with CPU seconds per scan per process kind (bench/cpu.ts). Prints one JSON line per round.
 // Run it from each checkout in turn (`npm run build` first), alternating, on the same machine:
 //   node --import tsx bench/capacity-ab.ts
-// CVA_CPU_PROF=<preload>:<dir> (preload: bench/cpu-profile-preload.cjs, absolute path): every node process preloads it (NODE_OPTIONS forbids --cpu-prof), and
-// the tag scanner gets SIGUSR2 around the measured scans of round 0: the preload profiles between the two signals and
-// writes <dir>/<pid>.cpuprofile.
+// CVA_CPU_PROF=<preload>:<dir> (preload: the absolute path of bench/cpu-profile-preload.cjs): every node process
+// preloads it (NODE_OPTIONS forbids --cpu-prof), and the tag scanner gets SIGUSR2 around the measured scans of round
+// 0: the preload profiles between the two signals and writes <dir>/<pid>.cpuprofile.
 import { startStack } from "../test/harness/stack.ts";
 import { launchFloorBrowser, floorScan } from "./browser-floor.ts";
 import { AD_BOX, AD_PAGE, TAG_BODY } from "./creatives.ts";
