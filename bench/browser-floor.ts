@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "puppeteer-core";
+import type { Browser, BrowserContextOptions } from "puppeteer-core";
 import { launchChromium } from "@cva/tag-scanner/browser-pool.ts";
 import { sandboxPlan } from "@cva/tag-scanner/sandbox.ts";
 
@@ -36,9 +36,9 @@ export async function launchFloorBrowser(): Promise<FloorBrowser> {
 }
 
 /** One floor "scan", ms: new context, page, content loaded, screenshot of the creative's box, context closed. */
-export async function floorScan(browser: Browser, html: string, box: { width: number; height: number }): Promise<number> {
+export async function floorScan(browser: Browser, html: string, box: { width: number; height: number }, contextOptions?: BrowserContextOptions): Promise<number> {
   const t = performance.now();
-  const context = await browser.createBrowserContext();
+  const context = await browser.createBrowserContext(contextOptions);
   try {
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: "load" });

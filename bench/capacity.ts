@@ -5,6 +5,7 @@ import { floorScan, type FloorBrowser } from "./browser-floor.ts";
 import { AD_BOX, AD_PAGE, TAG_BODY } from "./creatives.ts";
 import { runClients, scanAttempt } from "./load.ts";
 import { TAG_SCANNED, records } from "./logs.ts";
+import { countCpu, totalCpu, type CpuByKind } from "./cpu.ts";
 import { sampleTree } from "./memory.ts";
 import { type BenchTable, median, ms, pct, ratio } from "./table.ts";
 
@@ -29,6 +30,9 @@ export interface Point {
   /** The tag scanner's Chromium while this level ran: median PSS of all its processes, MB, per worker slot, and the process count. */
   mbPerSlot?: number;
   processes?: number;
+  /** CPU seconds (user + sys) per answered scan at this level, per process kind (bench/cpu.ts), and their sum. */
+  cpuPerScan?: CpuByKind;
+  cpuSPerScan?: number;
 }
 
 export interface Curve {
@@ -43,8 +47,10 @@ export async function tagCurve(stack: TestStack, key: string, label: string, slo
   for (const clients of LEVELS) {
     const from = stack.logs.length;
     const mem = sampleTree(stack.pids().get("tag-scanner"));
+    const cpuCount = countCpu(stack.pids());
     const r = await runClients(clients, scansAt(clients), once);
     const m = mem.stop();
+    const cpuUsed = cpuCount.stop();
     const recs = records(stack.logs, from, ...TAG_SCANNED);
     const cpu = r.values.map((v) => Number(v?.cpu_usage)).filter((v) => Number.isFinite(v));
     points.push({
@@ -52,16 +58,26 @@ export async function tagCurve(stack: TestStack, key: string, label: string, slo
       setup: recs.length ? median(recs.map((x) => x.phase_ms?.setup as number)) : undefined,
       cpu: cpu.length ? median(cpu) : undefined,
       ...(m ? { mbPerSlot: m.pssMb / slots, processes: m.processes } : {}),
+      ...perScan(cpuUsed, r.times.length),
     });
   }
   return { label, points };
 }
 
+function perScan(cpu: CpuByKind, scans: number): Pick<Point, "cpuPerScan" | "cpuSPerScan"> {
+  if (scans === 0 || Object.keys(cpu).length === 0) return {};
+  const each = Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, v / scans]));
+  return { cpuPerScan: each, cpuSPerScan: totalCpu(cpu) / scans };
+}
+
 export async function floorCurve(floor: FloorBrowser): Promise<Curve> {
   const points: Point[] = [];
+  const pid = floor.browser.process()?.pid;
   for (const clients of LEVELS) {
+    // The floor's Chromium is this process's child: its tree is counted as the tag scanner's is (under "floor").
+    const cpuCount = pid ? countCpu(new Map([["floor", pid]]), "floor") : undefined;
     const r = await runClients(clients, scansAt(clients), async () => ({ ok: true as const, value: await floorScan(floor.browser, AD_PAGE, AD_BOX) }));
-    points.push({ clients, perMinute: r.perMinute, p95: pct(r.times, 95), refused: 0, failed: 0 });
+    points.push({ clients, perMinute: r.perMinute, p95: pct(r.times, 95), refused: 0, failed: 0, ...(cpuCount ? perScan(cpuCount.stop(), r.times.length) : {}) });
   }
   return { label: "floor", points };
 }
@@ -75,16 +91,22 @@ export function addCurveRows(table: BenchTable, curve: Curve, floor: Curve | und
       p.setup !== undefined ? `setup p50 ${Math.round(p.setup)} ms` : "",
       p.cpu !== undefined ? `cpu_usage p50 ${Math.round(p.cpu)} ms` : "",
       p.mbPerSlot !== undefined ? `Chromium ${Math.round(p.mbPerSlot)} MB PSS per slot, ${p.processes} processes` : "",
+      p.cpuSPerScan !== undefined ? `CPU ${p.cpuSPerScan.toFixed(2)} s/scan: ${cpuParts(p.cpuPerScan!)}` : "",
     ].filter(Boolean);
     const goal = p.clients === GOAL_CLIENTS;
     table.add({
       figure: `capacity: static tag, ${curve.label}, ${p.clients} client${p.clients > 1 ? "s" : ""}`,
       value: `${p.perMinute.toFixed(1)} scans/min, p95 ${ms(p.p95)}${extra.length ? ` (${extra.join(", ")})` : ""}`,
-      floor: f ? `${f.perMinute.toFixed(0)}/min, p95 ${ms(f.p95)} at ${p.clients} context${p.clients > 1 ? "s" : ""}` : "—",
+      floor: f ? `${f.perMinute.toFixed(0)}/min, p95 ${ms(f.p95)} at ${p.clients} context${p.clients > 1 ? "s" : ""}${f.cpuSPerScan !== undefined ? `, CPU ${f.cpuSPerScan.toFixed(2)} s each` : ""}` : "—",
       vs: f ? ratio(p.perMinute, f.perMinute) : "—",
       ...(goal ? { goal: `≥ ${GOAL_PER_MIN} scans/min and ≥ ${GOAL_VS_FLOOR}× floor`, met: p.perMinute >= GOAL_PER_MIN && (!f || p.perMinute >= GOAL_VS_FLOOR * f.perMinute) } : {}),
     });
   }
+}
+
+/** The kinds that cost at least 0.01 s a scan, largest first: "renderers 0.61, tag-scanner 0.40, …". */
+function cpuParts(c: CpuByKind): string {
+  return Object.entries(c).filter(([, v]) => v >= 0.01).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k.replace(/^chromium /, "")} ${v.toFixed(2)}`).join(", ");
 }
 
 /**

@@ -97,7 +97,10 @@ export const CHROMIUM_ARGS = [
   // session sees every frame's requests, interception, console and paints (no OOPIF bookkeeping). Each incognito
   // context still gets its own renderer, so scans never share a process.
   "--disable-site-isolation-trials",
-  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions",
+  // WebUIOmnibox*/PreloadTopChromeWebUI: Chromium 156 preloads its omnibox popup (chrome://omnibox-popup.top-chrome/)
+  // for browser windows, headless too, and each scan context got a --top-chrome-webui renderer for it: half the
+  // processes, about half a scan's CPU and ~90 MB a slot (README, "Where the capacity goes"). Browser chrome only.
+  "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,OptimizationHints,InterestFeedContentSuggestions,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup,PreloadTopChromeWebUI",
   // The network service (a utility process that parses every response the creative gets) in its own sandbox, under a
   // seccomp filter, as renderers are; off by default on Linux in Chromium 156 (`--service-sandbox-type=none`).
   "--enable-features=NetworkServiceSandbox",
