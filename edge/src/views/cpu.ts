@@ -6,7 +6,7 @@ import { num, obj, orEmpty } from "./schema.ts";
 export const cpuSchema = orEmpty(
   obj({
     average_percent: num(
-      "percent (0–100, one decimal) of one core of the reference device — a mid-tier phone, Lighthouse BenchmarkIndex 1000 — that the creative's main thread used over the whole render",
+      "percent (0–100, one decimal) of one core of the reference device — a mid-tier phone, Lighthouse BenchmarkIndex 1000 — that the creative's main thread used over the whole render — over at least 1 s when the render ended on proof that nothing more was scheduled (the thread idles after it)",
     ),
     peak_percent: num("percent (0–100, one decimal) of the same core in the busiest window of at least 1 s"),
   }),

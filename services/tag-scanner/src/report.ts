@@ -208,7 +208,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const firstPaintWall = ttvs >= 0 && art.navWallMs !== undefined ? art.navWallMs + ttvs : undefined;
   const dcl = domContentLoaded(art);
   const motionTail = { captureLagMs: art.captureLagMs ?? 0, scheduledEnd: art.scheduledMotionEnd };
-  const load = art.cpuScale !== undefined ? cpuLoad(art.cpuSeries, art.cpuScale) : undefined;
+  const load = art.cpuScale !== undefined ? cpuLoad(art.cpuSeries, art.cpuScale, !art.stillMoving && !art.timedOut) : undefined;
   const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,

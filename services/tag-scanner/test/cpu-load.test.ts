@@ -52,4 +52,13 @@ describe("cpu (fields/cpu-load.ts)", () => {
     expect(cpuLoad(series(1, 500, () => 0), 1)).toBeUndefined();
     expect(cpuLoad([], 1)).toBeUndefined();
   });
+
+  it("a render proven still before a window ends is counted over the whole window: the thread idles after it", () => {
+    // A static banner: 60 ms of parse and first paint, proven still 200 ms later — 6 % of a second, not 30 %.
+    const still = series(3, 100, () => 30);
+    expect(cpuLoad(still, 1, true)).toEqual({ averagePercent: 6, peakPercent: 6 });
+    expect(cpuLoad(still, 1, false)).toEqual({ averagePercent: 30, peakPercent: 30 });
+    // A render of a window or more is its own span either way.
+    expect(cpuLoad(series(11, 500, () => 100), 1, true)).toEqual({ averagePercent: 20, peakPercent: 20 });
+  });
 });

@@ -50,12 +50,22 @@ export const CPU_PINNED_MS = 1_000;
  * reference device's): a percent measured here × scale is the percent the same work takes on the reference device,
  * capped at 100 (a creative wanting more than one reference core is held to it there). Undefined when the series
  * spans no time (the page never answered Performance.getMetrics).
+ *
+ * `stillAfter`: the render ended on the watch's proof that nothing more was scheduled (not moving, not timed out),
+ * so the thread stays idle after it. A render that short — a static banner proven still a few hundred ms after its
+ * first paint — is then counted over one full window: its parse and first paint over the 0.2 s the watch needed
+ * read 20–30 % on a fast host (CI 2026-11-27, once the scanner's browser lost a spare renderer and renders got
+ * shorter), a figure of the watch's speed, not of the creative, which idles for the rest of any second it is shown.
  */
-export function cpuLoad(series: readonly CpuSample[], scale: number): CpuLoad | undefined {
+export function cpuLoad(series: readonly CpuSample[], scale: number, stillAfter = false): CpuLoad | undefined {
   // Samples are requested concurrently and may come back out of order; the renderer's clock orders them.
   const s = [...series].sort((x, y) => x.t - y.t);
   if (s.length < 2 || !(scale > 0)) return undefined;
-  const average = share(s[0]!, s[s.length - 1]!);
+  const first = s[0]!, last = s[s.length - 1]!;
+  const span = last.t - first.t;
+  const average = stillAfter && span > 0 && span < CPU_WINDOW_MS
+    ? Math.min(1, Math.max(0, last.cpu - first.cpu) / CPU_WINDOW_MS)
+    : share(first, last);
   if (average === undefined) return undefined;
   let peak: number | undefined;
   for (let i = 0, j = 0; i < s.length; i++) {
