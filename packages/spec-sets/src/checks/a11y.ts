@@ -36,3 +36,26 @@ export function pauseMeasure(report: TagReport): Measurement {
       throw new Error("the pause control was not looked for");
   }
 }
+
+/** The photosensitivity fields the tag, video-file and VAST media-file reports share (WCAG 2.3.1). */
+interface FlashFields {
+  maxFlashesPerSecond: number;
+  maxRedFlashesPerSecond: number;
+  redFlash: boolean;
+  flashRisk: boolean;
+  flashesJudged: boolean;
+  flashesNotJudgedReason: string;
+  worstSecondMs: bigint;
+}
+
+/**
+ * The three-flashes verdict, the same on every kind: the most flashes in one second; a risk names its kinds and its
+ * second (counted from `from`); no risk without every second seen is "not evaluated", with the analysis's reason.
+ */
+export function flashMeasurement(a: FlashFields, from: string): Measurement {
+  const worst = Math.max(a.maxFlashesPerSecond, a.maxRedFlashesPerSecond);
+  if (!a.flashRisk && !a.flashesJudged) throw new Error(a.flashesNotJudgedReason || "flashing could not be judged");
+  if (!a.flashRisk) return worst;
+  const kinds = [a.maxFlashesPerSecond > 3 ? `${a.maxFlashesPerSecond} general` : "", a.redFlash ? `${a.maxRedFlashesPerSecond} red` : ""].filter(Boolean).join(" and ");
+  return { value: worst, detail: `${kinds} flashes in the second starting ${a.worstSecondMs} ms after ${from}` };
+}

@@ -1,6 +1,6 @@
 import type { TagReport } from "@cva/contracts";
 import type { TagTest } from "../../types.ts";
-import { accessibility } from "../a11y.ts";
+import { accessibility, flashMeasurement } from "../a11y.ts";
 
 export const photosensitivity: TagTest = {
   meta: {
@@ -13,10 +13,6 @@ export const photosensitivity: TagTest = {
   },
   measure(report: TagReport) {
     const a = accessibility(report);
-    const worst = Math.max(a.maxFlashesPerSecond, a.maxRedFlashesPerSecond);
-    if (!a.flashRisk && !a.flashesJudged) throw new Error(`${a.flashesNotJudgedReason}`);
-    if (!a.flashRisk) return worst;
-    const kinds = [a.maxFlashesPerSecond > 3 ? `${a.maxFlashesPerSecond} general` : "", a.redFlash ? `${a.maxRedFlashesPerSecond} red` : ""].filter(Boolean).join(" and ");
-    return { value: worst, detail: `${kinds} flashes in the second starting ${a.worstSecondMs} ms after the render began` };
+    return flashMeasurement(a, "the render began");
   },
 };

@@ -1,6 +1,7 @@
 import type { VideoFileReport } from "@cva/contracts";
 import type { VideoFileTest } from "../../types.ts";
 import { requireFileMeasured } from "../file-util.ts";
+import { flashMeasurement } from "../a11y.ts";
 
 export const photosensitivity: VideoFileTest = {
   meta: {
@@ -15,10 +16,6 @@ export const photosensitivity: VideoFileTest = {
     const a = report.accessibility;
     if (!a) throw new Error("the report has no accessibility section");
     requireFileMeasured(report, "accessibility.flash_risk", "flashing");
-    const worst = Math.max(a.maxFlashesPerSecond, a.maxRedFlashesPerSecond);
-    if (!a.flashRisk && !a.flashesJudged) throw new Error(a.flashesNotJudgedReason || "flashing could not be judged");
-    if (!a.flashRisk) return worst;
-    const kinds = [a.maxFlashesPerSecond > 3 ? `${a.maxFlashesPerSecond} general` : "", a.redFlash ? `${a.maxRedFlashesPerSecond} red` : ""].filter(Boolean).join(" and ");
-    return { value: worst, detail: `${kinds} flashes in the second starting ${a.worstSecondMs} ms after the first frame` };
+    return flashMeasurement(a, "the first frame");
   },
 };

@@ -1,5 +1,6 @@
 import type { MediaFileTest, MediaFileInput } from "../../../types.ts";
 import { fileInfo, requireMeasured } from "../../util.ts";
+import { flashMeasurement } from "../../a11y.ts";
 
 /**
  * WCAG 2.3.1 on a VAST media file: the rendition the VAST analyzer had analysed (one per Linear creative, its smallest
@@ -25,10 +26,6 @@ export const photosensitivity: MediaFileTest = {
     }
     requireMeasured(input, "accessibility.flash_risk", "flashing");
     if (!a || a.framesAnalyzed === 0) return null;
-    const worst = Math.max(a.maxFlashesPerSecond, a.maxRedFlashesPerSecond);
-    if (!a.flashRisk && !a.flashesJudged) throw new Error(a.flashesNotJudgedReason || "flashing could not be judged");
-    if (!a.flashRisk) return worst;
-    const kinds = [a.maxFlashesPerSecond > 3 ? `${a.maxFlashesPerSecond} general` : "", a.redFlash ? `${a.maxRedFlashesPerSecond} red` : ""].filter(Boolean).join(" and ");
-    return { value: worst, detail: `${kinds} flashes in the second starting ${a.worstSecondMs} ms after the first frame` };
+    return flashMeasurement(a, "the first frame");
   },
 };
