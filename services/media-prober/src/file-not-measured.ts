@@ -1,3 +1,4 @@
+import { FLASH_FIELD } from "./not-measured.ts";
 /**
  * The fields of a raw video/audio file report (VideoFileReport, AudioFileReport) that can fail to be measured while the
  * rest is, as JSON paths below the report (their not_measured). A listed field carries a placeholder in the proto; the
@@ -24,14 +25,7 @@ export const FILE_FIELD = {
   screenshot: "screenshot",
   audioWave: "audio_wave",
   captions: "accessibility.captions",
-  maxFlashes: "accessibility.max_flashes_per_second",
-  maxRedFlashes: "accessibility.max_red_flashes_per_second",
-  redFlash: "accessibility.red_flash",
-  flashRisk: "accessibility.flash_risk",
-  worstSecond: "accessibility.worst_second_ms",
-  framesAnalyzed: "accessibility.frames_analyzed",
-  flashFps: "accessibility.flash_analysis_fps",
-  flashArea: "accessibility.flash_area_threshold_px",
+  ...FLASH_FIELD,
 } as const;
 
 export type FileField = (typeof FILE_FIELD)[keyof typeof FILE_FIELD];

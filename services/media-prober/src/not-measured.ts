@@ -4,6 +4,18 @@
  * proto (0, false, unset); the edge leaves it out of the JSON and the spec-set tests report it as not evaluated, so
  * no report shows a value nobody measured.
  */
+/** The photosensitivity fields, the same paths on a VAST media file and a raw video file (flash-fields.ts). */
+export const FLASH_FIELD = {
+  maxFlashes: "accessibility.max_flashes_per_second",
+  maxRedFlashes: "accessibility.max_red_flashes_per_second",
+  redFlash: "accessibility.red_flash",
+  flashRisk: "accessibility.flash_risk",
+  worstSecond: "accessibility.worst_second_ms",
+  framesAnalyzed: "accessibility.frames_analyzed",
+  flashFps: "accessibility.flash_analysis_fps",
+  flashArea: "accessibility.flash_area_threshold_px",
+} as const;
+
 export const FIELD = {
   httpCode: "http_code",
   fileSize: "file_size",
@@ -17,14 +29,7 @@ export const FIELD = {
   audioWave: "audio_wave",
   captions: "accessibility.captions",
   // Photosensitivity, on the rendition the VAST analyzer flagged (MediaInput.analyze_flashes) when its pass failed.
-  maxFlashes: "accessibility.max_flashes_per_second",
-  maxRedFlashes: "accessibility.max_red_flashes_per_second",
-  redFlash: "accessibility.red_flash",
-  flashRisk: "accessibility.flash_risk",
-  worstSecond: "accessibility.worst_second_ms",
-  framesAnalyzed: "accessibility.frames_analyzed",
-  flashFps: "accessibility.flash_analysis_fps",
-  flashArea: "accessibility.flash_area_threshold_px",
+  ...FLASH_FIELD,
 } as const;
 
 export type NotMeasuredField = (typeof FIELD)[keyof typeof FIELD];
