@@ -43,6 +43,8 @@ export class FakeAuth {
   reserveError: ConnectError | undefined;
   calls: string[] = [];
   hang = false;
+  /** ReserveQuota calls that reserve but whose answer is lost: the caller's time-out ends them (a slow auth). */
+  lostReserveAnswers = 0;
   /** CommitQuota calls that fail (Unavailable, nothing committed) before the next ones answer. */
   commitFailures = 0;
   private n = 0;
@@ -68,15 +70,25 @@ export class FakeAuth {
       reserveQuota(req: auth.ReserveQuotaRequest, opts?: { timeoutMs?: number }) {
         self.calls.push("reserveQuota");
         self.reserveRequests.push(req);
-        return hangable(() => {
+        const reserve = () => {
           if (self.reserveError) throw self.reserveError;
           const left = self.quota.get(req.customerId) ?? 0;
+          // As auth: a proposed id already reserved answers that reservation, charging nothing more.
+          if (req.reservationId && self.reservations.has(req.reservationId)) {
+            return create(auth.ReserveQuotaResponseSchema, { reservationId: req.reservationId, remaining: BigInt(left) });
+          }
           if (left <= 0) throw new ConnectError("quota used up", Code.ResourceExhausted);
           self.quota.set(req.customerId, left - 1);
-          const id = `res-${++self.n}`;
+          const id = req.reservationId || `res-${++self.n}`;
           self.reservations.set(id, req.customerId);
           return create(auth.ReserveQuotaResponseSchema, { reservationId: id, remaining: BigInt(left - 1) });
-        }, opts);
+        };
+        if (self.lostReserveAnswers > 0) {
+          self.lostReserveAnswers--;
+          reserve();
+          return new Promise((_, reject) => setTimeout(() => reject(new ConnectError("deadline exceeded", Code.DeadlineExceeded)), opts?.timeoutMs ?? 60_000));
+        }
+        return hangable(reserve, opts);
       },
       refundQuota(req: { reservationId: string }) {
         self.calls.push("refundQuota");

@@ -3,6 +3,7 @@
 // processes) is proven in test/e2e/reservations.test.ts.
 import { Code, ConnectError } from "@connectrpc/connect";
 import { ScanKind } from "@cva/contracts";
+import { until } from "@cva/platform/testing/index.ts";
 import { describe, expect, it } from "vitest";
 import { requestHash } from "../src/scan/request-hash.ts";
 import { parseIdempotencyKey } from "../src/validation/idempotency-key.ts";
@@ -51,6 +52,33 @@ describe("reservations", () => {
     expect(authFake.calls.filter((c) => c === "commitQuota").length).toBeGreaterThan(2);
     expect(authFake.commits).toEqual([]);
     expect(authFake.refunds).toEqual([]);
+  });
+
+  it("asks again with its own reservation id when auth's answer is lost: one reservation, charged once", async () => {
+    const { app, authFake } = await setup();
+    authFake.lostReserveAnswers = 1;
+    const before = authFake.quota.get("cust-a")!;
+    const res = await post(app, "/v3/scanTag", { data: TAG });
+    expect(res.statusCode).toBe(200);
+    const [first, again] = authFake.reserveRequests;
+    expect(first!.reservationId).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(again!.reservationId).toBe(first!.reservationId);
+    expect(authFake.commits).toEqual([first!.reservationId]);
+    expect(before - authFake.quota.get("cust-a")!).toBe(1);
+    expect(authFake.refunds).toEqual([]);
+  });
+
+  it("refunds by its id a reservation whose answers never came, so no in-flight slot stays held until the reaper", async () => {
+    const { app, authFake } = await setup();
+    authFake.lostReserveAnswers = 2;
+    const before = authFake.quota.get("cust-a")!;
+    const res = await post(app, "/v3/scanTag", { data: TAG });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error_type: "processing_error", message: "the quota service is unavailable; retry later" });
+    const rid = authFake.reserveRequests[0]!.reservationId;
+    await until("the refund", async () => authFake.refunds, (r) => r.includes(rid), 5_000);
+    expect(authFake.quota.get("cust-a")).toBe(before);
+    expect(authFake.commits).toEqual([]);
   });
 
   it("refunds instead of committing when the scan fails", async () => {

@@ -71,10 +71,11 @@ async function post(url: string, body: unknown, key: string, idempotencyKey?: st
 
 const ENV = {
   CUSTOMER_MAX_IN_FLIGHT: String(CAP),
-  // A short reservation TTL (scan 12 s + 3 × 2 s) and a fast reaper, so the abandoned scan below is refunded within
-  // the test's time; 12 s leaves a loaded machine room to release the held scans before they time out.
+  // A short reservation TTL (scan 12 s + 3 × 3 s) and a fast reaper, so the abandoned scan below is refunded within
+  // the test's time; 12 s leaves a loaded machine room to release the held scans before they time out, and 3 s auth
+  // on a loaded machine room to answer (a reservation whose answer is lost is asked again, then refunded).
   SCAN_TIMEOUT_MS: "12000",
-  RPC_TIMEOUT_MS: "2000",
+  RPC_TIMEOUT_MS: "3000",
   RESERVATION_REAP_INTERVAL_MS: "200",
 };
 
@@ -138,7 +139,10 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     const other = await stack.createKey("neighbour", 100);
     const answered: Array<Awaited<ReturnType<typeof post>>> = [];
     const all = Array.from({ length: 4 }, (_, i) => post(`${stack.baseUrl}/v3/scanTag`, { data: b64(HELD(`cap-${i}`)) }, key).then((r) => (answered.push(r), r)));
-    await gate.holding(CAP);
+    // What answered instead, should fewer arrive (a reservation refused or unanswered under load).
+    await gate.holding(CAP).catch((e: Error) => {
+      throw new Error(`${e.message}; answered: ${JSON.stringify(answered.map((r) => [r.status, r.json]))}`);
+    });
     // The refused ones answer while the first two are still held at the gate.
     await until("the two refusals", async () => answered.length, (n) => n >= 2, 15_000);
     expect(gate.waiting).toBe(CAP);
@@ -305,7 +309,7 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     edgeB!.children().get("edge-b")!.kill("SIGKILL");
     await pending;
     gate.release();
-    // TTL = 12 s scan + 3 × 2 s; the reaper sweeps every 200 ms.
+    // TTL = 12 s scan + 3 × 3 s; the reaper sweeps every 200 ms.
     await until("the reaper's refund", () => used("abandoned"), (n) => n === 0, 45_000);
     expect(Date.now()).toBeGreaterThanOrEqual(held[0]!.expiresUnixMs);
     expect((await store.listHeld()).filter((h) => h.customerId === "abandoned")).toEqual([]);

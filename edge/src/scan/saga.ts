@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { create } from "@bufbuild/protobuf";
@@ -16,6 +17,10 @@ import type { Principal, ScanOutcome, ScanRequest, ScanRequestFields } from "./t
 // reservation holds one scan (with a TTL, the customer's in-flight cap and the idempotency key), the report is
 // stored, then the reservation is committed; every failure after the reservation is answered once and refunds it.
 // The idempotent-retry protocol (idempotent-retry.ts) decides when a request runs a saga of its own.
+
+// A call whose outcome is unknown: it may have been done at auth although no answer came.
+const answerLost = (err: unknown) =>
+  !(err instanceof ConnectError) || [Code.DeadlineExceeded, Code.Unavailable, Code.Canceled, Code.Unknown, Code.Internal, Code.Aborted].includes(err.code);
 
 // Longest pause between two CommitQuota calls for one stored report.
 const COMMIT_RETRY_MAX_PAUSE_MS = 1_000;
@@ -95,18 +100,32 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
   async function reserve(principal: Principal, req: ScanRequestFields, jobId: string, idem: { key: string; hash: string } | undefined, log: Log) {
     // The customer's share of every lane the scan runs on (in-flight-caps.ts), enforced by auth with the quota.
     const caps = deps.caps.capsFor(req.kind, locationOf(req, config));
-    try {
-      return await deps.auth.reserveQuota(
+    // The id is ours, so a call whose answer is lost — auth slow past the time-out, yet the reservation made — is
+    // asked once more with it (auth answers the same reservation) and, still unanswered, refunded by it. Otherwise
+    // that reservation would hold one of the customer's in-flight slots until the reaper, minutes later.
+    const reservationId = randomBytes(18).toString("base64url");
+    const call = () =>
+      deps.auth.reserveQuota(
         {
           customerId: principal.customerId,
           jobId,
           ttlMs: BigInt(reservationTtlMs),
           inFlightCaps: caps,
+          reservationId,
           ...(idem ? { idempotencyKey: idem.key, requestHash: idem.hash } : {}),
         },
         { timeoutMs: rpcTimeoutMs },
       );
+    try {
+      try {
+        return await call();
+      } catch (err) {
+        if (!answerLost(err)) throw err;
+        log.warn({ err: String(err), reservation_id: reservationId }, "quota reservation unanswered; asking again with its id");
+        return await call();
+      }
     } catch (err) {
+      if (answerLost(err)) void refund(reservationId, log);
       if (err instanceof ConnectError) {
         if (err.code === Code.ResourceExhausted) throw quotaError("monthly scan quota used up");
         if (err.code === Code.FailedPrecondition) {

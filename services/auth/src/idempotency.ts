@@ -60,6 +60,8 @@ export async function claimIdempotencyKey(kv: LedgerKv, customerId: string, key:
     const e = await kv.get(kvKey);
     if (live(e)) {
       const cur = e.json<IdempotencyRecord>();
+      // Our own claim, made by a first call with the same proposed reservation id whose answer was lost.
+      if (cur.reservation_id === fresh.reservation_id && cur.request_hash === fresh.request_hash) return { claimed: true, kvKey, revision: e.revision };
       const state = await keyState(kv, cur, now);
       if (state !== "released") {
         if (cur.request_hash !== fresh.request_hash) return { claimed: false, result: { ok: false, reason: "key_conflict" } };

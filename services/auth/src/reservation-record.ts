@@ -5,6 +5,8 @@ import type { ReservationRecord, ReservationState } from "./types.ts";
 // ledger and the idempotency keys (a key's state is its reservation's).
 
 export const RESERVATION_ID = /^[A-Za-z0-9_-]{16,64}$/;
+// An id a caller proposes: at least 24 characters (144 bits, as auth's own), so none is guessable.
+export const PROPOSED_RESERVATION_ID = /^[A-Za-z0-9_-]{24,64}$/;
 
 export const reservationKvKey = (reservationId: string) => `r.${reservationId}`;
 

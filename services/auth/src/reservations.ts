@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { casLoop } from "./cas.ts";
+import { casLoop, isRevisionConflict } from "./cas.ts";
 import { previousUtcMonth, token, untoken, utcMonth, utcMonthStart } from "./encode.ts";
 import { invalidArgument, notFound } from "@cva/platform";
 import { checkIdempotencyArgs, claimIdempotencyKey, releaseIdempotencyKey, type KeyClaim } from "./idempotency.ts";
 import type { LedgerKv } from "./ledger-kv.ts";
-import { RESERVATION_ID, isExpired, live, reservationKvKey, stateOf } from "./reservation-record.ts";
+import { PROPOSED_RESERVATION_ID, RESERVATION_ID, isExpired, live, reservationKvKey, stateOf } from "./reservation-record.ts";
 import type { CounterRecord, CustomerRecord, HeldReservation, InFlightCap, ReservationRecord, ReservationState, ReserveOptions, ReserveResult } from "./types.ts";
 
 // Quota reservations that settle themselves. A reservation is charged and held in one compare-and-swap of the
@@ -83,7 +83,15 @@ export class ReservationLedger {
     const now = this.now();
     const expires = now + ttlMs;
     const month = utcMonth(now);
-    const reservationId = randomBytes(18).toString("base64url");
+    if (opts.reservationId !== undefined && !PROPOSED_RESERVATION_ID.test(opts.reservationId)) {
+      throw invalidArgument("reservation_id must be 24–64 base64url characters");
+    }
+    const reservationId = opts.reservationId ?? randomBytes(18).toString("base64url");
+    if (opts.reservationId !== undefined) {
+      // A repeated call (its first answer was lost): the reservation the first call made is the answer.
+      const again = await this.repeated(customerId, jobId, reservationId, cust.monthly_quota);
+      if (again) return again;
+    }
     let claim: KeyClaim | undefined;
     if (opts.idempotencyKey) {
       claim = await claimIdempotencyKey(
@@ -114,6 +122,11 @@ export class ReservationLedger {
     try {
       await this.kv.create(reservationKvKey(reservationId), JSON.stringify(rec));
     } catch (err) {
+      // Two calls with one proposed id at once: the other wrote the record first; the hold is the one they share.
+      if (opts.reservationId !== undefined && isRevisionConflict(err)) {
+        const again = await this.repeated(customerId, jobId, reservationId, cust.monthly_quota);
+        if (again) return again;
+      }
       // Without its record nobody can commit the reservation: give the scan back now (the reaper would, at expiry).
       await this.settleHold(customerId, month, reservationId, true).catch(() => {});
       throw err;
@@ -136,6 +149,8 @@ export class ReservationLedger {
     return casLoop("quota counter", async () => {
       const e = await this.kv.get(k);
       const cur: CounterRecord = live(e) ? e.json<CounterRecord>() : { used: 0 };
+      // Held already: a repeated call with a proposed id, racing the first (which writes the record).
+      if (cur.held && reservationId in cur.held) return { ok: true as const, used: cur.used };
       if (cur.used >= quota) return { ok: false as const, reason: "quota" as const, used: cur.used, quota, month };
       if (maxInFlight > 0) {
         const inFlight = inFlightOn(cur);
@@ -152,6 +167,19 @@ export class ReservationLedger {
       else await this.kv.create(k, JSON.stringify(next));
       return { ok: true as const, used: next.used };
     });
+  }
+
+  // The reservation a first call with this proposed id made, when it made one: held, it is the answer (the same id,
+  // nothing charged again); settled, or another customer's or job's, the id cannot be used again.
+  private async repeated(customerId: string, jobId: string, reservationId: string, quota: number): Promise<ReserveResult | undefined> {
+    const e = await this.kv.get(reservationKvKey(reservationId));
+    if (!live(e)) return undefined;
+    const r = e.json<ReservationRecord>();
+    if (r.customer_id !== customerId || r.job_id !== jobId || stateOf(r) !== "held" || isExpired(r, this.now())) {
+      throw invalidArgument("reservation_id is already used");
+    }
+    const used = (await this.counter(counterKvKey(customerId, r.month)))?.used ?? 0;
+    return { ok: true, reservationId, remaining: Math.max(0, quota - used), month: r.month, expiresUnixMs: r.expires_unix_ms ?? 0 };
   }
 
   private async counter(counterKey: string): Promise<CounterRecord | undefined> {

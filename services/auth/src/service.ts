@@ -43,6 +43,7 @@ export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.Aut
         maxInFlight: req.maxInFlight,
         inFlightCaps: req.inFlightCaps.map((c) => ({ lane: c.lane, max: c.max })),
         ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey, requestHash: req.requestHash } : {}),
+        ...(req.reservationId ? { reservationId: req.reservationId } : {}),
       });
       if (r.ok) return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
       switch (r.reason) {

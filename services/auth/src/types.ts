@@ -24,6 +24,9 @@ export interface ReserveOptions {
   // Caps per lane (the workers of one scan kind): the reservation runs on every lane listed, and on each the
   // customer's unexpired uncommitted reservations stay at most `max` (0: no cap on that lane).
   inFlightCaps?: InFlightCap[];
+  // The caller's own id for this reservation (PROPOSED_RESERVATION_ID): a repeated call with it answers the
+  // reservation the first call made, so a caller that lost an answer can ask again (or refund) without holding two.
+  reservationId?: string;
 }
 
 export interface InFlightCap {

@@ -347,3 +347,52 @@ describe("idempotency keys", () => {
     expect((await store.reserve("idem-bad", "j", { idempotencyKey: " a.b*c>d ~", requestHash: HASH })).ok).toBe(true);
   });
 });
+
+describe("a reservation id proposed by the caller", () => {
+  const RID = "Prop0sedReservation_id-24";
+
+  it("reserves once: a repeated call (its first answer lost) answers the same reservation and charges nothing more", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("proposer", 10);
+    const caps = [{ lane: "tag", max: 2 }];
+    const first = reserved(await store.reserve("proposer", "job-p", { reservationId: RID, inFlightCaps: caps }));
+    expect(first.reservationId).toBe(RID);
+    const again = reserved(await store.reserve("proposer", "job-p", { reservationId: RID, inFlightCaps: caps }));
+    expect(again.reservationId).toBe(RID);
+    expect(await used(store, "proposer")).toBe(1);
+    // The cap counts it once: one more fits, a third does not.
+    reserved(await store.reserve("proposer", "job-q", { inFlightCaps: caps }));
+    expect((await store.reserve("proposer", "job-r", { inFlightCaps: caps })).ok).toBe(false);
+    // The caller that lost the answer can refund it by the id it chose.
+    expect(await store.refund(RID)).toBe(true);
+    expect(await used(store, "proposer")).toBe(1);
+  });
+
+  it("two calls with one id at once hold one reservation, with its idempotency key", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("racer", 10);
+    const rid = "Racing_reservation_id_0024";
+    const opts = { reservationId: rid, idempotencyKey: "race-1", requestHash: HASH, inFlightCaps: [{ lane: "tag", max: 1 }] };
+    const [a, b] = await Promise.all([store.reserve("racer", "job-race", opts), store.reserve("racer", "job-race", opts)]);
+    expect(reserved(a).reservationId).toBe(rid);
+    expect(reserved(b).reservationId).toBe(rid);
+    expect(await used(store, "racer")).toBe(1);
+    expect(await store.commit(rid)).toBe(true);
+    expect(await used(store, "racer")).toBe(1);
+    const replay = await store.reserve("racer", "job-other", { idempotencyKey: "race-1", requestHash: HASH });
+    expect(replay).toMatchObject({ ok: false, reason: "replay", replay: "done", jobId: "job-race" });
+  });
+
+  it("refuses an id that is short, another job's or already settled", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("reuser", 10);
+    await expect(store.reserve("reuser", "job-s", { reservationId: "short" })).rejects.toThrow(/reservation_id must be 24–64 base64url characters/);
+    const rid = "Settled_reservation_id_024";
+    reserved(await store.reserve("reuser", "job-s", { reservationId: rid }));
+    await expect(store.reserve("reuser", "job-t", { reservationId: rid })).rejects.toThrow(/reservation_id is already used/);
+    await expect(store.reserve("proposer", "job-s", { reservationId: rid })).rejects.toThrow(/reservation_id is already used/);
+    expect(await store.commit(rid)).toBe(true);
+    await expect(store.reserve("reuser", "job-s", { reservationId: rid })).rejects.toThrow(/reservation_id is already used/);
+    expect(await used(store, "reuser")).toBe(1);
+  });
+});
