@@ -104,6 +104,27 @@ mraid.addEventListener("ready", function () {
     expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
     expect(r.missingAssets).toEqual([]);
   });
+
+  it("a bundle that waits for load gets ready before stateChange, even when its load comes before the container's timer", async () => {
+    // As the IAB MRAID 3.0 compliance ads: mraid.js injected by the ad's script, then on load — state still loading —
+    // ready and stateChange registered at once, the markup built on ready. Its timers slowed, the load event surely
+    // comes first (on a loaded machine it may anyway): a stateChange before ready would find no markup and throw.
+    const js = `var slow = window.setTimeout; window.setTimeout = function (f, ms) { return slow(f, (ms || 0) + 400); };
+var s = document.createElement("script"); s.src = "mraid.js"; document.head.appendChild(s);
+window.addEventListener("load", function () {
+  function build() { var d = document.createElement("div"); d.id = "ad"; d.style.cssText = "width:300px;height:250px;background:#264653"; document.body.appendChild(d); }
+  function changed() { document.getElementById("ad").style.outline = "1px solid #e9c46a"; }
+  if (mraid.getState() === "loading") mraid.addEventListener("ready", build); else build();
+  mraid.addEventListener("stateChange", changed);
+});`;
+    const r = await scanner.scan(bundleJob({
+      "index.html": `<!DOCTYPE html><html><head><script src="js/ad.js"></script></head><body style="margin:0"></body></html>`,
+      "js/ad.js": js,
+    }, "index.html"));
+    expect(r.console?.errors).toEqual([]);
+    expect(r.creativeRendered).toBe(true);
+    expect(r.dimensions).toMatchObject({ width: 300, height: 250 });
+  });
 });
 
 describeWithCorpus("MRAID test ads of the AppNexus SDK (corpus)", "adtags/appnexus-mobile-sdk-android-mraid", (corpus) => {

@@ -137,17 +137,25 @@ function mraidHost(version, env) {
 
   // As SDKs do: ready once the page has loaded its markup, after the creative's own scripts have had the chance to
   // register for it; state first, then ready, viewability and exposure.
-  function becomeReady() {
-    later(function () {
-      if (ready) return;
-      ready = true;
-      setState("default");
-      fire("ready");
-      fire("viewableChange", true);
-      var vp = viewport();
-      fire("exposureChange", 100, { x: 0, y: 0, width: vp.width, height: vp.height }, null);
-    });
+  function fireReady() {
+    if (ready) return;
+    ready = true;
+    setState("default");
+    fire("ready");
+    fire("viewableChange", true);
+    var vp = viewport();
+    fire("exposureChange", 100, { x: 0, y: 0, width: vp.width, height: vp.height }, null);
   }
+  function becomeReady() { later(fireReady); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", becomeReady);
   else becomeReady();
+  // And at the latest when the window loads, before the creative's own load listeners: the document turns
+  // "complete" in the same task, just before load is fired (a capturing load listener would not do: at the window,
+  // load listeners run in the order they were added). A creative that waits for load and finds the state still
+  // loading registers for ready and stateChange at once and builds its markup on ready (the IAB MRAID 3.0 compliance
+  // ads do): a stateChange reaching it before ready would find no markup. Which comes first — the timer above or
+  // load — is a race on a loaded machine.
+  if (document.readyState !== "complete") {
+    document.addEventListener("readystatechange", function () { if (document.readyState === "complete") fireReady(); });
+  }
 }
