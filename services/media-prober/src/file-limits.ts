@@ -63,7 +63,7 @@ export function fullDecodeInputOptions(pixels: number): string[] {
  * through a dozen filters (the 480 px area scale, black, freeze, crop, interlace, the flash grid); slice-threaded, each
  * handed every frame to filter threads and waited for them while the 3 decoder threads held both cores, so the main
  * thread, which feeds the decoders, stalled once per filter per frame. Measured on the bench's 30 s 1080p file
- * (2026-11-27, bench/RESULTS.md): the pass 6.07 → 4.85 s wall (floor `ffmpeg -i f -f null -` 4.46 s), CPU 8.4 → 7.5 s;
- * the filters' outputs (logs, images, grid frames) byte for byte the same.
+ * (2026-11-27, 7 pairs, bench/RESULTS.md): the pass 5.77 → 5.19 s wall median (floor `ffmpeg -i f -f null -` 4.46 s),
+ * CPU 8.1–8.4 → 7.5–7.8 s; the filters' outputs (logs, images, grid frames) byte for byte the same.
  */
 export const FILE_VIDEO_PASS_GLOBAL_OPTIONS = ["-filter_complex_threads", "1"];
