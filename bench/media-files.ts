@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import { openAsBlob, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { phaseMedians, records } from "./logs.ts";
+import { EDGE_SCAN_DONE, phaseMedians, records } from "./logs.ts";
 import type { Ctx } from "./sections.ts";
 import { median, ms, pct, ratio } from "./table.ts";
 
@@ -72,6 +72,19 @@ export async function videoFileVsFloor(ctx: Ctx, file: string, rounds = 3): Prom
     value: Object.entries(ph).map(([k, v]) => `${k} ${Math.round(v)}`).join(" / ") + " ms",
     floor: "—",
     vs: `${ms(job)} in the job of ${ms(v50)} end to end`,
+  });
+  // The serial chain around the job, from the edge's "scan done" line: its dispatched scan less the job's own time is
+  // the NATS dispatch and reply hops; end to end less the edge's phases is the multipart door (receiving the upload and
+  // storing it in the uploads bucket) and authentication.
+  const edge = records(ctx.stack.logs, from, ...EDGE_SCAN_DONE).filter((r) => r.report_kind === "video_v3");
+  if (edge.length === 0) return;
+  const e = phaseMedians(edge);
+  const edgeMs = (e.reserve ?? 0) + (e.scan ?? 0) + (e.render ?? 0) + (e.store ?? 0) + (e.commit ?? 0);
+  ctx.table.add({
+    figure: `scanVideo edge log phase_ms medians (n=${edge.length})`,
+    value: `reserve ${e.reserve} / scan ${e.scan} / render ${e.render} / store ${e.store} / commit ${e.commit} ms`,
+    floor: "—",
+    vs: `dispatch + reply hops ${ms((e.scan ?? 0) - job)}, upload door + auth ${ms(v50 - edgeMs)}`,
   });
 }
 

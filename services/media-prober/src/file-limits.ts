@@ -33,15 +33,37 @@ export function refusedStreamCount(stderr: string): boolean {
   return /Number of streams exceeds max_streams parameter/.test(stderr);
 }
 
-/**
- * Decoder threads of the one input of a raw file's video pass that decodes every frame (file-video-pass.ts input 0):
- * ffmpeg's own default (cores + 1, the `ffmpeg -i f -f null -` floor's: 3 on 2 cores) rather than DECODE_THREADS,
- * because that decode is the scan's long pole and H.264/HEVC frame threading keeps only about threads − 1 frames in
- * flight (2 threads left a core idle while the filters ran on the main thread); at most 3, so that an 8K frame's
- * buffers per thread stay inside the 3 GiB address space of exec.ts on any host. The other inputs decode a few
- * frames each and keep DECODE_THREADS.
- */
-export const FULL_DECODE_THREADS = Math.max(DECODE_THREADS, Math.min(3, availableParallelism() + 1));
+/** 2560x1440: the largest picture decoded with a 4th frame thread (fullDecodeThreads). */
+export const SMALL_FULL_DECODE_PIXELS = 2560 * 1440;
 
-/** FILE_INPUT_OPTIONS with FULL_DECODE_THREADS decoder threads. */
-export const FULL_DECODE_INPUT_OPTIONS = [...FILE_INPUT_OPTIONS.slice(0, -1), String(FULL_DECODE_THREADS)];
+/**
+ * Decoder threads of the one input of a raw file's video pass that decodes every frame (file-video-pass.ts input 0).
+ * At least ffmpeg's own default (cores + 1, the `ffmpeg -i f -f null -` floor's: 3 on 2 cores) rather than
+ * DECODE_THREADS, because that decode is the scan's long pole and H.264/HEVC frame threading keeps only about
+ * threads − 1 frames in flight. Pictures of at most SMALL_FULL_DECODE_PIXELS (1440p and below) get one thread more
+ * (cores + 2, at most 4): the pass's filters run on ffmpeg's main thread (FILE_VIDEO_PASS_GLOBAL_OPTIONS), and while
+ * it filters one frame, a 4th frame in flight keeps both cores decoding. On the bench's 30 s 1080p file (2026-11-27,
+ * 4 pairs, bench/RESULTS.md): 5.42 → 4.69 s wall (floor 4.05 s), CPU no higher; the same outputs byte for byte
+ * (frame threading is exact). Larger pictures keep at most 3, so that an 8K frame's buffers per thread stay inside
+ * the 3 GiB address space of exec.ts on any host. The other inputs decode a few frames each and keep DECODE_THREADS.
+ */
+export function fullDecodeThreads(pixels: number): number {
+  const most = pixels > 0 && pixels <= SMALL_FULL_DECODE_PIXELS ? 4 : 3;
+  return Math.max(DECODE_THREADS, Math.min(most, availableParallelism() + (most === 4 ? 2 : 1)));
+}
+
+/** FILE_INPUT_OPTIONS with fullDecodeThreads decoder threads, for a picture of this many pixels (0 = unknown). */
+export function fullDecodeInputOptions(pixels: number): string[] {
+  return [...FILE_INPUT_OPTIONS.slice(0, -1), String(fullDecodeThreads(pixels))];
+}
+
+/**
+ * Global options of the raw file's video pass: its filters run on ffmpeg's main thread, unthreaded
+ * (`-filter_complex_threads 1`, where the other passes give their graphs DECODE_THREADS). Every frame of input 0 goes
+ * through a dozen filters (the 480 px area scale, black, freeze, crop, interlace, the flash grid); slice-threaded, each
+ * handed every frame to filter threads and waited for them while the 3 decoder threads held both cores, so the main
+ * thread, which feeds the decoders, stalled once per filter per frame. Measured on the bench's 30 s 1080p file
+ * (2026-11-27, 7 pairs, bench/RESULTS.md): the pass 5.77 → 5.19 s wall median (floor `ffmpeg -i f -f null -` 4.46 s),
+ * CPU 8.1–8.4 → 7.5–7.8 s; the filters' outputs (logs, images, grid frames) byte for byte the same.
+ */
+export const FILE_VIDEO_PASS_GLOBAL_OPTIONS = ["-filter_complex_threads", "1"];

@@ -159,7 +159,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const videoDuration = video ? streamDuration(video, meta.format) : 0;
     const videoPlan = kind === "video" && video
       ? planFileVideoPass({
-        input: path, outDir: opts.dir, videoIndex: video.index, duration: videoDuration,
+        input: path, outDir: opts.dir, videoIndex: video.index, duration: videoDuration, pixels: (video.width ?? 0) * (video.height ?? 0),
         keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
         flash: flashPlanOf(video, opts.dir), captions: canCarryPictureCaptions(video),
       })

@@ -1,6 +1,5 @@
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
-import { PASS_GLOBAL_OPTIONS } from "./decode-limits.ts";
-import { FILE_INPUT_OPTIONS, FULL_DECODE_INPUT_OPTIONS } from "./file-limits.ts";
+import { FILE_INPUT_OPTIONS, FILE_VIDEO_PASS_GLOBAL_OPTIONS, fullDecodeInputOptions } from "./file-limits.ts";
 import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
@@ -84,6 +83,8 @@ export interface FileVideoPassInput {
   duration: number;
   /** Keyframe times on ffmpeg's timeline, from the packet scan; [] = unknown. */
   keyframes: number[];
+  /** The coded picture's width x height (sets input 0's decoder threads: fullDecodeThreads); 0 or absent = unknown. */
+  pixels?: number;
   stripFrames?: number;
   /** The photosensitivity branch (flash-frames.ts): one more output of the same decode. */
   flash?: FlashPlan;
@@ -172,9 +173,9 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
   graph.push("[fcrop]nullsink");
   const maps = pictureOutputMaps(o, [...consumers.flatMap((c) => c.measuring), ...(p.captions ? ["ccinfo"] : [])]);
   const args = [
-    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...PASS_GLOBAL_OPTIONS,
-    // Every frame of input 0 is decoded: ffmpeg's own thread count for it (file-limits.ts FULL_DECODE_THREADS).
-    ...FULL_DECODE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", p.input,
+    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...FILE_VIDEO_PASS_GLOBAL_OPTIONS,
+    // Every frame of input 0 is decoded: more decoder threads for it (file-limits.ts fullDecodeThreads).
+    ...fullDecodeInputOptions(p.pixels ?? 0), "-an", "-sn", "-dn", "-i", p.input,
     ...FILE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
     ...poster.input,
     "-filter_complex", graph.join(";"),

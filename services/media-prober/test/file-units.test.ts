@@ -1,11 +1,13 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   leadingMs, longestFreezeMs, parseBlackdetect, parseFreezedetect, parseShowinfoTimes, parseSilencedetect, trailingMs,
 } from "../src/content.ts";
 import { parseClipping } from "../src/file-audio-pass.ts";
+import { fullDecodeThreads } from "../src/file-limits.ts";
+import { planFileVideoPass } from "../src/file-video-pass.ts";
 import { judgeScanType, parseIdet } from "../src/interlace.ts";
 import { judgeLetterboxing } from "../src/letterbox.ts";
 import { audioBitDepth, chromaSubsampling, colourTag, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs } from "../src/stream-facts.ts";
@@ -168,5 +170,23 @@ describe("truncation", () => {
     expect(packetsEndEarly(hour, 3600)).toBeUndefined();
     expect(packetsEndEarly(hour.slice(0, 112_500), 3600)).toBeCloseTo(2400, 0);
     expect(packetsEndEarly([NaN], 10)).toBeUndefined();
+  });
+});
+
+describe("the video pass's threads", () => {
+  // Both settings are exact (the same outputs byte for byte) and only about speed (file-limits.ts says why and what
+  // was measured); pinned so that the 8K address-space bound and the unthreaded filters are not lost by accident.
+  const threadsOf = (args: string[]) => Number(args[args.indexOf("-threads") + 1]);
+  const plan = (pixels: number) => planFileVideoPass({ input: "/x/file", outDir: "/x", videoIndex: 0, duration: 30, keyframes: [0, 10, 20], pixels });
+
+  it("input 0 gets a 4th frame thread up to 1440p on 2+ cores and at most 3 above; the filters run on the main thread", () => {
+    expect(fullDecodeThreads(1920 * 1080)).toBe(Math.max(2, Math.min(4, availableParallelism() + 2)));
+    expect(fullDecodeThreads(2560 * 1440)).toBe(fullDecodeThreads(1920 * 1080));
+    expect(fullDecodeThreads(3840 * 2160)).toBe(Math.max(2, Math.min(3, availableParallelism() + 1)));
+    expect(fullDecodeThreads(0)).toBe(fullDecodeThreads(8192 * 4320));
+    const args = plan(1920 * 1080).args;
+    expect(threadsOf(args)).toBe(fullDecodeThreads(1920 * 1080));
+    expect(args.slice(args.indexOf("-filter_complex_threads"), args.indexOf("-filter_complex_threads") + 2)).toEqual(["-filter_complex_threads", "1"]);
+    expect(threadsOf(plan(7680 * 4320).args)).toBeLessThanOrEqual(3);
   });
 });
