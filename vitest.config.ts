@@ -39,6 +39,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     reporters: ["default"],
     sequence: { sequencer: HeavyFirstSequencer },
+    // Kill-on-exit: what a file started and left running (a stack whose afterAll timed out, a browser, nats-server)
+    // is killed when its worker stops, and a watchdog kills what a worker killed outright left (test/harness/process-guard).
+    globalSetup: ["test/harness/process-guard/global.ts"],
+    setupFiles: ["test/harness/process-guard/worker.ts"],
     projects: [
       {
         extends: true,
