@@ -1,4 +1,4 @@
-// vitest `globalSetup`, in the main process. A watchdog for what a test worker started: every 2 s it notes each
+// vitest `globalSetup`, in the main process. A watchdog for what a test worker started: every 5 s it notes each
 // process below a worker (pid and start time), and kills the ones whose worker is gone — a worker killed outright
 // leaves its children to init, out of any tree, where only this record still finds them. At the end of the run it
 // kills everything it noted that is still there. Only processes that were below this run's workers are ever touched
@@ -6,8 +6,8 @@
 import { alive, descendants, killAll, processTable, type Proc } from "./tree.ts";
 
 // A process started and orphaned within one period (its worker killed outright right after it started) is never seen:
-// a stack lives for seconds at least, and what lived longer is caught. CVA_PROCESS_GUARD_MS: for the guard's own test.
-const SCAN_MS = Number(process.env.CVA_PROCESS_GUARD_MS) || 2_000;
+// a stack lives for many seconds, and what lived longer is caught. CVA_PROCESS_GUARD_MS: for the guard's own test.
+const SCAN_MS = Number(process.env.CVA_PROCESS_GUARD_MS) || 5_000;
 
 // vitest runs a globalSetup once per project: one watchdog for the run, torn down by the last teardown.
 const shared = globalThis as { cvaProcessGuard?: { users: number; teardown: () => void } };
