@@ -29,6 +29,7 @@ const SECONDS: Record<string, number> = {
   // load-paired project (two at a time): Heavy Ad on one worker, the other files after each other beside it
   "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts": 136,
   "services/tag-scanner/test/truth/truth-overload.test.ts": 39,
+  "services/tag-scanner/test/accessibility-load.test.ts": 26,
   "test/e2e/upload-memory.test.ts": 18,
   // the longest after Heavy Ad (43-128 s in CI), so it starts beside it and its spread is absorbed there
   "test/e2e/chaos.test.ts": 128,
@@ -36,7 +37,6 @@ const SECONDS: Record<string, number> = {
   "services/tag-scanner/test/truth/truth-load.test.ts": 194,
   "services/tag-scanner/test/cpu-contention.test.ts": 142,
   "services/tag-scanner/test/cpu-load-render.test.ts": 31,
-  "services/tag-scanner/test/accessibility-load.test.ts": 26,
 };
 
 export default class HeavyFirstSequencer extends BaseSequencer {

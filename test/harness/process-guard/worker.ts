@@ -16,9 +16,14 @@ afterAll(() => report("after the file", killLeftovers()));
 // After a hook timed out, vitest runs no further after-hooks of the file (this one included). It then asks the worker
 // to stop (an IPC message), and SIGTERMs it, and SIGKILLs it 500 ms later — too soon for a SIGTERM handler on a
 // loaded machine. The stop message comes first and is handled in order: the leftovers are killed there.
-process.on("message", (m: { type?: string; __vitest_worker_request__?: boolean } | undefined) => {
-  if (m?.__vitest_worker_request__ && m.type === "stop") report("as the worker stopped", killLeftovers());
-});
-// A worker that exits on its own (a crash, process.exit) kills what is still below it as well. One killed outright
-// (SIGKILL) runs no handler: the watchdog in the main process (global.ts) kills what it leaves.
-process.on("exit", () => void killLeftovers());
+// Once per worker process: a worker that runs several files (isolate: false) loads this file before each.
+const marker = globalThis as { cvaProcessGuardWorker?: true };
+if (!marker.cvaProcessGuardWorker) {
+  marker.cvaProcessGuardWorker = true;
+  process.on("message", (m: { type?: string; __vitest_worker_request__?: boolean } | undefined) => {
+    if (m?.__vitest_worker_request__ && m.type === "stop") report("as the worker stopped", killLeftovers());
+  });
+  // A worker that exits on its own (a crash, process.exit) kills what is still below it as well. One killed outright
+  // (SIGKILL) runs no handler: the watchdog in the main process (global.ts) kills what it leaves.
+  process.on("exit", () => void killLeftovers());
+}
