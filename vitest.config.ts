@@ -42,7 +42,8 @@ const LOAD_PAIRED = [
 // Files that only compute — they start no process, server or browser, mock no module, set no environment variable —
 // and spend more of their time importing the product's modules (~1 s of CPU each) than testing. They run first, in
 // workers that keep their modules from one file to the next (isolate: false): on 20 of them, 11 s of CPU instead of 32 s.
-// A file that starts a process, mocks a module or sets an env var belongs in the suite (isolated) instead: move it out.
+// A file that starts a process (esbuild's service included: privacy-units builds the CMP libraries), mocks a module or
+// sets an env var belongs in the suite (isolated) instead: move it out.
 const UNITS = [
   "packages/spec-sets/test/engine.test.ts", "edge/test/report-page.test.ts",
   "services/tag-scanner/test/network-events.test.ts", "services/tag-scanner/test/render-watch.test.ts",
@@ -56,7 +57,7 @@ const UNITS = [
   "packages/platform/test/outbound-ports.test.ts", "services/vast-analyzer/test/verifications.test.ts",
   "edge/test/admission.test.ts", "services/vast-analyzer/test/lint-report.test.ts",
   "services/media-prober/test/passes.test.ts", "edge/test/console.test.ts",
-  "services/tag-scanner/test/privacy-units.test.ts", "packages/platform/test/credentials.test.ts",
+  "packages/platform/test/credentials.test.ts",
   "packages/platform/test/outbound-policy.test.ts", "services/tag-scanner/test/film-strip.test.ts",
   "services/vast-analyzer/test/simid.test.ts", "edge/test/openapi.test.ts",
   "packages/platform/test/scanner-process.test.ts", "edge/test/workspace-settings.test.ts",
@@ -95,6 +96,9 @@ export default defineConfig({
           name: "units",
           include: UNITS,
           isolate: false,
+          // The process guard kills what a file left running when the worker stops, not after each file: a worker
+          // shared by files may hold a helper process of its own for all of them (esbuild's service).
+          env: { CVA_PROCESS_GUARD_SHARED_WORKER: "1" },
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },

@@ -11,7 +11,8 @@ const report = (when: string, killed: number[]) => {
 
 // The file's own afterAll hooks run first (after-hooks run in reverse order of registration, and this one is
 // registered before the file's), so a file that cleans up after itself leaves nothing here to kill.
-afterAll(() => report("after the file", killLeftovers()));
+// Not in a worker that runs several files (the `units` project): what is below it may serve all of them.
+if (process.env.CVA_PROCESS_GUARD_SHARED_WORKER !== "1") afterAll(() => report("after the file", killLeftovers()));
 
 // After a hook timed out, vitest runs no further after-hooks of the file (this one included). It then asks the worker
 // to stop (an IPC message), and SIGTERMs it, and SIGKILLs it 500 ms later — too soon for a SIGTERM handler on a
