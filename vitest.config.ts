@@ -39,43 +39,42 @@ const LOAD_PAIRED = [
   "services/tag-scanner/test/accessibility-load.test.ts",
 ];
 
-// Files that only compute — they start no process, server or browser, mock no module, set no environment variable —
+// Files that only compute — no server, browser or process left running (an ffprobe awaited to its end is fine), no
+// mocked module, no environment variable set —
 // and spend more of their time importing the product's modules (~1 s of CPU each) than testing. They run first, in
 // workers that keep their modules from one file to the next (isolate: false): on 20 of them, 11 s of CPU instead of 32 s.
-// A file that starts a process (esbuild's service included: privacy-units builds the CMP libraries), mocks a module or
-// sets an env var belongs in the suite (isolated) instead: move it out.
+// A file that leaves a process running (esbuild's service included: privacy-units builds the CMP libraries), mocks a
+// module or sets an env var belongs in the suite (isolated) instead: move it out. `npx vitest run <file>` finds a file in either
+// project (`--project suite` no longer lists these); test/structure.test.ts stays in the suite, where the helpers run it.
 const UNITS = [
-  "packages/spec-sets/test/engine.test.ts", "edge/test/report-page.test.ts",
-  "services/tag-scanner/test/network-events.test.ts", "services/tag-scanner/test/render-watch.test.ts",
-  "edge/test/file-views.test.ts", "test/k8s.test.ts", "test/structure.test.ts",
-  "services/media-prober/test/units.test.ts", "services/media-prober/test/image-units.test.ts",
-  "packages/spec-sets/test/file-checks.test.ts", "services/tag-scanner/test/fields.test.ts",
-  "services/tag-scanner/test/cdp-transport.test.ts", "edge/test/media-accessibility-view.test.ts",
-  "services/zip-analyzer/test/extract.test.ts", "services/media-prober/test/file-units.test.ts",
-  "services/vast-analyzer/test/creatives.test.ts", "packages/cli/test/formats.test.ts",
-  "packages/spec-sets/test/wcag.test.ts", "edge/test/grpc-hostile.test.ts",
-  "packages/platform/test/outbound-ports.test.ts", "services/vast-analyzer/test/verifications.test.ts",
-  "edge/test/admission.test.ts", "services/vast-analyzer/test/lint-report.test.ts",
-  "services/media-prober/test/passes.test.ts", "edge/test/console.test.ts",
-  "packages/platform/test/credentials.test.ts",
-  "packages/platform/test/outbound-policy.test.ts", "services/tag-scanner/test/film-strip.test.ts",
-  "services/vast-analyzer/test/simid.test.ts", "edge/test/openapi.test.ts",
-  "packages/platform/test/scanner-process.test.ts", "edge/test/workspace-settings.test.ts",
-  "packages/spec-sets/test/data.test.ts", "packages/imaging/test/image-animation.test.ts",
-  "services/tag-scanner/test/page-origin.test.ts", "packages/platform/test/domain-errors.test.ts",
-  "services/vast-analyzer/test/lint-real.test.ts", "services/tag-scanner/test/heavy-ad-trigger.test.ts",
-  "services/zip-analyzer/test/render-via-dispatcher.test.ts", "services/tag-scanner/test/cpu-load.test.ts",
-  "packages/platform/test/child-job.test.ts", "packages/imaging/test/gif-raster.test.ts",
-  "services/tag-scanner/test/svg-animation.test.ts", "edge/test/grpc-errors.test.ts",
-  "packages/creative-kind/test/detect.test.ts", "services/tag-scanner/test/gatherer.test.ts",
-  "edge/test/accessibility-view.test.ts", "edge/test/heavy-ad-view.test.ts",
-  "packages/platform/test/locations.test.ts", "services/zip-analyzer/test/image-reencode.test.ts",
-  "packages/platform/test/corpus.test.ts", "services/tag-scanner/test/axe-subset.test.ts",
-  "services/vast-analyzer/test/lint-catalogue.test.ts", "edge/test/cpu-view.test.ts",
-  "packages/platform/test/cluster-forming.test.ts", "services/media-prober/test/ffprobe-fallback.test.ts",
-  "services/zip-analyzer/test/pixel-gate.test.ts", "packages/platform/test/dns-resolver.test.ts",
-  "packages/spec-sets/test/cpu.test.ts", "services/tag-scanner/test/scheduled-motion-end.test.ts",
-  "services/tag-scanner/test/util.test.ts",
+  "edge/test/accessibility-view.test.ts", "edge/test/admission.test.ts", "edge/test/console.test.ts",
+  "edge/test/cpu-view.test.ts", "edge/test/file-views.test.ts", "edge/test/grpc-errors.test.ts",
+  "edge/test/grpc-hostile.test.ts", "edge/test/heavy-ad-view.test.ts", "edge/test/media-accessibility-view.test.ts",
+  "edge/test/openapi.test.ts", "edge/test/report-page.test.ts", "edge/test/workspace-settings.test.ts",
+  "packages/cli/test/formats.test.ts", "packages/creative-kind/test/detect.test.ts",
+  "packages/imaging/test/gif-raster.test.ts", "packages/imaging/test/image-animation.test.ts",
+  "packages/platform/test/child-job.test.ts", "packages/platform/test/cluster-forming.test.ts",
+  "packages/platform/test/corpus.test.ts", "packages/platform/test/credentials.test.ts",
+  "packages/platform/test/dns-resolver.test.ts", "packages/platform/test/domain-errors.test.ts",
+  "packages/platform/test/locations.test.ts", "packages/platform/test/outbound-policy.test.ts",
+  "packages/platform/test/outbound-ports.test.ts", "packages/platform/test/scanner-process.test.ts",
+  "packages/spec-sets/test/cpu.test.ts", "packages/spec-sets/test/data.test.ts",
+  "packages/spec-sets/test/engine.test.ts", "packages/spec-sets/test/file-checks.test.ts",
+  "packages/spec-sets/test/wcag.test.ts", "services/media-prober/test/ffprobe-fallback.test.ts",
+  "services/media-prober/test/file-units.test.ts", "services/media-prober/test/image-units.test.ts",
+  "services/media-prober/test/passes.test.ts", "services/media-prober/test/units.test.ts",
+  "services/tag-scanner/test/axe-subset.test.ts", "services/tag-scanner/test/cdp-transport.test.ts",
+  "services/tag-scanner/test/cpu-load.test.ts", "services/tag-scanner/test/fields.test.ts",
+  "services/tag-scanner/test/film-strip.test.ts", "services/tag-scanner/test/gatherer.test.ts",
+  "services/tag-scanner/test/heavy-ad-trigger.test.ts", "services/tag-scanner/test/network-events.test.ts",
+  "services/tag-scanner/test/page-origin.test.ts", "services/tag-scanner/test/render-watch.test.ts",
+  "services/tag-scanner/test/scheduled-motion-end.test.ts", "services/tag-scanner/test/svg-animation.test.ts",
+  "services/tag-scanner/test/util.test.ts", "services/vast-analyzer/test/creatives.test.ts",
+  "services/vast-analyzer/test/lint-catalogue.test.ts", "services/vast-analyzer/test/lint-real.test.ts",
+  "services/vast-analyzer/test/lint-report.test.ts", "services/vast-analyzer/test/simid.test.ts",
+  "services/vast-analyzer/test/verifications.test.ts", "services/zip-analyzer/test/extract.test.ts",
+  "services/zip-analyzer/test/image-reencode.test.ts", "services/zip-analyzer/test/pixel-gate.test.ts",
+  "services/zip-analyzer/test/render-via-dispatcher.test.ts",
 ];
 
 export default defineConfig({
