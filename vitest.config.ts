@@ -40,12 +40,12 @@ const LOAD_PAIRED = [
 ];
 
 // Files that only compute — no server, browser or process left running (an ffprobe awaited to its end is fine), no
-// mocked module, no environment variable set —
-// and spend more of their time importing the product's modules (~1 s of CPU each) than testing. They run first, in
-// workers that keep their modules from one file to the next (isolate: false): on 20 of them, 11 s of CPU instead of 32 s.
-// A file that leaves a process running (esbuild's service included: privacy-units builds the CMP libraries), mocks a
-// module or sets an env var belongs in the suite (isolated) instead: move it out. `npx vitest run <file>` finds a file in either
-// project (`--project suite` no longer lists these); test/structure.test.ts stays in the suite, where the helpers run it.
+// mocked module, no environment variable set — and spend more of their time importing the product's modules (~1 s of
+// CPU each) than testing. They run first, in workers that keep their modules from one file to the next (isolate:
+// false): on 20 of them, 11 s of CPU instead of 32 s. A file that leaves a process running (esbuild's service included:
+// privacy-units builds the CMP libraries), mocks a module or sets an env var belongs in the suite (isolated) instead:
+// move it out. `npx vitest run <file>` finds a file in either project (`--project suite` no longer lists these);
+// test/structure.test.ts stays in the suite, where the helpers run it.
 const UNITS = [
   "edge/test/accessibility-view.test.ts", "edge/test/admission.test.ts", "edge/test/console.test.ts",
   "edge/test/cpu-view.test.ts", "edge/test/file-views.test.ts", "edge/test/grpc-errors.test.ts",
