@@ -1,8 +1,16 @@
-// Every corpus case through the real scanner, one scan at a time.
+// The corpus cases whose point is a timing (animation_duration_ms), through the real scanner, one scan at a time.
+//
+// Every other row (size, border, ssl, cookies, landing page, frames, video) is proved by truth-load.test.ts, which
+// runs all 82 cases against the same expectations with 4 scans in flight and drops nothing but a low-confidence
+// animation duration: a non-timing row gives the same proof there, on a busier scanner. Only a timing row needs the
+// quiet of one scan at a time, where its duration must be right without being marked low-confidence. Those other
+// rows are skipped here, visibly (48 of 82 rows: 72 s of a CI worker on 2026-11-27); CVA_TRUTH_ALL=1 runs them alone too, e.g. to tell
+// a row that fails under load from one that fails anyway.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, differences, expectationOf, truthJob } from "./corpus.ts";
 import { failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
 
+const ALL = process.env.CVA_TRUTH_ALL === "1";
 let f: Fixtures;
 let s: ReturnType<typeof makeScanner>;
 
@@ -20,10 +28,13 @@ afterAll(async () => {
 
 describe("truth corpus, one scan at a time", () => {
   for (const c of cases) {
-    it(c.id, async () => {
+    it(c.id, async (ctx) => {
+      // Known once the fixtures are up (some expectations name fixture URLs).
+      const want = expectationOf(c, f);
+      if (want.animation === undefined && !ALL) return ctx.skip("not a timing row: proved in truth-load.test.ts");
       const job = truthJob(c, f);
       const r = await s.scanner.scan(job);
-      const diff = differences(r, expectationOf(c, f));
+      const diff = differences(r, want);
       expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
     }, 120_000);
   }
