@@ -219,7 +219,7 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
       title: "Creative Validation API",
       version: opts.version ?? "1.0.0",
       description:
-        "Scans advertising creatives (ad tags, HTML5 zips, VAST tags) and returns a JSON report. Every error body is " +
+        "Scans advertising creatives (ad tags, HTML5 zips, VAST tags, raw video, image and audio files) and returns a JSON report with a shareable report page. Every error body is " +
         "`{\"error_type\", \"message\"}`. Every documented key of a report is present in every report: an image with no " +
         "picture is {bytes: 0, mime_type: \"\", url: \"\"}, an info object with nothing in it is {}; a value that was not " +
         "measured is left out and its path listed in not_measured (an object listed there stays, empty). " + limitsText,

@@ -20,6 +20,7 @@ import { connectNats, UPLOADS_STREAM } from "@cva/platform";
 import { until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
+import { consoleFileCases } from "./console-cases.ts";
 
 const run = promisify(execFile);
 
@@ -110,6 +111,13 @@ describe("raw-file scans end to end", () => {
   });
 
   const used = async (customer: string) => (await store.getCustomer(customer))?.usedThisMonth ?? 0;
+
+  // The web console with these files, on this stack (test/e2e/console-cases.ts).
+  let consoleKey = "";
+  consoleFileCases(() => ({ stack, key: consoleKey, files: { video: join(dir, "spot.mp4"), audio: join(dir, "spot.wav"), image: join(dir, "ad.png") } }));
+  beforeAll(async () => {
+    consoleKey = await stack.createKey("files-console", 100);
+  });
 
   function expectVideo(rep: any, name: string, fileName: string) {
     expect(rep.meta.creative_type).toBe("video");

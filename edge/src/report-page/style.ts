@@ -56,6 +56,7 @@ table{border-collapse:collapse;font-size:.88rem}
 table.data{width:100%}
 table.data th,table.data td{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}
 table.data thead th{background:#eef1f5;border-bottom:2px solid var(--line)}
+table.data td.url{overflow-wrap:anywhere}
 table.data td.num,table.data th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 table.kv{margin:0 0 8px;min-width:0}
@@ -122,3 +123,11 @@ const digest = createHash("sha256").update(REPORT_CSS).digest("hex").slice(0, 12
 
 /** Path of the stylesheet under the report pages (/r/<token>): the page links it relatively, as assets/<name>. */
 export const REPORT_CSS_NAME = `report-${digest}.css`;
+
+/**
+ * The pages' icon, a file of ours like the stylesheet (the report page's CSP admits no data: image): without one the
+ * browser asks for /favicon.ico and logs the 404 as an error on every report opened.
+ */
+export const REPORT_ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d2430"/><path d="M4 8.5l2.5 2.5L12 5.5" fill="none" stroke="#7ee08f" stroke-width="2"/></svg>`;
+
+export const REPORT_ICON_NAME = `icon-${createHash("sha256").update(REPORT_ICON_SVG).digest("hex").slice(0, 12)}.svg`;
