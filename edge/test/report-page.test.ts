@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { reportstore } from "@cva/contracts";
-import { docsCsp, reportPageCsp } from "../src/report-page/assets.ts";
+import { docsCsp, REPORT_ASSETS, reportPageCsp } from "../src/report-page/assets.ts";
 import { byKey, bytes, ms, num, withUnit } from "../src/report-page/format.ts";
 import { renderReportPage } from "../src/report-page/render.ts";
 import { vendorOf } from "../src/report-page/sections/network.ts";
@@ -347,7 +347,10 @@ describe("report page: what it shows", () => {
   });
 
   it("has its own icon, so the browser does not ask for /favicon.ico (a 404 logged on every report opened)", () => {
-    expect(page("tag_v3", {})).toMatch(/<link rel="icon" href="assets\/icon-[0-9a-f]{12}\.svg" type="image\/svg\+xml">/);
+    const href = /<link rel="icon" href="(assets\/icon-[0-9a-f]{12}\.svg)" type="image\/svg\+xml">/.exec(page("tag_v3", {}))?.[1];
+    expect(href).toBeDefined();
+    // Served beside the stylesheet (relative to /r/<token>), as an image the page's CSP admits (img-src 'self').
+    expect(REPORT_ASSETS.map((a) => a.path)).toContain(`/r/${href}`);
   });
 
   it("a report that is not JSON, or not an object, still renders a page", () => {

@@ -37,6 +37,7 @@ export const REPORT_ASSETS: PageAsset[] = [
 export const DOCS_ASSETS: PageAsset[] = [
   { path: `/docs/assets/${DOCS_INIT_NAME}`, contentType: "text/javascript; charset=utf-8", load: async () => Buffer.from(DOCS_INIT_JS) },
   { path: `/docs/assets/${DOCS_CSS_NAME}`, contentType: "text/css; charset=utf-8", load: async () => Buffer.from(DOCS_CSS) },
+  { path: `/docs/assets/${REPORT_ICON_NAME}`, contentType: "image/svg+xml", load: async () => Buffer.from(REPORT_ICON_SVG) },
   ...Object.entries(SWAGGER_UI_FILES).map(([name, contentType]) => ({
     path: `/docs/assets/swagger-ui-${SWAGGER_UI_VERSION}/${name}`,
     contentType,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { esc } from "./html.ts";
+import { REPORT_ICON_NAME } from "./style.ts";
 import { SWAGGER_UI_VERSION } from "./swagger-ui.ts";
 
 // /docs: the OpenAPI document (/openapi.json) in Swagger UI (swagger-ui-dist, Apache-2.0), every file from our own
@@ -77,7 +78,7 @@ export function renderDocsPage(doc: { info?: { title?: unknown } }): string {
 <title>${esc(doc.info?.title ?? "API")} — API reference</title>
 <link rel="stylesheet" href="docs/assets/swagger-ui-${esc(v)}/swagger-ui.css">
 <link rel="stylesheet" href="docs/assets/${DOCS_CSS_NAME}">
-<link rel="icon" href="data:,">
+<link rel="icon" href="docs/assets/${REPORT_ICON_NAME}" type="image/svg+xml">
 </head><body>
 <main id="swagger-ui" aria-label="API reference"><noscript><p>The API reference needs JavaScript. The OpenAPI document itself is at <a href="openapi.json">openapi.json</a>.</p></noscript></main>
 <script src="docs/assets/swagger-ui-${esc(v)}/swagger-ui-bundle.js"></script>

@@ -89,6 +89,8 @@ svg.click .ring{fill:none;stroke:#c2413a;stroke-width:3} svg.click .dot{fill:#c2
 .frame-fig{flex:0 1 160px;text-align:center}
 img.frame,svg.frame{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#fff}
 img.poster,img.wave,img.strip,img.thumb{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#000}
+/* A small video's poster, film strip and waveform fill their column rather than sitting at a few dozen pixels. */
+img.poster,img.wave,img.strip{width:100%}
 img.wave{background:#fff}
 img.thumb{max-width:240px}
 .creative{margin-bottom:12px}
