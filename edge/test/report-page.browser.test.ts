@@ -307,18 +307,28 @@ describe.skipIf(!existsSync(CHROMIUM))("report page and /docs in headless Chromi
     await page.waitForSelector(".opblock", { timeout: UI_WAIT_MS });
     const ops = await page.$$eval(".opblock .opblock-summary-path", (els) => els.map((e) => e.textContent ?? ""));
     expect(ops).toEqual(expect.arrayContaining(["/v3/scanTag", "/v3/scanVAST", "/v3/reports/{job_id}"]));
+    // Grouped as a reader looks for them, scans first; nothing left in Swagger UI's "default".
+    const groups = await page.$$eval(".opblock-tag-section .opblock-tag", (els) => els.map((e) => e.getAttribute("data-tag") ?? ""));
+    expect(groups[0]).toBe("Scans");
+    expect(groups).toEqual(expect.arrayContaining(["Reports", "Service"]));
+    expect(groups).not.toContain("default");
+    // A parameter's name stays on one line ("Idempotency-Key" used to break at its hyphen).
+    const op0 = await page.waitForSelector("#operations-Scans-scanTagV3 .opblock-summary-control", { timeout: UI_WAIT_MS });
+    await op0!.click();
+    const name = await page.waitForSelector("#operations-Scans-scanTagV3 .parameter__name", { timeout: UI_WAIT_MS });
+    expect(await name!.evaluate((e) => [e.textContent?.trim(), e.getClientRects().length === 1 && e.getBoundingClientRect().height < 30])).toEqual(["Idempotency-Key", true]);
 
     // Try it out: the stored report of a scan, fetched by Swagger UI with the key given to it.
     const jobUrl = await scan("/v3/scanTag", TAG, "for docs");
     const token = jobUrl.split("/r/")[1]!;
     const jobId = ctx.store.reports.find((r) => r.pageToken === token)!.jobId;
     await page.evaluate(() => (window as unknown as { ui: { preauthorizeApiKey: (n: string, k: string) => void } }).ui.preauthorizeApiKey("ApiKey", "key-a"));
-    const op = await page.waitForSelector("#operations-default-getReport .opblock-summary-control", { timeout: UI_WAIT_MS });
+    const op = await page.waitForSelector("#operations-Reports-getReport .opblock-summary-control", { timeout: UI_WAIT_MS });
     await op!.click();
-    await (await page.waitForSelector("#operations-default-getReport .try-out__btn", { timeout: UI_WAIT_MS }))!.click();
-    await page.type("#operations-default-getReport input[placeholder='job_id']", jobId);
-    await (await page.waitForSelector("#operations-default-getReport .execute", { timeout: UI_WAIT_MS }))!.click();
-    const status = await page.waitForSelector("#operations-default-getReport .live-responses-table tbody .response-col_status", { timeout: UI_WAIT_MS });
+    await (await page.waitForSelector("#operations-Reports-getReport .try-out__btn", { timeout: UI_WAIT_MS }))!.click();
+    await page.type("#operations-Reports-getReport input[placeholder='job_id']", jobId);
+    await (await page.waitForSelector("#operations-Reports-getReport .execute", { timeout: UI_WAIT_MS }))!.click();
+    const status = await page.waitForSelector("#operations-Reports-getReport .live-responses-table tbody .response-col_status", { timeout: UI_WAIT_MS });
     expect((await status!.evaluate((e) => e.textContent ?? "")).trim()).toBe("200");
 
     expect(violations).toEqual([]);
