@@ -77,6 +77,8 @@ describe("report page: numbers as people read them", () => {
     // Failed first in the table and in the verdict, with the reason without the repeated name.
     expect(html.indexOf("r-failed\">failed")).toBeLessThan(html.indexOf("r-passed\">passed</span></td>"));
     expect(html).toContain("<strong>SSL</strong><p>no, but expected all requests use https</p>");
+    expect(html).toContain(`<td class="num">no</td><td>yes</td><td>no, but expected all requests use https</td>`);
+    expect(html).not.toContain("SSL: no");
     expect(html).toContain(`<h2 id="h-verdict">Failed</h2>`);
   });
 
