@@ -99,7 +99,7 @@ pre.xml{white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f5f8;border:1p
 ul.plain{padding-left:20px;margin:4px 0}
 ul.plain li{margin:2px 0}
 footer{color:var(--muted);font-size:.82rem;padding-bottom:32px}
-a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+a:focus-visible,.scroll:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 @media (max-width:640px){.top .wrap,main,.toc ul,footer{padding:0 12px}section{padding:12px}}
 @media print{
   @page{margin:14mm 12mm}
