@@ -1,7 +1,7 @@
 // The web console and the `cva` CLI against the real stack, registered inside scans.test.ts so they share its stack
 // and fixture server (a stack costs a minute of a loaded 2-core machine): the console scans an ad tag, a zip and a
 // VAST URL and lands on each report page; the CLI answers 0 / 1 / 2 with JUnit and SARIF that say what the report
-// says.
+// says. consoleFileCases does the same for a video, an audio and an image file on file-scans.test.ts's media stack.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,7 +1,8 @@
 // The raw-file scans (POST /v3/scanVideo, scanImage, scanAudio) through the real edge, uploads bucket, queue and media
 // prober: a file as base64 `data`, as a multipart/form-data upload (streamed into the uploads bucket) and as a `url`
 // the prober fetches from a local fixture server; the documented errors; quota charged once and refunded on a
-// payload_error; an idempotent retry answered from the stored report. The gRPC door's client stream is tested too.
+// payload_error; an idempotent retry answered from the stored report. The gRPC door's client stream is tested too, and
+// the web console with these three kinds on this same stack (console-cases.ts: consoleFileCases, one Chromium).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
