@@ -213,13 +213,19 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
   paths["/docs"] = { get: { operationId: "docs", summary: "This document in Swagger UI, with try it out", responses: { "200": text("HTML", "text/html") } } };
   paths["/"] = { get: { operationId: "console", summary: "The web console: scan any kind from a browser with an API key (the page asks for it and calls this API), then its report page; no API key to load it", responses: { "200": text("HTML", "text/html") } } };
 
+  // Each operation under the group a reader looks for it in (Swagger UI lists them by tag; without, all in "default").
+  for (const [path, item] of Object.entries(paths)) {
+    for (const op of Object.values(item as Record<string, { tags?: string[] }>)) op.tags = [tagOf(path)];
+  }
+
   return {
     openapi: "3.1.0",
+    tags: API_TAGS,
     info: {
       title: "Creative Validation API",
       version: opts.version ?? "1.0.0",
       description:
-        "Scans advertising creatives (ad tags, HTML5 zips, VAST tags) and returns a JSON report. Every error body is " +
+        "Scans advertising creatives (ad tags, HTML5 zips, VAST tags, raw video, image and audio files) and returns a JSON report with a shareable report page. Every error body is " +
         "`{\"error_type\", \"message\"}`. Every documented key of a report is present in every report: an image with no " +
         "picture is {bytes: 0, mime_type: \"\", url: \"\"}, an info object with nothing in it is {}; a value that was not " +
         "measured is left out and its path listed in not_measured (an object listed there stays, empty). " + limitsText,
@@ -270,4 +276,21 @@ export function buildOpenApi(opts: { publicBaseUrl: string; limits: EdgeLimits; 
       },
     },
   };
+}
+
+/** The groups of /docs, in the order a new user needs them. */
+const API_TAGS = [
+  { name: "Scans", description: "Scan a creative: one request, one JSON report (and its report page)" },
+  { name: "Reports", description: "Stored reports, by job or by workspace" },
+  { name: "Workspaces", description: "A workspace's stored settings" },
+  { name: "Pages and images", description: "The report page to share, and the images a report links (no API key: the unguessable URL is the access)" },
+  { name: "Service", description: "The console, this document, health and readiness" },
+];
+
+function tagOf(path: string): string {
+  if (/^\/v\d+\/scan/.test(path)) return "Scans";
+  if (/reports/.test(path)) return "Reports";
+  if (path.startsWith("/v3/workspaces/")) return "Workspaces";
+  if (path.startsWith("/r/") || path.startsWith("/artifacts/")) return "Pages and images";
+  return "Service";
 }

@@ -111,6 +111,34 @@ describe.skipIf(!existsSync(CHROMIUM))("web console in headless Chromium", () =>
     expect(await page.$eval("#api-key", (e) => (e as HTMLInputElement).value)).toBe("key-a");
   });
 
+  it("shows progress while the scan runs — what it is doing, the seconds, focus on it — then the report page", async () => {
+    // The fake worker answers only when the test lets it: the console is seen mid-scan, not raced.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const submit = ctx.dispatcher.submit.bind(ctx.dispatcher);
+    ctx.dispatcher.submit = async (job) => {
+      await gate;
+      return submit(job);
+    };
+    try {
+      await page.type("#api-key", "key-a");
+      await page.type("#tag", "<p>slow ad</p>");
+      await page.click("#scan");
+      await page.waitForFunction(() => !document.getElementById("progress")!.hidden && /\d+ s/.test(document.getElementById("progress-time")!.textContent ?? ""), { timeout: 90_000 });
+      expect(await text("#progress-title")).toBe("Scanning the ad tag…");
+      expect(await text("#progress-status")).toMatch(/\S/);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("progress-title");
+      expect(await page.$eval("#scan", (b) => (b as HTMLButtonElement).disabled || b.getAttribute("aria-disabled") === "true")).toBe(true);
+      expect(await axeViolations(page)).toEqual([]);
+      await Promise.all([page.waitForNavigation({ waitUntil: "load" }), Promise.resolve().then(release)]);
+      expect(new URL(page.url()).pathname).toMatch(/^\/r\/[A-Za-z0-9_-]+$/);
+    } finally {
+      release();
+      ctx.dispatcher.submit = submit;
+    }
+    // A bound, not an expectation: seconds alone, a minute and more on a loaded 2-core machine (load 48 seen).
+  }, 180_000);
+
   it("asks for a missing key at its field, and shows the API's authentication_error for a wrong one", async () => {
     await page.type("#tag", "<p>ad</p>");
     await page.click("#scan");

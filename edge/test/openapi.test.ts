@@ -45,6 +45,14 @@ describe("/openapi.json and /docs", () => {
       expect(Object.keys(op.responses).length).toBeGreaterThan(0);
       for (const p of op.parameters ?? []) if (p.in === "path") expect(url).toContain(`{${p.name}}`);
     }
+    // Every operation in one of the document's groups (/docs lists by tag; untagged ones fall in "default"), scans first.
+    const tagNames = doc.tags.map((t: { name: string }) => t.name);
+    expect(tagNames[0]).toBe("Scans");
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { tags?: string[] }>>)) {
+      for (const op of Object.values(item)) expect(op.tags?.length === 1 && tagNames.includes(op.tags[0]!), `${path} tagged`).toBe(true);
+    }
+    expect(doc.paths["/v3/scanVideo"].post.tags).toEqual(["Scans"]);
+    expect(doc.paths["/v3/reports/{job_id}"].get.tags).toEqual(["Reports"]);
     const scans = ["/v3/scanTag", "/v3/scanVAST", "/v2/scanTag", "/v2/scanZip", "/v3/scanZip"];
     for (const p of scans) {
       const op = doc.paths[p].post;

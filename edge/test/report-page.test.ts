@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { reportstore } from "@cva/contracts";
-import { docsCsp, reportPageCsp } from "../src/report-page/assets.ts";
+import { docsCsp, REPORT_ASSETS, reportPageCsp } from "../src/report-page/assets.ts";
 import { byKey, bytes, ms, num, withUnit } from "../src/report-page/format.ts";
 import { renderReportPage } from "../src/report-page/render.ts";
 import { vendorOf } from "../src/report-page/sections/network.ts";
@@ -77,6 +77,8 @@ describe("report page: numbers as people read them", () => {
     // Failed first in the table and in the verdict, with the reason without the repeated name.
     expect(html.indexOf("r-failed\">failed")).toBeLessThan(html.indexOf("r-passed\">passed</span></td>"));
     expect(html).toContain("<strong>SSL</strong><p>no, but expected all requests use https</p>");
+    expect(html).toContain(`<td class="num">no</td><td>yes</td><td>no, but expected all requests use https</td>`);
+    expect(html).not.toContain("SSL: no");
     expect(html).toContain(`<h2 id="h-verdict">Failed</h2>`);
   });
 
@@ -269,7 +271,7 @@ describe("report page: what it shows", () => {
     expect(html).toContain("<th scope=\"row\">Duration</th><td>30 s</td>");
     expect(html).toContain(`<p class="problem">the video pass timed out</p>`);
     expect(html).toContain("Other fields");
-    expect(html).toContain("<th scope=\"row\">Leading silence ms</th><td>1 s</td>");
+    expect(html).toContain("<th scope=\"row\">Leading silence</th><td>1 s</td>");
     expect(html).toContain("<th scope=\"col\">Note</th>");
     expect(html).toContain("<td>12.5</td><td>1.56 s</td>");
     // An image that is not ours is never embedded; a javascript: URL is text.
@@ -304,6 +306,53 @@ describe("report page: what it shows", () => {
     expect(html).toContain(HOSTILE_ESCAPED);
     expect(html).toContain(`<h2 id="h-verdict">Passed</h2>`);
     inert(html);
+  });
+
+  it("media card in words: black bars in one line, a lossy codec's bit depth, clipping, ffprobe's names as people say them", () => {
+    const html = page("video_v3", {
+      name: "spot",
+      duration: 30000,
+      file_info: {
+        container: { format: "mp4", duration: 30000 },
+        video: { codec: "h264", pix_fmt: "yuv420p", hdr: false, frame_rate_fraction: "30000/1001", bars: { top: 40, bottom: 40, left: 0, right: 0 }, keyframe_interval: 2000 },
+        audio: { codec: "aac", sample_rate: 48000, bit_depth: 0, clipping: 0 },
+      },
+      scan_results: { passed: 0, failed: 0, tests: {} },
+    });
+    const row = (k: string, v: string) => `<th scope="row">${k}</th><td>${v}</td>`;
+    expect(html).toContain(row("Black bars", "top 40 px, bottom 40 px"));
+    expect(html).toContain(row("Bit depth", "none (lossy codec)"));
+    expect(html).toContain(row("Clipping", "none"));
+    expect(html).toContain(row("Pixel format", "yuv420p"));
+    expect(html).toContain(row("HDR", `<span class="flag">no</span>`));
+    expect(html).toContain(row("Frame rate (exact)", "30000/1001"));
+    expect(html).toContain(row("Keyframe interval", "2 s"));
+    expect(html.split(row("Duration", "30 s")).length - 1).toBe(1);
+    expect(html).not.toMatch(/<th scope="row">(Top|Bottom|Left|Right|Duration ms|Pix fmt|Hdr)<\/th>/);
+  });
+
+  it("flashes that could not be judged are 'not judged', not a green 'passes'; an image's error is a problem, not a bare field", () => {
+    const tag = page("tag_v3", {
+      accessibility: { summary: "Flashing could not be judged", flash_risk: false, flashes_judged: false, flashes_not_judged_reason: "starved", max_flashes_per_second: 0 },
+      scan_results: { passed: 0, failed: 0, tests: {} },
+    });
+    expect(tag).toContain(`<th scope="row">Seizure risk (WCAG 2.3.1)</th><td><span class="flag">not judged</span></td>`);
+    expect(tag).not.toContain(">passes<");
+    const judged = page("tag_v3", { accessibility: { summary: "ok", flash_risk: false, flashes_judged: true }, scan_results: { passed: 0, failed: 0, tests: {} } });
+    expect(judged).toContain(`<span class="flag good">passes</span>`);
+    const fine = page("image_v3", { name: "a.png", format: "png", width: 1, height: 1, error: "", scan_results: { passed: 0, failed: 0, tests: {} } });
+    expect(fine).not.toContain("Other fields");
+    expect(fine).not.toContain("Problems found");
+    const broken = page("image_v3", { name: "a.png", format: "png", error: `could not decode ${HOSTILE}`, scan_results: { passed: 0, failed: 0, tests: {} } });
+    expect(broken).toContain("Problems found");
+    expect(broken).toContain(`could not decode ${HOSTILE_ESCAPED}`);
+  });
+
+  it("has its own icon, so the browser does not ask for /favicon.ico (a 404 logged on every report opened)", () => {
+    const href = /<link rel="icon" href="(assets\/icon-[0-9a-f]{12}\.svg)" type="image\/svg\+xml">/.exec(page("tag_v3", {}))?.[1];
+    expect(href).toBeDefined();
+    // Served beside the stylesheet (relative to /r/<token>), as an image the page's CSP admits (img-src 'self').
+    expect(REPORT_ASSETS.map((a) => a.path)).toContain(`/r/${href}`);
   });
 
   it("a report that is not JSON, or not an object, still renders a page", () => {

@@ -1,7 +1,7 @@
 // The web console and the `cva` CLI against the real stack, registered inside scans.test.ts so they share its stack
 // and fixture server (a stack costs a minute of a loaded 2-core machine): the console scans an ad tag, a zip and a
 // VAST URL and lands on each report page; the CLI answers 0 / 1 / 2 with JUnit and SARIF that say what the report
-// says.
+// says. consoleFileCases does the same for a video, an audio and an image file on file-scans.test.ts's media stack.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -249,4 +249,74 @@ export function consoleAndCliCases(shared: () => SharedStack): void {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/CVA_API_KEY/);
   }, 240_000);
+}
+
+export interface FileStack {
+  stack: TestStack;
+  key: string;
+  /** Paths of a video (mp4 with an audio track), an audio file (wav) and an image (png) on disk. */
+  files: { video: string; audio: string; image: string };
+}
+
+/**
+ * The web console with the raw-file kinds, on the media stack of file-scans.test.ts: each file chosen as a person
+ * would (the file input), sent to its endpoint, and its report page opened — with the pictures the scan made
+ * (poster, film strip and waveform; the image itself) loaded from our artifact URLs, nothing refused by the page's
+ * CSP, and axe-core clean on each report page.
+ */
+export function consoleFileCases(shared: () => FileStack): void {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await puppeteer.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--headless=new", "--disable-gpu"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("the web console scans a video, an audio and an image file, each ending on its report page with its pictures; axe clean", async () => {
+    const { stack, key, files } = shared();
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(m.text());
+    });
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.goto(`${stack.baseUrl}/`, { waitUntil: "load" });
+    await page.type("#api-key", key);
+    const cases = [
+      { file: files.video, endpoint: "/v3/scanVideo", title: "Video report", pictures: ["img.poster", "img.wave", "img.strip"] },
+      { file: files.audio, endpoint: "/v3/scanAudio", title: "Audio report", pictures: ["img.wave"] },
+      { file: files.image, endpoint: "/v3/scanImage", title: "Image report", pictures: ["#image img"] },
+    ];
+    for (const c of cases) {
+      await page.click('input[name="source"][value="file"]');
+      await (await page.$("input#file"))!.uploadFile(c.file);
+      await page.waitForFunction((e) => document.getElementById("endpoint")!.textContent === `Sends POST ${e}.`, {}, c.endpoint);
+      await Promise.all([page.waitForNavigation({ waitUntil: "load", timeout: 150_000 }), page.click("#scan")]).catch(async (err) => {
+        const error = await page.$eval("#error", (e) => ((e as HTMLElement).hidden ? "" : (e as HTMLElement).innerText)).catch(() => "");
+        throw new Error(`${c.endpoint}: no report page: ${error || err}`);
+      });
+      expect(new URL(page.url()).pathname).toMatch(/^\/r\/[A-Za-z0-9_-]+$/);
+      expect(await page.$eval(".kicker", (e) => e.textContent)).toContain(c.title);
+      // Each picture decoded (a refused or missing image has naturalWidth 0).
+      for (const sel of c.pictures) {
+        await page.waitForFunction((s) => {
+          const img = document.querySelector(s) as HTMLImageElement | null;
+          return img !== null && img.complete && img.naturalWidth > 0;
+        }, { timeout: 30_000 }, sel).catch(() => {
+          throw new Error(`${c.title}: ${sel} not shown`);
+        });
+      }
+      const text = await page.evaluate(() => document.body.innerText);
+      // The verdict header, and the numbers in words and units (no raw field names with a unit suffix, no raw floats).
+      expect(text).toMatch(/^(Passed|Failed|Passed, not every test evaluated|No guideline tests)$/m);
+      expect(text).not.toMatch(/^[A-Z][a-z ]* ms\t/m);
+      expect(text).not.toMatch(/\d\.\d{4,}/);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.goBack({ waitUntil: "load" });
+    }
+    await page.waitForFunction(() => document.querySelectorAll("#history-list a").length === 3);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 400_000);
 }

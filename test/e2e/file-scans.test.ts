@@ -1,7 +1,8 @@
 // The raw-file scans (POST /v3/scanVideo, scanImage, scanAudio) through the real edge, uploads bucket, queue and media
 // prober: a file as base64 `data`, as a multipart/form-data upload (streamed into the uploads bucket) and as a `url`
 // the prober fetches from a local fixture server; the documented errors; quota charged once and refunded on a
-// payload_error; an idempotent retry answered from the stored report. The gRPC door's client stream is tested too.
+// payload_error; an idempotent retry answered from the stored report. The gRPC door's client stream is tested too, and
+// the web console with these three kinds on this same stack (console-cases.ts: consoleFileCases, one Chromium).
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -20,6 +21,7 @@ import { connectNats, UPLOADS_STREAM } from "@cva/platform";
 import { until } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
+import { consoleFileCases } from "./console-cases.ts";
 
 const run = promisify(execFile);
 
@@ -110,6 +112,13 @@ describe("raw-file scans end to end", () => {
   });
 
   const used = async (customer: string) => (await store.getCustomer(customer))?.usedThisMonth ?? 0;
+
+  // The web console with these files, on this stack (test/e2e/console-cases.ts).
+  let consoleKey = "";
+  consoleFileCases(() => ({ stack, key: consoleKey, files: { video: join(dir, "spot.mp4"), audio: join(dir, "spot.wav"), image: join(dir, "ad.png") } }));
+  beforeAll(async () => {
+    consoleKey = await stack.createKey("files-console", 100);
+  });
 
   function expectVideo(rep: any, name: string, fileName: string) {
     expect(rep.meta.creative_type).toBe("video");

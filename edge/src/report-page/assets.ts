@@ -2,7 +2,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DOCS_CSS, DOCS_CSS_NAME, DOCS_INIT_JS, DOCS_INIT_NAME } from "./docs.ts";
-import { REPORT_CSS, REPORT_CSS_NAME } from "./style.ts";
+import { REPORT_CSS, REPORT_CSS_NAME, REPORT_ICON_NAME, REPORT_ICON_SVG } from "./style.ts";
 import { SWAGGER_UI_FILES, SWAGGER_UI_VERSION, swaggerUiFile } from "./swagger-ui.ts";
 
 // The static files of the report page and /docs, each at a path that changes with its content (a digest, or the
@@ -31,11 +31,13 @@ function loaded(asset: PageAsset): Promise<{ body: Buffer; gzip: Buffer }> {
 
 export const REPORT_ASSETS: PageAsset[] = [
   { path: `/r/assets/${REPORT_CSS_NAME}`, contentType: "text/css; charset=utf-8", load: async () => Buffer.from(REPORT_CSS) },
+  { path: `/r/assets/${REPORT_ICON_NAME}`, contentType: "image/svg+xml", load: async () => Buffer.from(REPORT_ICON_SVG) },
 ];
 
 export const DOCS_ASSETS: PageAsset[] = [
   { path: `/docs/assets/${DOCS_INIT_NAME}`, contentType: "text/javascript; charset=utf-8", load: async () => Buffer.from(DOCS_INIT_JS) },
   { path: `/docs/assets/${DOCS_CSS_NAME}`, contentType: "text/css; charset=utf-8", load: async () => Buffer.from(DOCS_CSS) },
+  { path: `/docs/assets/${REPORT_ICON_NAME}`, contentType: "image/svg+xml", load: async () => Buffer.from(REPORT_ICON_SVG) },
   ...Object.entries(SWAGGER_UI_FILES).map(([name, contentType]) => ({
     path: `/docs/assets/swagger-ui-${SWAGGER_UI_VERSION}/${name}`,
     contentType,

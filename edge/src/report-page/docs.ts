@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { esc } from "./html.ts";
+import { REPORT_ICON_NAME } from "./style.ts";
 import { SWAGGER_UI_VERSION } from "./swagger-ui.ts";
 
 // /docs: the OpenAPI document (/openapi.json) in Swagger UI (swagger-ui-dist, Apache-2.0), every file from our own
@@ -38,7 +39,8 @@ export const DOCS_INIT_NAME = `docs-${digest(DOCS_INIT_JS)}.js`;
 
 /**
  * Our corrections to Swagger UI's stylesheet, for axe-core's serious findings: grey-on-white and white-on-green text
- * below 4.5:1, links told apart by colour alone, and code samples in scrolling boxes a keyboard cannot reach (they wrap instead).
+ * below 4.5:1, links told apart by colour alone, and code samples in scrolling boxes a keyboard cannot reach (they wrap instead);
+ * and names that must not break ("Idempotency-Key" over two lines, a status code) kept on one line.
  */
 export const DOCS_CSS = `
 .swagger-ui .info .title small,.swagger-ui .info .title small pre{background:#3b5d00}
@@ -58,6 +60,7 @@ export const DOCS_CSS = `
 .swagger-ui .parameter__in,.swagger-ui .parameter__extension{color:#595959}
 .swagger-ui .download-contents{background:#4f5566}
 .swagger-ui .message a,.swagger-ui .markdown a,.swagger-ui .renderedMarkdown a{text-decoration:underline}
+.swagger-ui .parameters-col_name,.swagger-ui .parameter__name,.swagger-ui .response-col_status{white-space:nowrap}
 .swagger-ui .microlight,.swagger-ui .highlight-code>pre,.swagger-ui pre.example{overflow:visible!important;white-space:pre-wrap!important;overflow-wrap:anywhere;max-height:none!important}
 `;
 
@@ -75,6 +78,7 @@ export function renderDocsPage(doc: { info?: { title?: unknown } }): string {
 <title>${esc(doc.info?.title ?? "API")} — API reference</title>
 <link rel="stylesheet" href="docs/assets/swagger-ui-${esc(v)}/swagger-ui.css">
 <link rel="stylesheet" href="docs/assets/${DOCS_CSS_NAME}">
+<link rel="icon" href="docs/assets/${REPORT_ICON_NAME}" type="image/svg+xml">
 </head><body>
 <main id="swagger-ui" aria-label="API reference"><noscript><p>The API reference needs JavaScript. The OpenAPI document itself is at <a href="openapi.json">openapi.json</a>.</p></noscript></main>
 <script src="docs/assets/swagger-ui-${esc(v)}/swagger-ui-bundle.js"></script>

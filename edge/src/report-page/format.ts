@@ -153,8 +153,19 @@ export function byKey(key: string, value: unknown): string {
   }
 }
 
-/** "time_to_visual_start" → "Time to visual start"; "httpOnly" → "Http only". */
+// Field names whose words are not what a person calls them (ffprobe's abbreviations, acronyms).
+const LABELS: Record<string, string> = {
+  pix_fmt: "Pixel format", hdr: "HDR", frame_rate_fraction: "Frame rate (exact)", iab_size: "IAB size", icc_profile: "ICC profile",
+  lufs: "Loudness", lra: "Loudness range", sha256: "SHA-256", http_code: "HTTP status", url: "URL", ssl: "SSL", cors: "CORS",
+};
+
+/**
+ * "time_to_visual_start" → "Time to visual start"; "httpOnly" → "Http only"; "leading_black_ms" → "Leading black": a
+ * unit suffix the value is formatted in (byKey: "0 ms", "2 KB") is not repeated in the label.
+ */
 export function label(key: string): string {
-  const words = key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
+  if (LABELS[key]) return LABELS[key];
+  const unitless = kindOf(key) && /_(ms|bytes|px|hz|lufs|percent|pct|seconds|s)$/.test(key) ? key.replace(/_[a-z]+$/, "") : key;
+  const words = unitless.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").trim().toLowerCase();
   return words ? words[0]!.toUpperCase() + words.slice(1) : key;
 }

@@ -14,7 +14,7 @@ import { counts, renderTestsTable, renderVerdict, testRows } from "./sections/te
 import { renderScreens, renderTimeline } from "./sections/visuals.ts";
 import { renderTagFilmStrip } from "./sections/film-strip.ts";
 import { renderExternalAssets, renderZipFiles, renderZipImages } from "./sections/zip.ts";
-import { REPORT_CSS_NAME } from "./style.ts";
+import { REPORT_CSS_NAME, REPORT_ICON_NAME } from "./style.ts";
 
 // The human-readable report page (scan_results.report_url). Rendered from the stored JSON report — the same document
 // the client got — so the page shows exactly what the API returned. No script at all: static HTML, one stylesheet
@@ -129,7 +129,8 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   if (has("creatives")) add("creatives", "Creatives and media files", renderVastCreatives(report, base), "creatives");
   add("tests", "All tests", renderTestsTable(rows));
   if (has("accessibility")) add("accessibility", "Accessibility", renderAccessibility(report), "accessibility");
-  add("problems", "Problems found", problems(report));
+  // An image report's error (the media cards show a video's or audio's): said with the problems, not as a bare field.
+  add("problems", "Problems found", problems(report, imageFile ? [text(report.error)] : []), ...(imageFile ? ["error"] : []));
   if (has("lint")) add("lint", "VAST lint", renderLint(report), "lint");
   if (has("network")) add("network", "Network", renderNetwork(report), "network");
   if (has("privacy")) add("privacy", "Privacy and consent", renderPrivacy(report), "privacy");
@@ -169,7 +170,7 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow"><meta name="referrer" content="no-referrer">
 <title>${esc(title)} — ${esc(name || stored.jobId)}</title>
-<link rel="stylesheet" href="assets/${REPORT_CSS_NAME}"></head>
+<link rel="stylesheet" href="assets/${REPORT_CSS_NAME}"><link rel="icon" href="assets/${REPORT_ICON_NAME}" type="image/svg+xml"></head>
 <body>
 <header class="top"><div class="wrap"><p class="kicker">Creative Validation · ${esc(title)}</p>
 <h1>${esc(name || (vastUrl ? vastUrl : "Unnamed creative"))}</h1>
@@ -189,8 +190,8 @@ function measurement(m: unknown): string {
   return `<div class="confidence"><strong>Measurement confidence: ${esc(m.confidence ?? "unknown")}</strong>${reasons.length ? bulletList(reasons) : ""}</div>`;
 }
 
-function problems(report: J): string {
-  const errors = list(report.errors).map(text).filter(Boolean);
+function problems(report: J, more: string[]): string {
+  const errors = [...list(report.errors).map(text), ...more].filter(Boolean);
   const notMeasured = list(report.not_measured).map(text).filter(Boolean);
   if (errors.length === 0 && notMeasured.length === 0) return "";
   return `${bulletList(errors)}${notMeasured.length ? `<p class="note">Not measured (values left out of the report, objects empty): ${esc(notMeasured.join(", "))}</p>` : ""}`;

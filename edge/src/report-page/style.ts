@@ -56,6 +56,7 @@ table{border-collapse:collapse;font-size:.88rem}
 table.data{width:100%}
 table.data th,table.data td{border-bottom:1px solid var(--line);padding:6px 8px;text-align:left;vertical-align:top;overflow-wrap:break-word}
 table.data thead th{background:#eef1f5;border-bottom:2px solid var(--line)}
+table.data td.url{overflow-wrap:anywhere}
 table.data td.num,table.data th.num{text-align:right;font-variant-numeric:tabular-nums}
 caption{text-align:left;font-weight:600;padding:4px 0}
 table.kv{margin:0 0 8px;min-width:0}
@@ -88,6 +89,8 @@ svg.click .ring{fill:none;stroke:#c2413a;stroke-width:3} svg.click .dot{fill:#c2
 .frame-fig{flex:0 1 160px;text-align:center}
 img.frame,svg.frame{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#fff}
 img.poster,img.wave,img.strip,img.thumb{max-width:100%;height:auto;display:block;border:1px solid var(--line);background:#000}
+/* A small video's poster, film strip and waveform fill their column rather than sitting at a few dozen pixels. */
+img.poster,img.wave,img.strip{width:100%}
 img.wave{background:#fff}
 img.thumb{max-width:240px}
 .creative{margin-bottom:12px}
@@ -96,7 +99,7 @@ pre.xml{white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f5f8;border:1p
 ul.plain{padding-left:20px;margin:4px 0}
 ul.plain li{margin:2px 0}
 footer{color:var(--muted);font-size:.82rem;padding-bottom:32px}
-a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
+a:focus-visible,.scroll:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 @media (max-width:640px){.top .wrap,main,.toc ul,footer{padding:0 12px}section{padding:12px}}
 @media print{
   @page{margin:14mm 12mm}
@@ -122,3 +125,11 @@ const digest = createHash("sha256").update(REPORT_CSS).digest("hex").slice(0, 12
 
 /** Path of the stylesheet under the report pages (/r/<token>): the page links it relatively, as assets/<name>. */
 export const REPORT_CSS_NAME = `report-${digest}.css`;
+
+/**
+ * The pages' icon, a file of ours like the stylesheet (the report page's CSP admits no data: image): without one the
+ * browser asks for /favicon.ico and logs the 404 as an error on every report opened.
+ */
+export const REPORT_ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1d2430"/><path d="M4 8.5l2.5 2.5L12 5.5" fill="none" stroke="#7ee08f" stroke-width="2"/></svg>`;
+
+export const REPORT_ICON_NAME = `icon-${createHash("sha256").update(REPORT_ICON_SVG).digest("hex").slice(0, 12)}.svg`;

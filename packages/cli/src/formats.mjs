@@ -61,7 +61,7 @@ function textOf(/** @type {Outcome} */ o, /** @type {boolean} */ color) {
   const width = Math.min(40, Math.max(0, ...o.tests.map((t) => qualifiedId(t).length)));
   for (const t of o.tests) {
     const label = t.result === "failed" ? paint("31", "FAIL ") : t.result === "error" ? paint("33", "ERROR") : paint("32", "pass ");
-    lines.push(`  ${label} ${qualifiedId(t).padEnd(width)}  ${oneLine(t.name)}${t.result === "passed" ? "" : ` — ${oneLine(reasonOf(t))}`}`);
+    lines.push(`  ${label} ${qualifiedId(t).padEnd(width)}  ${oneLine(t.name)}${t.result === "passed" ? "" : ` — ${oneLine(withoutName(t, reasonOf(t)))}`}`);
   }
   const verdict = failed + errors === 0 ? paint("32", `PASSED: all ${passed} tests passed`) : paint("31", `FAILED: ${failed} failed, ${errors} could not be evaluated, ${passed} passed`);
   lines.push(verdict);
@@ -222,4 +222,9 @@ function sarif(/** @type {Outcome} */ o) {
       },
     }],
   };
+}
+
+/** The API's messages start with the test's name, which the line already shows: "SSL — no, but expected …". */
+function withoutName(/** @type {{ name: string }} */ t, /** @type {string} */ reason) {
+  return reason.startsWith(`${t.name}: `) ? reason.slice(t.name.length + 2) : reason;
 }

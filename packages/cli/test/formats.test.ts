@@ -10,7 +10,7 @@ const result = (over: Record<string, unknown>) => ({
 });
 
 const TAG_TESTS = {
-  initial_load: result({ test: "initial_load", name: "Initial load", result: "failed", actual: 200000, message: "Initial Load: 200 KB, but expected at most 150 KB for 300x250" }),
+  initial_load: result({ test: "initial_load", name: "Initial Load", result: "failed", actual: 200000, message: "Initial Load: 200 KB, but expected at most 150 KB for 300x250" }),
   ssl: result({ test: "ssl", name: "SSL", result: "passed" }),
   creative_border: result({ test: "creative_border", name: "Border", result: "error", actual: undefined, message: "test could not be evaluated: no screenshot" }),
 };
@@ -77,7 +77,8 @@ describe("output formats", () => {
     const out = render(reportOutcome(TAG_TESTS), "text");
     expect(out.split("\n")).toEqual([
       "cva scan ads/banner.html → POST /v3/scanTag (spec 0)",
-      "  FAIL  initial_load     Initial load — Initial Load: 200 KB, but expected at most 150 KB for 300x250",
+      "  FAIL  initial_load     Initial Load — 200 KB, but expected at most 150 KB for 300x250",
+      // The API's message starts with the test's name, already on the line: said once.
       "  ERROR creative_border  Border — test could not be evaluated: no screenshot",
       "  pass  ssl              SSL",
       "FAILED: 1 failed, 1 could not be evaluated, 1 passed",
@@ -100,7 +101,7 @@ describe("output formats", () => {
     expect(xml).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="cva" tests="4" failures="2" errors="1" skipped="0" time="3\.210">/);
     expect(xml).toContain('<testsuite name="Spring banner" tests="4" failures="2" errors="1" skipped="0" time="3.210" timestamp="2026-11-26T10:00:00">');
     expect(xml).toContain('<property name="report_url" value="http://localhost:8080/r/tok"/>');
-    expect(xml).toContain('<testcase name="initial_load: Initial load" classname="cva.tag" time="0">');
+    expect(xml).toContain('<testcase name="initial_load: Initial Load" classname="cva.tag" time="0">');
     expect(xml).toContain('<failure message="Initial Load: 200 KB, but expected at most 150 KB for 300x250" type="failed">');
     expect(xml).toContain('<error message="test could not be evaluated: no screenshot" type="error">');
     expect(xml).toContain('<testcase name="ssl: SSL" classname="cva.tag" time="0"/>');

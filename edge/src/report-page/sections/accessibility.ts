@@ -1,5 +1,5 @@
 import { ms } from "../format.ts";
-import { isMediaAccessibility, renderMediaAccessibility } from "./media-accessibility.ts";
+import { isMediaAccessibility, renderMediaAccessibility, seizureRisk } from "./media-accessibility.ts";
 import { bulletList, esc, finite, flag, isObj, kvTable, objs, table, text, type J } from "../html.ts";
 
 // Accessibility and photosensitivity (issue 25): the one-line summary first, then the flash figures, motion and its
@@ -21,7 +21,7 @@ export function renderAccessibility(report: J): string {
   const flashes: Array<[string, string]> = [
     ["Flashes per second (most)", esc(a.max_flashes_per_second)],
     ["Red flashes per second (most)", esc(a.max_red_flashes_per_second)],
-    ["Seizure risk (WCAG 2.3.1)", a.flash_risk === undefined ? "" : `<span class="flag ${a.flash_risk ? "bad" : "good"}">${a.flash_risk ? "fails" : "passes"}</span>`],
+    ["Seizure risk (WCAG 2.3.1)", seizureRisk(a)],
     ["Worst second", worst !== undefined && worst >= 0 ? esc(`from ${ms(worst)} after the render started`) : ""],
     ["Judged", a.flashes_judged === false ? esc(`no: ${text(a.flashes_not_judged_reason)}`) : a.flashes_judged ? "yes" : ""],
     ["Frames analysed", esc(a.frames_analyzed)],

@@ -8,6 +8,17 @@ import { esc, finite, flag, isObj, kvTable, objs, table, text, type J } from "..
 /** Whether `a` is a media file's section (it has track lists), not a tag's. */
 export const isMediaAccessibility = (a: unknown): boolean => isObj(a) && Array.isArray(a.caption_tracks);
 
+/**
+ * The three-flashes verdict: fails, passes — or, when the flashes could not be judged (frames missed), neither: no
+ * flash found in frames that may be incomplete is no pass.
+ */
+export function seizureRisk(a: J): string {
+  if (a.flash_risk === undefined) return "";
+  if (a.flash_risk) return `<span class="flag bad">fails</span>`;
+  if (a.flashes_judged === false) return `<span class="flag">not judged</span>`;
+  return `<span class="flag good">passes</span>`;
+}
+
 export function renderMediaAccessibility(a: J, opts: { heading?: string } = {}): string {
   if (!isObj(a) || !isMediaAccessibility(a)) return "";
   const worst = finite(a.worst_second_ms);
@@ -16,7 +27,7 @@ export function renderMediaAccessibility(a: J, opts: { heading?: string } = {}):
     ["Audio description declared", a.audio_description === undefined ? "" : flag(a.audio_description, true)],
     ["Flashes per second (most)", a.max_flashes_per_second === undefined ? "" : esc(a.max_flashes_per_second)],
     ["Red flashes per second (most)", a.max_red_flashes_per_second === undefined ? "" : esc(a.max_red_flashes_per_second)],
-    ["Seizure risk (WCAG 2.3.1)", a.flash_risk === undefined ? "" : `<span class="flag ${a.flash_risk ? "bad" : "good"}">${a.flash_risk ? "fails" : "passes"}</span>`],
+    ["Seizure risk (WCAG 2.3.1)", seizureRisk(a)],
     ["Worst second", worst !== undefined && worst >= 0 ? esc(`from ${ms(worst)} after the first frame`) : ""],
     ["Flashes analysed", a.flashes_judged === false ? esc(`no: ${text(a.flashes_not_judged_reason)}`) : a.flashes_judged ? "yes" : ""],
     ["Frames analysed", a.frames_analyzed === undefined ? "" : esc(`${text(a.frames_analyzed)}${a.flash_analysis_fps ? ` (${text(a.flash_analysis_fps)} a second)` : ""}`)],

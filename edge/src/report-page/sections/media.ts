@@ -8,14 +8,27 @@ import { filmStrip } from "./visuals.ts";
 // VAST document around them (creatives, overlays, wrapper chain, ads, schema and lint findings). The media file card
 // takes any object with file_info / poster / film_strip / audio_wave, so a video or audio report renders with it too.
 
-/** One info object (video, audio, container, content, or one added later) as label/value rows, units by field name. */
-function infoRows(info: J, base: string): Array<[string, string]> {
+/**
+ * One info object (video, audio, container, content, or one added later) as label/value rows, units by field name;
+ * `skip` names fields another row already shows.
+ */
+function infoRows(info: J, base: string, skip: readonly string[] = []): Array<[string, string]> {
   return Object.entries(info)
-    .filter(([, v]) => v !== "" && v !== undefined && v !== null)
+    .filter(([k, v]) => v !== "" && v !== undefined && v !== null && !skip.includes(k))
     .map(([k, v]): [string, string] => {
       if (k === "loudness" && isObj(v)) return ["Loudness", esc(loudness(v))];
+      if (k === "bars" && isObj(v)) return ["Black bars", esc(bars(v))];
+      // 0 is the API's "none": a lossy codec stores no bits per sample.
+      if (k === "bit_depth" && v === 0 && "sample_rate" in info) return ["Bit depth", "none (lossy codec)"];
+      if (k === "clipping" && typeof v === "number") return ["Clipping", esc(v === 0 ? "none" : `${num(v)} samples at full scale`)];
       return [label(k), genericValue(k, v, base, 1) || "—"];
     });
+}
+
+/** The black bars' sizes in display pixels, in one line: "none", or "top 40 px, bottom 40 px". */
+function bars(b: J): string {
+  const sides = (["top", "bottom", "left", "right"] as const).filter((s) => finite(b[s]) !== undefined && b[s] > 0);
+  return sides.length === 0 ? "none" : sides.map((s) => `${s} ${withUnit(b[s], "px")}`).join(", ");
 }
 
 function loudness(l: J): string {
@@ -50,7 +63,8 @@ export function mediaFileCard(m: J, title: string, base: string): string {
     ["Download speed", m.download_speed === undefined ? "" : esc(byKey("download_speed", m.download_speed))],
     ["Duration", finite(m.duration_ms) === undefined ? "" : esc(ms(m.duration_ms))],
     ["Declared in the VAST", Object.keys(attrs).length ? esc(declared(attrs)) : ""],
-    ...infoRows(obj(fi.container), base),
+    // A raw file's container duration is the same figure as the report's duration (fileMediaCard): shown once.
+    ...infoRows(obj(fi.container), base, finite(m.duration_ms) !== undefined ? ["duration_ms"] : []),
   ];
   // Any other part of file_info (the raw file scans' content: black, silence, freezes; one added later) gets its own table.
   const more = Object.entries(fi).filter(([k, v]) => !["container", "video", "audio"].includes(k) && isObj(v) && Object.keys(v).length);

@@ -109,7 +109,7 @@ function findings(rows: TestRow[]): string {
     .map((r) => {
       const where = r.group ? ` <span class="where">${esc(groupLabel(r.group))}</span>` : "";
       // The spec sets' messages start with the test's name ("SSL: no, but expected …"); it is already the heading.
-      const why = r.message.startsWith(`${r.name}: `) ? r.message.slice(r.name.length + 2) : r.message;
+      const why = reason(r);
       return `<li>${badge(r.result)} <strong>${esc(r.name)}</strong>${where}<p>${esc(why)}</p></li>`;
     })
     .join("")}</ol>`;
@@ -139,6 +139,9 @@ ${errors.length ? `<h3>Could not be evaluated</h3>${findings(errors)}` : ""}
 </section>`;
 }
 
+/** A test's message without its name in front ("SSL: no, but expected …" → "no, but expected …"): the name is beside it. */
+const reason = (r: TestRow): string => (r.message.startsWith(`${r.name}: `) ? r.message.slice(r.name.length + 2) : r.message);
+
 export function renderTestsTable(rows: TestRow[]): string {
   if (rows.length === 0) return "";
   const grouped = rows.some((r) => r.group);
@@ -158,7 +161,7 @@ export function renderTestsTable(rows: TestRow[]): string {
       `${esc(r.name)}<br><code class="id">${esc(r.id)}</code>`,
       esc(r.measured),
       esc(r.expected),
-      esc(r.message),
+      esc(reason(r)),
     ]),
     { className: "tests" },
   );
