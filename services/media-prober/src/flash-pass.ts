@@ -17,8 +17,8 @@ import type { FlashPlan } from "./flash-frames.ts";
  * Threads as the raw file's full decode (file-limits.ts): its one filter chain unthreaded on ffmpeg's main thread
  * (FILE_VIDEO_PASS_GLOBAL_OPTIONS) and fullDecodeThreads decoder threads (4 up to 1440p on 2 cores) instead of
  * DECODE_THREADS for both: this pass is the VAST scan's long pole and the only one decoding every frame. On the bench's
- * 15 s 720p file beside the audio and video passes (2026-11-27, 8 rounds, bench/RESULTS.md) its wall 1.39 → 1.04 s
- * median (faster in 8 of 8), CPU 1.22 → 1.07 s; the grid file byte for byte the same.
+ * 15 s 720p file beside the audio and video passes (2026-11-27, bench/RESULTS.md): wall 1.39 → 1.04 s median at load
+ * ~40 (faster in 8 of 8), 1.02 → 0.97 s at load ~11 (5 of 6); the grid file byte for byte the same.
  */
 export interface FlashPassPlan {
   args: string[];
