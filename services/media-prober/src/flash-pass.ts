@@ -1,4 +1,5 @@
-import { PASS_GLOBAL_OPTIONS, SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
+import { SAFE_INPUT_OPTIONS } from "./decode-limits.ts";
+import { FILE_VIDEO_PASS_GLOBAL_OPTIONS, fullDecodeThreads } from "./file-limits.ts";
 import type { FlashPlan } from "./flash-frames.ts";
 
 /*
@@ -11,7 +12,13 @@ import type { FlashPlan } from "./flash-frames.ts";
  * It is the same consumer as the raw video file's (flash-frames.ts planFlashFrames: the frames at the video's own
  * rate, at most 60 a second, area-averaged into the 48-cell grid, raw RGB to one file; analyseFlashFrames reads it),
  * fed from its own input instead of a split of the file pass's decode. The input is the VAST pass's (the whitelists,
- * frame size and thread limits of decode-limits.ts), video only (`-an -sn -dn`).
+ * frame size limits of decode-limits.ts), video only (`-an -sn -dn`).
+ *
+ * Threads as the raw file's full decode (file-limits.ts): its one filter chain unthreaded on ffmpeg's main thread
+ * (FILE_VIDEO_PASS_GLOBAL_OPTIONS) and fullDecodeThreads decoder threads (4 up to 1440p on 2 cores) instead of
+ * DECODE_THREADS for both: this pass is the VAST scan's long pole and the only one decoding every frame. On the bench's
+ * 15 s 720p file beside the audio and video passes (2026-11-27, bench/RESULTS.md): wall 1.39 → 1.04 s median at load
+ * ~40 (faster in 8 of 8), 1.02 → 0.97 s at load ~11 (5 of 6); the grid file byte for byte the same.
  */
 export interface FlashPassPlan {
   args: string[];
@@ -20,8 +27,8 @@ export interface FlashPassPlan {
 
 export function planFlashPass(input: string, videoIndex: number, flash: FlashPlan): FlashPassPlan {
   const args = [
-    "-hide_banner", "-nostdin", "-nostats", "-v", "error", ...PASS_GLOBAL_OPTIONS,
-    ...SAFE_INPUT_OPTIONS, "-an", "-sn", "-dn", "-i", input,
+    "-hide_banner", "-nostdin", "-nostats", "-v", "error", ...FILE_VIDEO_PASS_GLOBAL_OPTIONS,
+    ...SAFE_INPUT_OPTIONS.slice(0, -1), String(fullDecodeThreads(flash.width * flash.height)), "-an", "-sn", "-dn", "-i", input,
     "-filter_complex", flash.chain(`0:${videoIndex}`),
     ...flash.outputArgs,
     "-y",

@@ -8,6 +8,8 @@ import {
 import { parseClipping } from "../src/file-audio-pass.ts";
 import { fullDecodeThreads } from "../src/file-limits.ts";
 import { planFileVideoPass } from "../src/file-video-pass.ts";
+import { planFlashFrames } from "../src/flash-frames.ts";
+import { planFlashPass } from "../src/flash-pass.ts";
 import { judgeScanType, parseIdet } from "../src/interlace.ts";
 import { judgeLetterboxing } from "../src/letterbox.ts";
 import { audioBitDepth, chromaSubsampling, colourTag, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs } from "../src/stream-facts.ts";
@@ -188,5 +190,17 @@ describe("the video pass's threads", () => {
     expect(threadsOf(args)).toBe(fullDecodeThreads(1920 * 1080));
     expect(args.slice(args.indexOf("-filter_complex_threads"), args.indexOf("-filter_complex_threads") + 2)).toEqual(["-filter_complex_threads", "1"]);
     expect(threadsOf(plan(7680 * 4320).args)).toBeLessThanOrEqual(3);
+  });
+
+  it("the VAST flash pass, a full decode too, gets the same decoder threads and unthreaded filters", () => {
+    const flashArgs = (width: number, height: number) =>
+      planFlashPass("/x/file", 0, planFlashFrames({ outDir: "/x", width, height, frameRate: "25/1" })!).args;
+    const args = flashArgs(1280, 720);
+    expect(threadsOf(args)).toBe(fullDecodeThreads(1280 * 720));
+    expect(args.filter((a) => a === "-threads")).toHaveLength(1);
+    expect(args.slice(args.indexOf("-filter_complex_threads"), args.indexOf("-filter_complex_threads") + 2)).toEqual(["-filter_complex_threads", "1"]);
+    expect(threadsOf(flashArgs(7680, 4320))).toBeLessThanOrEqual(3);
+    // The VAST whitelists still guard the input (the raw file's wider decoder list is not for VAST media).
+    expect(args[args.indexOf("-codec_whitelist") + 1]).not.toContain("prores");
   });
 });
