@@ -49,7 +49,7 @@ function fullVideo() {
       },
       content: { leadingBlackMs: 1000n, trailingBlackMs: 0n, leadingSilenceMs: 1000n, trailingSilenceMs: 40n, frozenFramesMs: 600n },
     },
-    filmStrip: img("strip"), poster: img("poster"), audioWave: img("wave", "image/png"), screenshot: { highres: img("hi"), thumbnail: img("th") },
+    filmStrip: img("strip"), filmStripTimesMs: [0n, 2000n, 4000n], poster: img("poster"), audioWave: img("wave", "image/png"), screenshot: { highres: img("hi"), thumbnail: img("th") },
   });
 }
 
@@ -58,7 +58,7 @@ describe("raw-file views", () => {
     const doc = JSON.parse(renderVideoV3(urls(fullVideo())));
     check(videoV3Schema, doc);
     expect(Object.keys(doc).sort()).toEqual(
-      ["accessibility", "audio_wave", "duration", "error", "file", "file_info", "file_size", "film_strip", "job_id", "meta", "name", "not_measured", "poster", "scan_results", "screenshot"],
+      ["accessibility", "audio_wave", "duration", "error", "file", "file_info", "file_size", "film_strip", "film_strip_times", "job_id", "meta", "name", "not_measured", "poster", "scan_results", "screenshot"],
     );
     expect(doc.meta).toMatchObject({ creative_type: "video", api_version: "v3", scan_duration: "1.23" });
     expect(doc.file).toEqual({ name: "spot.mp4", sha256: "ab".repeat(32), mime_type: "video/mp4", declared_mime_type: "video/mp4", size: 1234, url: "" });
@@ -77,6 +77,7 @@ describe("raw-file views", () => {
     expect(doc.file_info.content).toEqual({ leading_black_ms: 1000, trailing_black_ms: 0, leading_silence_ms: 1000, trailing_silence_ms: 40, frozen_frames: 600 });
     expect(doc.poster).toEqual({ bytes: 10, mime_type: "image/jpeg", url: "https://edge.test/artifacts/poster" });
     expect(doc.film_strip.url).toBe("https://edge.test/artifacts/strip");
+    expect(doc.film_strip_times).toEqual([0, 2000, 4000]);
     expect(doc.audio_wave.url).toBe("https://edge.test/artifacts/wave");
     expect(doc.screenshot.highres).toEqual({ bytes: 10, color: "#102030", mime_type: "image/jpeg", url: "https://edge.test/artifacts/hi" });
     expect(doc.scan_results).toMatchObject({ passed: 1, failed: 0, report_url: "https://edge.test/r/tok" });
@@ -206,6 +207,8 @@ describe("raw-file report pages (rendered from the views' JSON)", () => {
     expect(html).toContain("<title>Video report — Spring</title>");
     expect(html).toContain(`<img class="poster" src="${BASE}/artifacts/poster"`);
     expect(html).toContain(`<img class="strip" src="${BASE}/artifacts/strip"`);
+    // Each tile's time under it, from film_strip_times.
+    expect(html).toContain(`<ol class="strip-times"><li>0 ms</li><li>2 s</li><li>4 s</li></ol>`);
     expect(html).toContain(`<img class="wave" src="${BASE}/artifacts/wave"`);
     expect(html).toContain("-23.1 LUFS integrated, range 4.2 LU");
     expect(html).toContain(row("Duration", "30 s"));

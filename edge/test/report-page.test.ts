@@ -264,6 +264,7 @@ describe("report page: what it shows", () => {
     expect(html).toContain("<title>Video report — ");
     expect(html).toContain(`<img class="poster" src="${BASE}/artifacts/p"`);
     expect(html).toContain(`<img class="strip" src="${BASE}/artifacts/f"`);
+    expect(html).toContain("the file has no keyframe index, so each tile's time is not known");
     expect(html).toContain("-10 LUFS integrated, range 2 LU");
     expect(html).toContain("<span>30 s</span>");
     expect(html).toContain("Measurement confidence: low");

@@ -279,7 +279,7 @@ describe("views", () => {
     const never = doc.creatives[1].mediafiles[1];
     expect(never).toEqual({
       accessibility: {}, attributes: { bitrate: 0, delivery: "", height: 0, maintainaspectratio: "", scalable: "", type: "", width: 0 },
-      audio_wave: EMPTY_IMAGE, file_info: { audio: {}, container: {}, video: {} }, film_strip: EMPTY_IMAGE, poster: EMPTY_IMAGE,
+      audio_wave: EMPTY_IMAGE, file_info: { audio: {}, container: {}, video: {} }, film_strip: EMPTY_IMAGE, film_strip_times: [], poster: EMPTY_IMAGE,
       url: "https://cdn.example.com/never.mp4", error: "not probed: no media worker answered",
       not_measured: ["http_code", "file_size", "download_speed", "file_info", "poster", "film_strip", "audio_wave"],
     });
@@ -369,7 +369,7 @@ describe("views", () => {
     check(vastV3Schema, v);
     expect(v.creatives[0].mediafiles[0]).toEqual({
       accessibility: {}, attributes: expect.any(Object), audio_wave: EMPTY_IMAGE, download_speed: 0, file_info: { audio: {}, container: {}, video: {} },
-      file_size: 9, film_strip: EMPTY_IMAGE, http_code: 404, poster: EMPTY_IMAGE, url: "https://cdn.example.com/gone.mp4",
+      file_size: 9, film_strip: EMPTY_IMAGE, film_strip_times: [], http_code: 404, poster: EMPTY_IMAGE, url: "https://cdn.example.com/gone.mp4",
       error: "the media file answered HTTP 404", not_measured: [],
     });
   });

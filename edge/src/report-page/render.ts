@@ -122,9 +122,9 @@ export function renderReportPage(stored: reportstore.StoredReport, opts: { publi
   if (!mediaFile && Array.isArray(report.film_strip)) add("film-strip", "Film strip", renderTagFilmStrip(report, base), "film_strip");
   if (mediaFile || imageFile) add("file", "The file as received", creativeFileTable(report), "file");
   if (mediaFile && isObj(report.file_info)) {
-    add("media", "Media file", fileMediaCard(report, base), "file_info", "poster", "film_strip", "audio_wave", "file_size", "duration", "duration_ms", "error", "analysis_error");
+    add("media", "Media file", fileMediaCard(report, base), "file_info", "poster", "film_strip", "film_strip_times", "audio_wave", "file_size", "duration", "duration_ms", "error", "analysis_error");
   } else if (isObj(report.file_info)) {
-    add("media", "Media file", mediaFileCard(report, "The file", base), "file_info", "poster", "film_strip", "audio_wave", "url", "http_code", "file_size", "download_speed", "error", "analysis_error", "attributes", "duration_ms");
+    add("media", "Media file", mediaFileCard(report, "The file", base), "file_info", "poster", "film_strip", "film_strip_times", "audio_wave", "url", "http_code", "file_size", "download_speed", "error", "analysis_error", "attributes", "duration_ms");
   }
   if (has("creatives")) add("creatives", "Creatives and media files", renderVastCreatives(report, base), "creatives");
   add("tests", "All tests", renderTestsTable(rows));

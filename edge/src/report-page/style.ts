@@ -82,6 +82,8 @@ svg.wf .req{fill:#5b8fd9} svg.wf .req.own{fill:#7aa874} svg.wf .req.insecure{fil
 .media{border-top:1px solid var(--line);padding-top:8px;margin-top:12px}
 .media-visuals{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:16px;align-items:start;margin:8px 0}
 .strip-fig{grid-column:1/-1}
+.strip-times{display:flex;list-style:none;margin:2px 0 0;padding:0;font-size:.8em;color:var(--muted)}
+.strip-times li{flex:1 1 0;text-align:center;white-space:nowrap}
 .shot-wrap{position:relative;display:inline-block;max-width:100%}
 .shot-wrap svg.click{position:absolute;left:0;top:0;width:100%;height:100%;pointer-events:none}
 svg.click .ring{fill:none;stroke:#c2413a;stroke-width:3} svg.click .dot{fill:#c2413a}

@@ -5,7 +5,7 @@ import {
   audioSchema, contentSchema, containerSchema, creativeFileSchema, creativeFileView, errorSchema, fileInfoView, fileScanResultsSchema,
   fileScanResultsView, notMeasuredSchema, videoSchema, withDependents,
 } from "./file-common.ts";
-import { imageSchema, imageView, posterSchema, int, metaSchema, metaView, obj, orEmpty, screenshotSchema, screenshotView, str } from "./shared.ts";
+import { filmStripTimesSchema, filmStripTimesView, imageSchema, imageView, posterSchema, int, metaSchema, metaView, obj, orEmpty, screenshotSchema, screenshotView, str } from "./shared.ts";
 
 // POST /v3/scanVideo's report (issue 19 §2): the VAST media file's shape at the top level (file_info, file_size,
 // film_strip, poster, audio_wave) plus what a raw file is judged on (file_info.content, the video's scan type, colour,
@@ -30,6 +30,7 @@ export const videoV3Schema = obj(
       { description: "always present; container, video, audio and content of the file" },
     ),
     film_strip: imageSchema,
+    film_strip_times: filmStripTimesSchema,
     poster: posterSchema,
     audio_wave: imageSchema,
     screenshot: screenshotSchema,
@@ -51,6 +52,7 @@ export function videoV3View(r: VideoFileReport) {
     duration: Number(r.durationMs),
     file_info: fileInfoView(r.fileInfo, "video"),
     film_strip: imageView(r.filmStrip),
+    film_strip_times: filmStripTimesView(r.filmStripTimesMs),
     poster: imageView(r.poster),
     audio_wave: imageView(r.audioWave),
     screenshot: screenshotView(r.screenshot),

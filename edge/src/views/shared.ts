@@ -148,6 +148,14 @@ export const posterSchema: JsonSchema = {
     "(98 % of pixels dark), the first frame after it that is not, within 10 s (an all-black video: the keyframe); not the " +
     "exact mid-duration frame. Always present; {bytes: 0, mime_type: \"\", url: \"\"} when there is no image",
 };
+/** Where each tile of a media file's film strip comes from (media-prober video-pass.ts stripSelect). */
+export const filmStripTimesSchema = arr(
+  int("ms from the start of the video"),
+  "the presentation time of each film_strip tile's frame, left to right: the keyframes nearest to ten equally spaced " +
+    "times; empty when there is no strip or the file had no keyframe index (its tiles are then the first frame of each " +
+    "tenth, times not known ahead)",
+);
+export const filmStripTimesView = (times: readonly bigint[] | undefined): number[] => (times ?? []).map(Number);
 /** The image, or the empty image: an image key is never missing. */
 export const imageView = (i: Image | undefined): ImageJson =>
   i && i.id ? { bytes: n(i.bytes), mime_type: i.mimeType, url: i.url } : { ...EMPTY_IMAGE };

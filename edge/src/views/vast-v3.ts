@@ -2,7 +2,7 @@ import type { AudioInfo, ContainerInfo, MediaFileAttributes, VastNonLinear, Vast
 import { mediaAccessibilityView, mediaFileAccessibilitySchema, vastMediaHasFlashes } from "./media-accessibility.ts";
 import { applyNotMeasured } from "./not-measured.ts";
 import {
-  arr, bool, imageSchema, imageView, posterSchema, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
+  arr, bool, filmStripTimesSchema, filmStripTimesView, imageSchema, imageView, posterSchema, int, map, metaSchema, metaView, num, obj, orEmpty, screenshotSchema, screenshotView,
   sslSchema, sslView, str, testResultSchema, testResultView,
 } from "./shared.ts";
 
@@ -49,6 +49,7 @@ const mediafileSchema = obj(
     file_info: fileInfoSchema,
     file_size: int(`bytes${NOT_MEASURED}`),
     film_strip: imageSchema,
+    film_strip_times: filmStripTimesSchema,
     http_code: int(`HTTP status of the download, 0 when no answer came${NOT_MEASURED} (the file was never requested)`),
     poster: posterSchema,
     url: str(),
@@ -287,6 +288,7 @@ export function vastV3View(r: VastReport) {
           },
           file_size: Number(p?.fileSize ?? 0),
           film_strip: imageView(p?.filmStrip),
+          film_strip_times: filmStripTimesView(p?.filmStripTimesMs),
           http_code: p?.httpCode ?? 0,
           poster: imageView(p?.poster),
           url: p?.url || "",

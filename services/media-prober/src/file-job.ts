@@ -102,7 +102,7 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
       return {
         case: "videoFile",
         value: create(VideoFileReportSchema, {
-          ...common, filmStrip: f.filmStrip, poster: f.poster, accessibility: f.accessibility,
+          ...common, filmStrip: f.filmStrip, filmStripTimesMs: f.filmStripTimesMs.map(BigInt), poster: f.poster, accessibility: f.accessibility,
           screenshot: f.firstFrame ? create(ScreenshotSchema, { highres: f.firstFrame, thumbnail: f.thumbnail }) : undefined,
         }),
       };

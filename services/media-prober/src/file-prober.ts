@@ -77,6 +77,8 @@ export interface FileFacts {
   firstFrame?: Image;
   thumbnail?: Image;
   filmStrip?: Image;
+  /** Each film strip tile's frame time, ms from the video's start; empty when unknown or no strip. */
+  filmStripTimesMs: number[];
   audioWave?: Image;
   notMeasured: FileField[];
   analysisError: string;
@@ -302,7 +304,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
       put(vp?.filmStrip, "image/jpeg"),
       put(ap?.audioWave, "image/png"),
     ]);
-    return { poster: posterImg, firstFrame: firstImg, thumbnail: thumbImg, filmStrip: stripImg, audioWave: waveImg };
+    return { poster: posterImg, firstFrame: firstImg, thumbnail: thumbImg, filmStrip: stripImg, filmStripTimesMs: stripImg ? vp?.filmStripTimesMs ?? [] : [], audioWave: waveImg };
   }
 
   return { probeFile };

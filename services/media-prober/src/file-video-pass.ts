@@ -6,7 +6,7 @@ import { parseCropdetect, type CropFrame } from "./letterbox.ts";
 import { readPictureCaptions } from "./media-accessibility.ts";
 import { isCompleteJpeg, isRaster, readComplete } from "./pass-files.ts";
 import {
-  COLOUR_RASTER, FIRST_FRAME_WINDOW_S, firstFrameInput, pickStripKeyframes, pictureOutputMaps, posterSeek, readPoster, videoPassOutputs,
+  COLOUR_RASTER, FIRST_FRAME_WINDOW_S, firstFrameInput, pictureOutputMaps, posterSeek, readPoster, stripSelect, type StripSelection, videoPassOutputs,
   type VideoPassOutputs,
 } from "./video-pass.ts";
 
@@ -97,6 +97,8 @@ export interface FileVideoPassPlan {
   outputs: VideoPassOutputs;
   flash?: FlashPlan;
   captions?: boolean;
+  /** Each film strip tile's frame time, ms (video-pass.ts StripSelection.timesMs). */
+  stripTimesMs: number[];
 }
 
 /**
@@ -114,11 +116,10 @@ export interface FrameConsumer {
 }
 
 /** The measurements over every frame (black, freezes, the stream's ends; interlace; bars) and the film strip. */
-function frameConsumers(p: FileVideoPassInput): FrameConsumer[] {
+function frameConsumers(p: FileVideoPassInput, strip: StripSelection): FrameConsumer[] {
   const d = p.duration;
   const spacing = (fps: number) => `select='isnan(prev_selected_t)+gte(t-prev_selected_t,${(1 / fps - 0.0005).toFixed(4)})'`;
   const tail = d > 0 ? `eq(n,0)+gte(t,${Math.max(0, d - TAIL_S).toFixed(3)})` : "eq(n,0)";
-  const strip = stripSelect(p.keyframes, d, p.stripFrames ?? 10);
   return [
     {
       label: "an",
@@ -160,7 +161,8 @@ function frameConsumers(p: FileVideoPassInput): FrameConsumer[] {
 export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
   const o = videoPassOutputs(p.outDir);
   const v = p.videoIndex;
-  const consumers = frameConsumers(p);
+  const strip = stripSelect(p.keyframes, p.duration, p.stripFrames ?? 10);
+  const consumers = frameConsumers(p, strip);
   const poster = posterSeek(p.keyframes, p.duration, 2, v, FILE_INPUT_OPTIONS, p.input);
   const graph = [
     // The one place every decoded frame comes from.
@@ -183,21 +185,9 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     ...(p.flash?.outputArgs ?? []),
     "-y",
   ];
-  return { args, outputs: o, flash: p.flash, captions: p.captions };
+  return { args, outputs: o, flash: p.flash, captions: p.captions, stripTimesMs: strip.timesMs };
 }
 
-/** Frames decoded are matched to the packet scan's keyframe times within half a millisecond. */
-const MATCH_S = 0.0005;
-
-function stripSelect(keyframes: number[], d: number, n: number): { filter: string; tiles: number } {
-  const picked = pickStripKeyframes(keyframes, d, n);
-  if (picked.length > 0) {
-    const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${MATCH_S})`).join("+");
-    return { filter: `select='${terms}'`, tiles: picked.length };
-  }
-  const slot = (d > 0 ? d / n : 1).toFixed(6);
-  return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot}),floor(prev_selected_t/${slot}))'`, tiles: n };
-}
 
 export interface FileVideoPassResult {
   firstFrame?: Buffer;
@@ -206,6 +196,8 @@ export interface FileVideoPassResult {
   poster?: Buffer;
   posterRgb?: Buffer;
   filmStrip?: Buffer;
+  /** Each film strip tile's frame time, ms, when the strip was written and its frames were known ahead. */
+  filmStripTimesMs?: number[];
   /** Only from a pass that finished (verdicts over the whole video). */
   cropFrames: CropFrame[];
   blacks: Interval[];
@@ -229,10 +221,10 @@ export async function readFileVideoPass(plan: FileVideoPassPlan, stderr: string,
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
   const pictureCaptions = plan.captions ? readPictureCaptions(stderr, finished) : undefined;
-  if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: [], blacks: [], freezes: [], pictureCaptions };
+  if (!finished) return { firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, filmStripTimesMs: filmStrip ? plan.stripTimesMs : [], cropFrames: [], blacks: [], freezes: [], pictureCaptions };
   const times = parseShowinfoTimes(stderr);
   return {
-    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, pictureCaptions,
+    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, filmStripTimesMs: filmStrip ? plan.stripTimesMs : [], pictureCaptions,
     cropFrames: parseCropdetect(stderr),
     blacks: parseBlackdetect(stderr),
     freezes: parseFreezedetect(stderr),

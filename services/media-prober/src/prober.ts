@@ -359,6 +359,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       firstFrame: firstImg,
       thumbnail: thumbImg,
       filmStrip: stripImg,
+      filmStripTimesMs: stripImg ? (pass.filmStripTimesMs ?? []).map(BigInt) : [],
       audioWave: waveImg,
       analysisError: outcome.failure ?? "",
       accessibility,

@@ -170,6 +170,8 @@ export interface VideoPassPlan {
   outputs: VideoPassOutputs;
   /** The pass looks for captions in the pictures (readPictureCaptions). */
   captions?: boolean;
+  /** Each film strip tile's frame time, ms (StripSelection.timesMs). */
+  stripTimesMs: number[];
 }
 
 /** How far into the video the first visible frame is looked for. */
@@ -234,7 +236,7 @@ export function planVideoPass(p: VideoPassInput): VideoPassPlan {
     ...maps,
     "-y",
   ];
-  return { args, outputs: o, captions: p.captions };
+  return { args, outputs: o, captions: p.captions, stripTimesMs: strip.timesMs };
 }
 
 /**
@@ -257,16 +259,24 @@ export function pickStripKeyframes(keyframes: number[], duration: number, n: num
 }
 
 
-function stripSelect(keyframes: number[], d: number, n: number): { filter: string; tiles: number } {
+/** The film strip's frames: a select filter, its tile count, and each tile's time when it is known. */
+export interface StripSelection {
+  filter: string;
+  tiles: number;
+  /** Each tile's frame time in ms from the video's start, left to right; empty when the frames are not known ahead. */
+  timesMs: number[];
+}
+
+export function stripSelect(keyframes: number[], d: number, n: number): StripSelection {
   const picked = pickStripKeyframes(keyframes, d, n);
   if (picked.length > 0) {
     const terms = picked.map((t) => `lt(abs(t-${t.toFixed(6)}),${KEY_MATCH_S})`).join("+");
-    return { filter: `select='${terms}'`, tiles: picked.length };
+    return { filter: `select='${terms}'`, tiles: picked.length, timesMs: picked.map((t) => Math.round(t * 1000)) };
   }
   // No keyframe index (no key-flagged packet in the packet scan): the first decoded frame of each of the n intervals;
-  // a tile stays blank where an interval had none.
-  const slot = d > 0 ? d / n : 1;
-  return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot.toFixed(6)}),floor(prev_selected_t/${slot.toFixed(6)}))'`, tiles: n };
+  // a tile stays blank where an interval had none, so no tile's time is known ahead.
+  const slot = (d > 0 ? d / n : 1).toFixed(6);
+  return { filter: `select='isnan(prev_selected_t)+gt(floor(t/${slot}),floor(prev_selected_t/${slot}))'`, tiles: n, timesMs: [] };
 }
 
 export interface VideoPassResult {
@@ -276,6 +286,8 @@ export interface VideoPassResult {
   poster?: Buffer;
   posterRgb?: Buffer;
   filmStrip?: Buffer;
+  /** Each film strip tile's frame time, ms, when the strip was written and its frames were known ahead. */
+  filmStripTimesMs?: number[];
   cropFrames: CropFrame[];
   /** Captions in the pictures (when the plan looked): true, false, or undefined when the pass saw too few frames. */
   pictureCaptions?: boolean;
@@ -296,7 +308,7 @@ export async function readVideoPass(plan: VideoPassPlan, stderr: string, finishe
     readComplete(o.filmStrip, isCompleteJpeg),
   ]);
   return {
-    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, cropFrames: finished ? parseCropdetect(stderr) : [],
+    firstFrame, firstFrameRgb, thumbnail, poster, posterRgb, filmStrip, filmStripTimesMs: filmStrip ? plan.stripTimesMs : [], cropFrames: finished ? parseCropdetect(stderr) : [],
     pictureCaptions: plan.captions ? readPictureCaptions(stderr, finished) : undefined,
   };
 }

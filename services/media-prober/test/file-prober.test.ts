@@ -82,6 +82,9 @@ describe("raw video files: the picture", () => {
     near(v.keyframeIntervalMs, 500.5, 1);
     expect(v.scanType).toBe("progressive");
     expect(f.durationMs).toBe(2002);
+    // The film strip's tiles: the keyframes nearest to 0, 0.2, …, 1.8 s — each of the four once, with its time.
+    expect(f.filmStripTimesMs).toHaveLength(4);
+    f.filmStripTimesMs.forEach((t, i) => near(t, [0, 500.5, 1001, 1501.5][i]!, 1));
   });
 
   it("variable frame rate: frames 1/30 s apart, then 2/30 s apart", async () => {

@@ -200,6 +200,9 @@ describe("media prober: generated media", () => {
     // The strip: one 160x120 tile per keyframe (times 0, 0.9, …, 8.1 are nearest to all five).
     const strip = await readFile(plan.outputs.filmStrip);
     expect(jpegSize(strip)).toEqual({ width: 800, height: 120 });
+    expect(plan.stripTimesMs).toEqual([0, 2000, 4000, 6000, 8000]);
+    // Without a keyframe index the tiles are the first frame of each tenth: no time is known ahead.
+    expect(planVideoPass({ input: file, outDir, videoIndex: 0, duration: 9, keyframes: [] }).stripTimesMs).toEqual([]);
   });
 
   it("removes its temporary files", async () => {

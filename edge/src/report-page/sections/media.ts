@@ -53,7 +53,7 @@ export function mediaFileCard(m: J, title: string, base: string): string {
     wave || isObj(audio.loudness)
       ? `<figure class="wave-fig">${wave}<figcaption>Audio${audio.loudness ? `: ${esc(loudness(obj(audio.loudness)))}` : ""}</figcaption></figure>`
       : "",
-    filmStrip(m.film_strip, base, duration),
+    filmStrip(m.film_strip, base, duration, m.film_strip_times),
   ].join("");
   const attrs = obj(m.attributes);
   const file: Array<[string, string]> = [

@@ -82,13 +82,21 @@ ${limitMs !== undefined ? `<rect class="limit" x="${Math.min(998, x(paint + limi
   return `<div class="timeline">${svg}<div class="axis"><span>0</span><span>${esc(ms(span))}</span></div>${kvTable(items)}</div>`;
 }
 
-/** A film strip image (keyframes side by side) with the time span it covers, when the report says it. */
-export function filmStrip(strip: unknown, base: string, durationSeconds: number | undefined): string {
+/**
+ * A film strip image (keyframes side by side), each tile's time under it when the report gives them (film_strip_times:
+ * the tiles are equal in width, so the labels share the width equally), else the time span it covers.
+ */
+export function filmStrip(strip: unknown, base: string, durationSeconds: number | undefined, times?: unknown): string {
   const url = obj(strip).url;
   if (!isArtifactUrl(url, base)) return "";
   const img = artifactImage(strip, "Film strip: keyframes of the video, left to right in time", base, { className: "strip" });
+  const at = (Array.isArray(times) ? times : []).map(finite).filter((t): t is number => t !== undefined);
+  if (at.length > 0) {
+    const labels = `<ol class="strip-times">${at.map((t) => `<li>${esc(ms(t))}</li>`).join("")}</ol>`;
+    return `<figure class="strip-fig">${img}${labels}<figcaption>Film strip: ${at.length} keyframes spread over the video, each with its time from the start.</figcaption></figure>`;
+  }
   const span = durationSeconds !== undefined && durationSeconds > 0
     ? `<div class="axis"><span>0 s</span><span>${esc(ms(durationSeconds * 1000))}</span></div>`
     : "";
-  return `<figure class="strip-fig">${img}${span}<figcaption>Film strip: up to 10 keyframes spread over the video, left to right in time (the report does not give each tile's time).</figcaption></figure>`;
+  return `<figure class="strip-fig">${img}${span}<figcaption>Film strip: up to 10 frames spread over the video, left to right in time (the file has no keyframe index, so each tile's time is not known).</figcaption></figure>`;
 }
