@@ -5,7 +5,7 @@ import { measureLayout } from "./frame-layout.ts";
 import { LAYOUT_SCRIPT, type LayoutArtifact, type Rect } from "./layout.ts";
 import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
-import { stepClock, type StepTimes } from "../step-times.ts";
+import { stepClock, type StepTimes } from "./step-times.ts";
 
 export interface MeasureArtifact {
   layout?: LayoutArtifact;

@@ -2,7 +2,7 @@ import type { DeviceProfile, ScanTimeouts } from "../config.ts";
 import { loadAxe, probeFrames, runDocumentChecks, tryPauseControl, type A11yArtifact } from "../gatherers/accessibility.ts";
 import { pageFunction } from "../gatherers/page-script.ts";
 import { bounded } from "../util.ts";
-import { stepClock, type StepTimes } from "../step-times.ts";
+import { stepClock, type StepTimes } from "../gatherers/step-times.ts";
 import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
 

@@ -4,7 +4,7 @@ import { readStorage, type StorageArtifact } from "../gatherers/storage.ts";
 import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
 import { bounded } from "../util.ts";
-import { stepClock, type StepTimes } from "../step-times.ts";
+import { stepClock, type StepTimes } from "../gatherers/step-times.ts";
 
 export interface MeasurePhaseArtifact {
   /** The page answered, if need be after its script was terminated: what follows was measured. */
