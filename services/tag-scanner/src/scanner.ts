@@ -239,7 +239,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
           site, profile, size, minWatchMs: first.renderMs, deadline, why: check.detail,
         });
       };
-      const { art, phaseMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender, consent, heavyAd);
+      const { art, phaseMs, stepsMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender, consent, heavyAd);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
@@ -250,7 +250,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       images.filmStrip = await storeFilmStrip(deps.artifacts, prepared.filmStrip.artifact, art.renderStartedAt);
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({
-        ms: Date.now() - t0, phase_ms: phaseMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
+        ms: Date.now() - t0, phase_ms: phaseMs, steps_ms: stepsMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
         ...(gatherErrors.length > 0 ? { gatherer_errors: gatherErrors } : {}),
         ...(images.problem ? { screenshot_problem: images.problem } : {}),
       }, "tag scanned");
@@ -346,8 +346,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const measuredAt = Date.now();
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
+    const a11ySteps: Record<string, number> = {};
     const a11y = await accessibilityPhase(prepared, {
-      site, profile, before: settled, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
+      steps: a11ySteps, site, profile, before: settled, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
       // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
       narrowed: !captureLanding,
       longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),
@@ -407,7 +408,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       heavyAd: heavyAdResult,
     };
     const gatherErrors = [...render.errors, ...click.errors, ...stopped];
-    return { art, phaseMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };
+    // Where the measuring phases' time went, step by step (issue 22: the first layout probe beside the next page's
+    // build, axe's load): the scan log's steps_ms.
+    const stepsMs = { ...measure.steps, ...a11ySteps };
+    return { art, phaseMs, stepsMs, screenshot, landingShot: landing?.screenshotJpeg, gatherErrors };
   }
 
   async function warmUp(): Promise<void> {

@@ -90,9 +90,17 @@ const PROBE = pageFunction<[max: number]>(new URL("./page/a11y-probe.js", import
  * axe in the frame's world: loaded once per world (a world lives as long as its document). The accessibility phase
  * starts it for the top frame beside the steps before the checks.
  */
-export async function loadAxe(worlds: ProbeWorlds, frameId: string, ms: number): Promise<boolean> {
-  return (await worlds.evaluate<boolean>(frameId, `typeof axe === "object"`, ms))
-    || (await worlds.evaluate<boolean>(frameId, `${axeScript()}\n;typeof axe === "object"`, ms)) === true;
+export async function loadAxe(worlds: ProbeWorlds, frameId: string, ms: number, opts: { fresh?: boolean } = {}): Promise<boolean> {
+  // `fresh`: the caller knows no axe was loaded into this frame's world yet (the accessibility phase's first load):
+  // the question would be one more round trip to the renderer, which is busy (issue 22).
+  return (!opts.fresh && (await worlds.evaluate<boolean>(frameId, `typeof axe === "object"`, ms)))
+    || (await worlds.evaluate<boolean>(frameId, axeExpression(), ms)) === true;
+}
+
+let axeExpr: string | undefined;
+/** The bundle and the question whether it defined `axe`, built once per process (650 KB not concatenated per load). */
+function axeExpression(): string {
+  return (axeExpr ??= `${axeScript()}\n;typeof axe === "object"`);
 }
 
 /** "wcag111" → "1.1.1"; axe tags that are not success criteria are dropped. */
@@ -133,12 +141,17 @@ export async function runDocumentChecks(worlds: ProbeWorlds, opts: {
     const ms = Math.min(opts.stepMs, left);
     if (i === 0 && opts.slotTop && (await worlds.evaluate<boolean>(frame.id, SLOT_ONLY, ms)) === true) continue;
     const rules = AXE_RULES.filter((r) => !(i === 0 && opts.ownTop && DOCUMENT_RULES.has(r)));
-    // Loaded once per world; `typeof axe` keeps a reload off the next call.
-    const loaded = await loadAxe(worlds, frame.id, ms);
-    if (!loaded) { missed++; continue; }
-    const run = `axe.run(document, ${JSON.stringify({ runOnly: { type: "rule", values: rules }, resultTypes: ["violations"], iframes: false, elementRef: false, selectors: true, performanceTimer: false })})
+    // Loaded once per world. The run asks whether axe is there itself (null when not): where the phase loaded it
+    // already (the top frame), that is one round trip to the renderer instead of two.
+    const run = `typeof axe !== "object" ? null : axe.run(document, ${JSON.stringify({ runOnly: { type: "rule", values: rules }, resultTypes: ["violations"], iframes: false, elementRef: false, selectors: true, performanceTimer: false })})
       .then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, tags: v.tags, help: v.help, nodes: v.nodes.slice(0, ${MAX_TARGETS}).map((n) => ({ target: n.target })), count: v.nodes.length })))`;
-    const result = await worlds.evaluate<Array<AxeRuleResult & { count: number }>>(frame.id, run, Math.max(200, deadline - Date.now()), true);
+    type Found = Array<AxeRuleResult & { count: number }> | null;
+    let result = await worlds.evaluate<Found>(frame.id, run, Math.max(200, deadline - Date.now()), true);
+    if (result === null) {
+      const loaded = await loadAxe(worlds, frame.id, Math.min(opts.stepMs, Math.max(200, deadline - Date.now())), { fresh: true });
+      if (!loaded) { missed++; continue; }
+      result = await worlds.evaluate<Found>(frame.id, run, Math.max(200, deadline - Date.now()), true);
+    }
     if (!result) { missed++; continue; }
     checked++;
     const prefix = i === 0 ? "" : `frame ${truncate(frame.url, 120)} >> `;

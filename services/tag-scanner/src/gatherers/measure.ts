@@ -5,6 +5,7 @@ import { measureLayout } from "./frame-layout.ts";
 import { LAYOUT_SCRIPT, type LayoutArtifact, type Rect } from "./layout.ts";
 import { pageFunction } from "./page-script.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
+import { stepClock, type StepTimes } from "./step-times.ts";
 
 export interface MeasureArtifact {
   layout?: LayoutArtifact;
@@ -51,13 +52,18 @@ export async function measureCreative(
   slot?: { width: number; height: number },
   /** Whether the click-through follows: only then is the page put back to its width and re-laid out. */
   thenClick = true,
+  /** Filled with each step's wall ms (the scan log). */
+  steps?: StepTimes,
 ): Promise<MeasureArtifact> {
   const out: MeasureArtifact = {};
+  const step = stepClock(steps);
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
+  step("layout");
   const box = out.layout?.box;
   const clip = screenshotClip(box, profile);
   const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
   if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
+  step("screenshot");
   // Narrower than 300 px is mobile friendly already (fields/dimensions.ts): nothing to relayout. Viewports and slots
   // are set in whole CSS px.
   const width = box ? Math.round(box.width) : 0;
@@ -84,7 +90,9 @@ export async function measureCreative(
   if (!(await bounded(metrics(narrow).then(() => true), budget(), false))) return out;
   // Two frames let resize listeners and media queries re-lay the creative out before it is measured.
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
+  step("narrow");
   const l2 = await measureLayout(client, worlds, mainFrameId, budget());
+  step("narrow_layout");
   if (l2) out.resized = { viewportWidth: narrow, box: l2.box };
   if (!thenClick) return out;
   await bounded(metrics(profile.width), budget(), undefined);

@@ -2,6 +2,7 @@ import type { DeviceProfile, ScanTimeouts } from "../config.ts";
 import { loadAxe, probeFrames, runDocumentChecks, tryPauseControl, type A11yArtifact } from "../gatherers/accessibility.ts";
 import { pageFunction } from "../gatherers/page-script.ts";
 import { bounded } from "../util.ts";
+import { stepClock, type StepTimes } from "../gatherers/step-times.ts";
 import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
 
@@ -36,6 +37,8 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
    * into its top frame meanwhile: nothing to cache for).
    */
   before?: Promise<unknown>;
+  /** Filled with each step's wall ms (the scan log). */
+  steps?: StepTimes;
 }): Promise<A11yArtifact> {
   const { worlds, client } = prepared;
   const { stepMs } = opts.timeouts;
@@ -61,11 +64,18 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   const axeTop = async () => {
     if (opts.site.slot) return;
     const frames = await worlds.frames();
-    if (frames.length === 1 || !prepared.consentSensor) await loadAxe(worlds, mainFrameId, stepMs);
+    if (frames.length === 1 || !prepared.consentSensor) await loadAxe(worlds, mainFrameId, stepMs, { fresh: true });
   };
-  await Promise.all([putBack(), opts.before && bounded(opts.before, stepMs, undefined), axeTop()]);
+  const steps = opts.steps;
+  const since = (name: string) => { const clock = stepClock(steps); return <X>(v: X) => { clock(name); return v; }; };
+  await Promise.all([
+    putBack().then(since("width_back")), opts.before && bounded(opts.before, stepMs, undefined).then(since("sensor_off")), axeTop().then(since("axe_top")),
+  ]);
+  const step = stepClock(steps);
   const document = await runDocumentChecks(worlds, { ownTop: opts.site.hostPageIsWrapper || !!opts.site.slot, slotTop: !!opts.site.slot, stepMs, budgetMs: Math.max(0, Math.min(stepMs * 2, left())) });
+  step("axe_checks");
   const probe = await probeFrames(worlds, Math.max(0, Math.min(stepMs, left())));
+  step("a11y_probe");
   let pause;
   if (opts.longMotion && !opts.signal?.aborted) {
     pause = left() > PAUSE_OBSERVE_MS * 2 + 2_000

@@ -4,6 +4,7 @@ import { readStorage, type StorageArtifact } from "../gatherers/storage.ts";
 import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
 import { bounded } from "../util.ts";
+import { stepClock, type StepTimes } from "../gatherers/step-times.ts";
 
 export interface MeasurePhaseArtifact {
   /** The page answered, if need be after its script was terminated: what follows was measured. */
@@ -13,6 +14,8 @@ export interface MeasurePhaseArtifact {
   /** Layout across frames, screenshot and responsiveness (empty when the page did not answer). */
   measured: MeasureArtifact;
   storage: StorageArtifact;
+  /** Wall ms per step (scan log): the answer check, the CPU sample, then measureCreative's steps and storage's. */
+  steps: StepTimes;
 }
 
 /**
@@ -34,6 +37,8 @@ export async function measurePhase(prepared: PreparedPage, opts: {
   const measureDeadline = Math.min(Date.now() + stepMs * 4, opts.jobDeadline);
   const budget = () => Math.max(200, Math.min(stepMs, measureDeadline - Date.now()));
   const alive = () => worlds.evaluate(mainFrameId, "1", 2_000);
+  const steps: StepTimes = {};
+  const step = stepClock(steps);
   let responsive = !events.artifact.crashed && (await alive()) !== undefined;
   let terminated = false;
   if (!responsive && !events.artifact.crashed) {
@@ -45,12 +50,15 @@ export async function measurePhase(prepared: PreparedPage, opts: {
   let storage: StorageArtifact = { cookies: [], localStorage: [] };
   if (responsive) {
     // CPU first: what measuring costs the renderer is not the creative's.
+    step("answer");
     await perf.sample();
+    step("cpu_sample");
     // Storage does not depend on the layout steps (which resize the viewport): read both at once.
+    const storageStep = stepClock(steps);
     [measured, storage] = await Promise.all([
-      measureCreative(client, worlds, mainFrameId, opts.profile, budget, opts.site.slot, opts.thenClick),
-      readStorage(client, worlds, budget()),
+      measureCreative(client, worlds, mainFrameId, opts.profile, budget, opts.site.slot, opts.thenClick, steps),
+      readStorage(client, worlds, budget()).then((s) => { storageStep("storage"); return s; }),
     ]);
   }
-  return { responsive, terminated, measured, storage };
+  return { responsive, terminated, measured, storage, steps };
 }
