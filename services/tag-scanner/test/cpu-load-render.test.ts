@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calibrateCpu, REFERENCE_DEVICE } from "../src/cpu-calibration.ts";
+import { calibrateCpu, CALIBRATION_RUNS, REFERENCE_DEVICE } from "../src/cpu-calibration.ts";
 import type { BrowserPool, TagScanner } from "../src/index.ts";
 import { benchmarkMix, burst, staticBanner } from "./cpu-workload.ts";
 import { createTestScanner, tagJob } from "./helpers.ts";
@@ -28,7 +28,7 @@ describe("cpu on the reference device", () => {
       expect(c.benchmarkIndex).toBeGreaterThan(300);
       expect(c.benchmarkIndex).toBeLessThan(20_000);
       expect(c.scale).toBeCloseTo(c.benchmarkIndex / REFERENCE_DEVICE.benchmarkIndex, 6);
-      expect(c.runs).toHaveLength(3);
+      expect(c.runs).toHaveLength(CALIBRATION_RUNS);
     } finally {
       lease.release();
     }
