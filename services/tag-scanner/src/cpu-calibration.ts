@@ -158,8 +158,8 @@ export interface CpuSpeedometer {
 /**
  * The host's BenchmarkIndex, calibrated at start and sampled again while scans render, in a page of `browser` kept for
  * it. The speed of memory-bound JavaScript on a shared host moves in regimes of seconds (see above); a scan scaled by
- * the index of its own render's time is scaled by the conditions its creative ran in. A failed sample ends sampling
- * (the browser went away): scans are then scaled by the start's calibration.
+ * the index of its own render's time is scaled by the conditions its creative ran in. A failed sample makes the page
+ * again; sampling ends only with the browser (`onError`), and the samples taken stay readable.
  */
 export function createCpuSpeedometer(browser: Browser, onError?: (err: unknown) => void): CpuSpeedometer {
   const samples: Array<{ t: number; index: number }> = [];
@@ -174,13 +174,22 @@ export function createCpuSpeedometer(browser: Browser, onError?: (err: unknown) 
   const ready = calibration.catch((err: unknown) => { onError?.(err); return undefined; });
 
   async function run(): Promise<void> {
-    if (!(await ready) || !bench) return;
+    if (!(await ready)) return;
     try {
       while (active > 0 && !closed) {
         const t0 = Date.now();
-        const index = await sample(bench.client, SPEEDO_ITERATIONS);
-        samples.push({ t: Math.round((t0 + Date.now()) / 2), index });
-        if (samples.length > SPEEDO_KEEP) samples.splice(0, samples.length - SPEEDO_KEEP);
+        try {
+          // A bench page lost (its renderer crashed, a CDP call failed) is made again while the browser lives.
+          bench ??= await benchPage(browser);
+          const index = await sample(bench.client, SPEEDO_ITERATIONS);
+          samples.push({ t: Math.round((t0 + Date.now()) / 2), index });
+          if (samples.length > SPEEDO_KEEP) samples.splice(0, samples.length - SPEEDO_KEEP);
+        } catch (err) {
+          if (!browser.connected) throw err;
+          const lost = bench;
+          bench = undefined;
+          void lost?.close();
+        }
         await new Promise((r) => setTimeout(r, Math.max(0, SPEEDO_PERIOD_MS - (Date.now() - t0))));
       }
     } catch (err) {

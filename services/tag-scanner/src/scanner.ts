@@ -163,6 +163,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   // timings it would disturb).
   let speedometer: CpuSpeedometer | undefined;
   let speedometerDead = false;
+  // The one before, replaced when its browser went away: its samples still cover the renders it saw.
+  let retired: CpuSpeedometer | undefined;
   let calibrationWanted = false;
   function calibrate(browser: PageLease["browser"]): Promise<CpuCalibration | undefined> {
     calibrationWanted = true;
@@ -174,20 +176,23 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
         if (speedometer === s) speedometerDead = true;
       });
       speedometer = s;
-      void old?.close();
+      void retired?.close();
+      retired = old;
       void s.calibration.then((c) => {
         if (c) deps.logger?.info({ benchmark_index: c.benchmarkIndex, runs: c.runs, scale: c.scale, reference: REFERENCE_DEVICE }, "CPU calibrated");
       });
     }
     return speedometer.calibration;
   }
-  deps.pool.onClose?.(async () => { await speedometer?.close(); });
+  deps.pool.onClose?.(async () => { await Promise.all([speedometer?.close(), retired?.close()]); });
 
   /** The index of a render over wall-clock [fromMs, toMs]: the speedometer's then, else the start's (logged with the scan). */
   async function cpuIndex(fromMs: number, toMs: number, waitMs: number): Promise<{ index: number; samples: number } | undefined> {
     if (!speedometer) return undefined;
-    const start = await bounded(speedometer.calibration, waitMs, undefined);
-    return speedometer.indexOver(fromMs, toMs) ?? (start ? { index: start.benchmarkIndex, samples: 0 } : undefined);
+    const seen = speedometer.indexOver(fromMs, toMs) ?? retired?.indexOver(fromMs, toMs);
+    if (seen) return seen;
+    const start = await bounded(speedometer.calibration, waitMs, undefined) ?? await bounded(retired?.calibration ?? Promise.resolve(undefined), 0, undefined);
+    return start ? { index: start.benchmarkIndex, samples: 0 } : undefined;
   }
 
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
