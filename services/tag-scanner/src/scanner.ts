@@ -20,7 +20,7 @@ import { createImageWork, type ImageWork } from "./image-work.ts";
 import { createPageOriginGuard } from "./page-origin.ts";
 import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
 import { createWarmPages, type PageLease } from "./warm-pages.ts";
-import { calibrateCpu, REFERENCE_DEVICE, type CpuCalibration } from "./cpu-calibration.ts";
+import { createCpuSpeedometer, REFERENCE_DEVICE, type CpuCalibration, type CpuSpeedometer } from "./cpu-calibration.ts";
 import { bounded } from "./util.ts";
 import type { ConsentRunArtifact } from "./privacy/artifact.ts";
 import { planConsentStates } from "./privacy/consent-plan.ts";
@@ -156,25 +156,43 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     if (!deps.imageWork) await imageWork.close();
   });
 
-  // The host's CPU calibration (cpu-calibration.ts), measured once per process when the service starts (warmUp), so
-  // that no scan renders beside it. A scanner never warmed up has none and its reports carry no `cpu`; a failed one is
-  // measured again after the next scan's render (never beside a render, whose timings it would disturb).
-  let calibration: Promise<CpuCalibration | undefined> | undefined;
+  // The host's CPU calibration (cpu-calibration.ts): measured when the service starts (warmUp), so that no scan renders
+  // beside it, then sampled again by its speedometer page while scans render — a scan is scaled by the index of its
+  // own render's time. A scanner never warmed up has none and its reports carry no `cpu`; a failed one (or a
+  // speedometer whose browser went away) is made again after the next scan's render (never beside a render, whose
+  // timings it would disturb).
+  let speedometer: CpuSpeedometer | undefined;
+  let speedometerDead = false;
+  // The one before, replaced when its browser went away: its samples still cover the renders it saw.
+  let retired: CpuSpeedometer | undefined;
   let calibrationWanted = false;
   function calibrate(browser: PageLease["browser"]): Promise<CpuCalibration | undefined> {
     calibrationWanted = true;
-    calibration ??= calibrateCpu(browser).then(
-      (c) => {
-        deps.logger?.info({ benchmark_index: c.benchmarkIndex, runs: c.runs, scale: c.scale, reference: REFERENCE_DEVICE }, "CPU calibrated");
-        return c;
-      },
-      (err) => {
-        deps.logger?.warn({ err: String(err) }, "CPU calibration failed; reports carry no cpu until it succeeds");
-        calibration = undefined;
-        return undefined;
-      },
-    );
-    return calibration;
+    if (!speedometer || speedometerDead) {
+      const old = speedometer;
+      speedometerDead = false;
+      const s: CpuSpeedometer = createCpuSpeedometer(browser, (err) => {
+        deps.logger?.warn({ err: String(err) }, "CPU calibration failed; reports carry no cpu (or the start's scale) until it is made again");
+        if (speedometer === s) speedometerDead = true;
+      });
+      speedometer = s;
+      void retired?.close();
+      retired = old;
+      void s.calibration.then((c) => {
+        if (c) deps.logger?.info({ benchmark_index: c.benchmarkIndex, runs: c.runs, scale: c.scale, reference: REFERENCE_DEVICE }, "CPU calibrated");
+      });
+    }
+    return speedometer.calibration;
+  }
+  deps.pool.onClose?.(async () => { await Promise.all([speedometer?.close(), retired?.close()]); });
+
+  /** The index of a render over wall-clock [fromMs, toMs]: the speedometer's then, else the start's (logged with the scan). */
+  async function cpuIndex(fromMs: number, toMs: number, waitMs: number): Promise<{ index: number; samples: number } | undefined> {
+    if (!speedometer) return undefined;
+    const seen = speedometer.indexOver(fromMs, toMs) ?? retired?.indexOver(fromMs, toMs);
+    if (seen) return seen;
+    const start = await bounded(speedometer.calibration, waitMs, undefined) ?? await bounded(retired?.calibration ?? Promise.resolve(undefined), 0, undefined);
+    return start ? { index: start.benchmarkIndex, samples: 0 } : undefined;
   }
 
   async function scan(job: ScanJob, signal?: AbortSignal): Promise<TagReport> {
@@ -204,6 +222,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     lease.browser.once("disconnected", onLost);
     const scanSignal = signal ? AbortSignal.any([signal, lost.signal]) : lost.signal;
     let broken = false;
+    // The speedometer's window for this scan's render (cpuScale).
+    let renderFromMs = 0;
+    let renderEndedMs: number | undefined;
+    let endSpeedo = () => {};
     let prepared: PreparedPage | undefined;
     const refill = () => { if (!exclusive) warm.refill(lease); };
     try {
@@ -214,8 +236,10 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // renderer process, and four of those started beside four navigations (a burst of scans) held every first paint
       // back by over a second — parse-timed animations (timer chains, SMIL) then measured a second short.
       const afterRender = () => {
+        renderEndedMs = Date.now();
+        endSpeedo();
         refill();
-        if (calibrationWanted && !calibration) void calibrate(lease.browser);
+        if (calibrationWanted && (!speedometer || speedometerDead)) void calibrate(lease.browser);
       };
       // v3 reports only: v2's documented shape has no privacy to carry them.
       const consent: ConsentStart | undefined = !deps.consentStates || job.apiVersion !== "v3" ? undefined : (c) => {
@@ -239,18 +263,23 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
           site, profile, size, minWatchMs: first.renderMs, deadline, why: check.detail,
         });
       };
+      // The host's speed while this creative renders (cpu-calibration.ts: memory-bound JavaScript's speed moves in
+      // regimes of seconds on a shared host), for its `cpu`.
+      renderFromMs = Date.now();
+      endSpeedo = speedometer && !speedometerDead ? speedometer.begin() : () => {};
       const { art, phaseMs, stepsMs, screenshot, landingShot, gatherErrors } = await gather(job, profile, prepared, t0, scanSignal, log, afterRender, consent, heavyAd);
       // Gatherers end quietly on a closed connection; a report measured on a dead browser would be a wrong one.
       if (!lease.browser.connected) throw new BrowserLostError("the browser closed during the scan");
       const images: StoredImages = await screenshot;
       // A scan that overtook the start's calibration (~1 s of CPU) waits for it while its job has time.
       const left = job.deadlineUnixMs > 0n ? Number(job.deadlineUnixMs) - Date.now() - 1_500 : 20_000;
-      if (calibration) art.cpuScale = (await bounded(calibration, Math.min(20_000, left), undefined))?.scale;
+      const cpuAt = await cpuIndex(renderFromMs, renderEndedMs ?? Date.now(), Math.min(20_000, left));
+      art.cpuScale = cpuAt && cpuAt.index / REFERENCE_DEVICE.benchmarkIndex;
       if (landingShot) images.landingShot = { id: await deps.artifacts.put(landingShot, "image/jpeg"), bytes: landingShot.byteLength };
       images.filmStrip = await storeFilmStrip(deps.artifacts, prepared.filmStrip.artifact, art.renderStartedAt);
       const report = buildTagReport({ job, location: deps.location, cpu: machineCpu(), ram: machineRam(), startedMs: t0, endedMs: Date.now() }, art, images);
       log?.info({
-        ms: Date.now() - t0, phase_ms: phaseMs, steps_ms: stepsMs, timed_out: art.timedOut, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
+        ms: Date.now() - t0, phase_ms: phaseMs, steps_ms: stepsMs, timed_out: art.timedOut, cpu_index: cpuAt, requests: art.requests.length, landing: art.landing?.evidence, exclusive,
         ...(gatherErrors.length > 0 ? { gatherer_errors: gatherErrors } : {}),
         ...(images.problem ? { screenshot_problem: images.problem } : {}),
       }, "tag scanned");
@@ -264,6 +293,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // next scan. A context that does not close means a wedged browser: replace it. The report does not wait for
       // this; the slot does.
       lease.browser.off("disconnected", onLost);
+      endSpeedo(); // a scan that failed before its render ended
       refill(); // a scan that failed before its render ended (refill is idempotent: it tops up to one page per slot)
       const page = prepared;
       void (async () => {

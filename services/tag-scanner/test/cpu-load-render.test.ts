@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calibrateCpu, REFERENCE_DEVICE } from "../src/cpu-calibration.ts";
+import { calibrateCpu, CALIBRATION_RUNS, REFERENCE_DEVICE } from "../src/cpu-calibration.ts";
 import type { BrowserPool, TagScanner } from "../src/index.ts";
 import { benchmarkMix, burst, staticBanner } from "./cpu-workload.ts";
 import { createTestScanner, tagJob } from "./helpers.ts";
@@ -28,7 +28,7 @@ describe("cpu on the reference device", () => {
       expect(c.benchmarkIndex).toBeGreaterThan(300);
       expect(c.benchmarkIndex).toBeLessThan(20_000);
       expect(c.scale).toBeCloseTo(c.benchmarkIndex / REFERENCE_DEVICE.benchmarkIndex, 6);
-      expect(c.runs).toHaveLength(3);
+      expect(c.runs).toHaveLength(CALIBRATION_RUNS);
     } finally {
       lease.release();
     }
@@ -47,10 +47,11 @@ describe("cpu on the reference device", () => {
   }, 120_000);
 
   it("a static banner is near 0 (its parse and first paint); a burst of work shows in its busiest second, not the average", async () => {
-    const [still, busy] = await Promise.all([scanner.scan(tagJob(staticBanner)), scanner.scan(tagJob(burst(8_000)))]);
+    const [still, busy] = await Promise.all([scanner.scan(tagJob(staticBanner)), scanner.scan(tagJob(burst(10_000)))]);
     expect(still.cpu!.averagePercent).toBeLessThan(10);
     expect(still.cpu!.peakPercent).toBeLessThan(15);
-    // 0.8 s of a reference core in one task: most of one window — unless the host pinned the thread (then marked).
+    // 1 s of a reference core in one task: the busiest window (1–1.5 s between samples) holds 67–100 % of it — unless
+    // the host pinned the thread (then marked).
     if (!busy.measurement?.lowConfidenceFields.includes("cpu")) expect(busy.cpu!.peakPercent).toBeGreaterThan(50);
     expect(busy.cpu!.averagePercent).toBeLessThan(busy.cpu!.peakPercent);
   }, 120_000);
