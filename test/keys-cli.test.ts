@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createAuthStore, type AuthStore } from "@cva/auth";
 import { connectNats, type NatsConnection } from "@cva/platform";
 import { startNatsServer } from "@cva/platform/testing/index.ts";
-import { build } from "esbuild";
+import { build, stop } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,6 +35,7 @@ async function bundleCli(): Promise<{ dir: string; argv: string[] }> {
       },
     }],
   });
+  await stop(); // esbuild's service process, which would otherwise outlive the file
   return { dir, argv: [outfile] };
 }
 
