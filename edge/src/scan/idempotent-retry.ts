@@ -69,10 +69,9 @@ export function createIdempotentScans(deps: Pick<EdgeDeps, "reports" | "dispatch
       }
       if ("withheld" in req) {
         // Its customer was at the in-flight cap when it arrived and the edge did not keep its payload: not scanned.
-        // Auth found room meanwhile (scans ended, or this edge's count held requests that never reserved), so the
-        // reservation just made is given back at once, its idempotency key with it.
+        // It was reserved check-only (saga.ts): nothing is held, unless an auth older than check_only held it anyway.
         const log = rootLog.child({ job_id: jobId, report_kind: req.kind });
-        await saga.refund(res.reservationId, log);
+        if (res.reservationId) await saga.refund(res.reservationId, log);
         log.info({ lane: req.withheld.lane, max_in_flight: req.withheld.max }, "request withheld at the customer's in-flight cap: not scanned");
         throw inFlightRefusal({ lane: req.withheld.lane as Lane, max: req.withheld.max }, retryAfter);
       }

@@ -104,6 +104,10 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
     // asked once more with it (auth answers the same reservation) and, still unanswered, refunded by it. Otherwise
     // that reservation would hold one of the customer's in-flight slots until the reaper, minutes later.
     const reservationId = randomBytes(18).toString("base64url");
+    // A request withheld at this edge's own count is refused whatever auth says: it is only asked what a reservation
+    // would answer first (a replay, the quota), holding nothing — a slot held for it, even for a moment, could refuse
+    // one of the customer's admitted scans racing it to auth.
+    const checkOnly = "withheld" in req;
     const call = () =>
       deps.auth.reserveQuota(
         {
@@ -112,6 +116,7 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
           ttlMs: BigInt(reservationTtlMs),
           inFlightCaps: caps,
           reservationId,
+          checkOnly,
           ...(idem ? { idempotencyKey: idem.key, requestHash: idem.hash } : {}),
         },
         { timeoutMs: rpcTimeoutMs },

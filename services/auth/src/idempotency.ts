@@ -62,19 +62,30 @@ export async function claimIdempotencyKey(kv: LedgerKv, customerId: string, key:
       const cur = e.json<IdempotencyRecord>();
       // Our own claim, made by a first call with the same proposed reservation id whose answer was lost.
       if (cur.reservation_id === fresh.reservation_id && cur.request_hash === fresh.request_hash) return { claimed: true, kvKey, revision: e.revision };
-      const state = await keyState(kv, cur, now);
-      if (state !== "released") {
-        if (cur.request_hash !== fresh.request_hash) return { claimed: false, result: { ok: false, reason: "key_conflict" } };
-        const result: ReserveResult =
-          state === "done"
-            ? { ok: false, reason: "replay", replay: "done", jobId: cur.job_id }
-            : { ok: false, reason: "replay", replay: "running", jobId: cur.job_id, reservationId: cur.reservation_id };
-        return { claimed: false, result };
-      }
+      const earlier = await answerOf(kv, cur, fresh.request_hash, now);
+      if (earlier) return { claimed: false, result: earlier };
       return { claimed: true, kvKey, revision: await kv.update(kvKey, value, e.revision) };
     }
     return { claimed: true, kvKey, revision: await kv.create(kvKey, value) };
   });
+}
+
+// What claiming the key for a request with `requestHash` would answer, without claiming it: the earlier scan (a
+// replay or a conflict), or undefined when the key is free.
+export async function peekIdempotencyKey(kv: LedgerKv, customerId: string, key: string, requestHash: string, now: number): Promise<ReserveResult | undefined> {
+  const e = await kv.get(idempotencyKvKey(customerId, key));
+  if (!live(e)) return undefined;
+  return answerOf(kv, e.json<IdempotencyRecord>(), requestHash, now);
+}
+
+// The earlier scan holding a key, as the answer to a request with `requestHash`; undefined when the key is free.
+async function answerOf(kv: LedgerKv, cur: IdempotencyRecord, requestHash: string, now: number): Promise<ReserveResult | undefined> {
+  const state = await keyState(kv, cur, now);
+  if (state === "released") return undefined;
+  if (cur.request_hash !== requestHash) return { ok: false, reason: "key_conflict" };
+  return state === "done"
+    ? { ok: false, reason: "replay", replay: "done", jobId: cur.job_id }
+    : { ok: false, reason: "replay", replay: "running", jobId: cur.job_id, reservationId: cur.reservation_id };
 }
 
 // Gives a claim back when its reservation was refused (quota, cap), so a retry is not kept waiting for a scan that

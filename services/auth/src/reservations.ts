@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { casLoop, isRevisionConflict } from "./cas.ts";
 import { previousUtcMonth, token, untoken, utcMonth, utcMonthStart } from "./encode.ts";
 import { invalidArgument, notFound } from "@cva/platform";
-import { checkIdempotencyArgs, claimIdempotencyKey, releaseIdempotencyKey, type KeyClaim } from "./idempotency.ts";
+import { checkIdempotencyArgs, claimIdempotencyKey, peekIdempotencyKey, releaseIdempotencyKey, type KeyClaim } from "./idempotency.ts";
 import type { LedgerKv } from "./ledger-kv.ts";
 import { PROPOSED_RESERVATION_ID, RESERVATION_ID, isExpired, live, reservationKvKey, stateOf } from "./reservation-record.ts";
 import type { CounterRecord, CustomerRecord, HeldReservation, InFlightCap, ReservationRecord, ReservationState, ReserveOptions, ReserveResult } from "./types.ts";
@@ -86,6 +86,7 @@ export class ReservationLedger {
     if (opts.reservationId !== undefined && !PROPOSED_RESERVATION_ID.test(opts.reservationId)) {
       throw invalidArgument("reservation_id must be 24–64 base64url characters");
     }
+    if (opts.checkOnly) return this.check(customerId, cust.monthly_quota, month, now, opts.idempotencyKey, requestHash);
     const reservationId = opts.reservationId ?? randomBytes(18).toString("base64url");
     if (opts.reservationId !== undefined) {
       // A repeated call (its first answer was lost): the reservation the first call made is the answer.
@@ -132,6 +133,18 @@ export class ReservationLedger {
       throw err;
     }
     return { ok: true, reservationId, remaining: Math.max(0, cust.monthly_quota - held.used), month, expiresUnixMs: expires };
+  }
+
+  // A reservation's answer in the documented order (the key's earlier scan, then the quota), nothing held or claimed.
+  private async check(customerId: string, quota: number, month: string, now: number, key: string | undefined, requestHash: string): Promise<ReserveResult> {
+    if (key) {
+      const earlier = await peekIdempotencyKey(this.kv, customerId, key, requestHash, now);
+      if (earlier) return earlier;
+    }
+    const e = await this.kv.get(counterKvKey(customerId, month));
+    const used = live(e) ? e.json<CounterRecord>().used : 0;
+    if (used >= quota) return { ok: false, reason: "quota", used, quota, month };
+    return { ok: true, reservationId: "", remaining: quota - used, month, expiresUnixMs: 0 };
   }
 
   // Exactness: the hold only lands if nobody changed the counter since we read it (update with the read revision;

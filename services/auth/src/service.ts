@@ -44,6 +44,7 @@ export function createAuthService(store: AuthStore): ServiceImpl<typeof auth.Aut
         inFlightCaps: req.inFlightCaps.map((c) => ({ lane: c.lane, max: c.max })),
         ...(req.idempotencyKey ? { idempotencyKey: req.idempotencyKey, requestHash: req.requestHash } : {}),
         ...(req.reservationId ? { reservationId: req.reservationId } : {}),
+        ...(req.checkOnly ? { checkOnly: true } : {}),
       });
       if (r.ok) return create(auth.ReserveQuotaResponseSchema, { reservationId: r.reservationId, remaining: BigInt(r.remaining) });
       switch (r.reason) {

@@ -27,6 +27,9 @@ export interface ReserveOptions {
   // The caller's own id for this reservation (PROPOSED_RESERVATION_ID): a repeated call with it answers the
   // reservation the first call made, so a caller that lost an answer can ask again (or refund) without holding two.
   reservationId?: string;
+  // Answers replay, key conflict and quota as a reservation would, holding, charging and claiming nothing (in-flight
+  // caps unchecked): for a request the caller refuses anyway. An ok result has an empty reservationId.
+  checkOnly?: boolean;
 }
 
 export interface InFlightCap {

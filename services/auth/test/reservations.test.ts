@@ -348,6 +348,27 @@ describe("idempotency keys", () => {
   });
 });
 
+describe("check only (a request the edge refuses at its own count)", () => {
+  it("answers replay, conflict and quota as a reservation would, holding, charging and claiming nothing", async () => {
+    const store = await createAuthStore(nc);
+    await store.createKey("checker", 2);
+    const caps = [{ lane: "tag", max: 1 }];
+    const first = reserved(await store.reserve("checker", "job-1", { idempotencyKey: "k", requestHash: HASH, inFlightCaps: caps }));
+    // The lane is full, yet a check neither holds nor is refused by it: the caller refuses the request itself.
+    expect(await store.reserve("checker", "job-2", { checkOnly: true, inFlightCaps: caps })).toMatchObject({ ok: true, reservationId: "", remaining: 1 });
+    expect(await store.reserve("checker", "job-3", { checkOnly: true, idempotencyKey: "k", requestHash: HASH })).toMatchObject({ replay: "running", jobId: "job-1" });
+    expect(await store.reserve("checker", "job-3", { checkOnly: true, idempotencyKey: "k", requestHash: "x".repeat(43) })).toEqual({ ok: false, reason: "key_conflict" });
+    // A key checked is not claimed: a real request with it reserves afterwards.
+    expect((await store.reserve("checker", "job-4", { checkOnly: true, idempotencyKey: "fresh", requestHash: HASH })).ok).toBe(true);
+    expect(await used(store, "checker")).toBe(1);
+    expect(await store.commit(first.reservationId)).toBe(true);
+    const second = reserved(await store.reserve("checker", "job-5", { idempotencyKey: "fresh", requestHash: HASH, inFlightCaps: caps }));
+    expect(second.reservationId).not.toBe("");
+    expect(await store.reserve("checker", "job-6", { checkOnly: true })).toMatchObject({ ok: false, reason: "quota", quota: 2 });
+    expect(await used(store, "checker")).toBe(2);
+  });
+});
+
 describe("a reservation id proposed by the caller", () => {
   const RID = "Prop0sedReservation_id-24";
 
