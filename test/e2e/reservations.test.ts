@@ -9,7 +9,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { createAuthStore, type AuthStore } from "@cva/auth";
 import { scan } from "@cva/contracts";
 import { freePort, until } from "@cva/platform/testing/index.ts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { processSecretsEnv } from "../../scripts/lib/secrets.ts";
 import { builtEntry } from "../../scripts/lib/services.ts";
 import { INHERITED_SECRETS_DROPPED } from "../../scripts/lib/stack.ts";
@@ -128,6 +128,8 @@ describe("reservations, in-flight caps and idempotency keys, end to end", () => 
     const warm = await stack.createKey("warm-up", 1000);
     await until("the worker's heartbeat at the edge", async () => (await post(`${stack.baseUrl}/v3/scanTag`, { data: b64(QUICK("w")) }, warm)).status, (s) => s === 200, 60_000);
   }, 120_000);
+  // A test that failed with scans still at the gate must not leave them there for the next one to count.
+  afterEach(() => gate.release());
   afterAll(async () => {
     gate.close();
     await edgeB?.stop();
