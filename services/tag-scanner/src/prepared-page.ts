@@ -35,7 +35,13 @@ export interface PreparedPage extends PageGatherers {
   browser: Browser;
   proxy: EgressProxy;
   context: BrowserContext;
-  page: Page;
+  /**
+   * Puppeteer's Page for the scan's tab, made on first call: only the click-through's landing capture uses one (its
+   * mouse, screenshot, evaluate). Every other step speaks CDP on `client`. Made eagerly, it cost every scan a second
+   * session with Page, Network, Runtime, Log, Performance and Audits enabled (every event twice) and puppeteer's
+   * utility world in every frame (see openTab).
+   */
+  page(): Promise<Page>;
   client: CDPSession;
   mainFrameId: string;
   /** The creative's synthetic site: set by the scan, read by interception and the network gatherer. */
@@ -55,6 +61,35 @@ export interface PreparedPage extends PageGatherers {
   useProfile(profile: DeviceProfile): Promise<void>;
   /** Closes the context and the proxy; `closed` false means the browser is wedged. */
   dispose(): Promise<{ closed: boolean }>;
+}
+
+/** Per browser, a CDP session on the browser target: where the scans' tabs are opened. */
+const browserSessions = new WeakMap<Browser, Promise<CDPSession>>();
+
+/**
+ * A blank tab in `ctx`, as `ctx.newPage()` opens one (Target.createTarget, about:blank) but without puppeteer's Page
+ * on it. Measured (issue 22, 4 scans at once, the static 300x250 tag): puppeteer's page session enables Page, Network,
+ * Runtime, Log, Performance and Audits beside the scan's own session — so the renderer reports, the browser process
+ * routes and this process parses every event twice (Log.entryAdded never read) — and adds its utility world to every
+ * frame (a V8 context and its events each).
+ */
+async function openTab(browser: Browser, ctx: BrowserContext): Promise<Target> {
+  let session = browserSessions.get(browser);
+  if (!session) {
+    session = browser.target().createCDPSession();
+    browserSessions.set(browser, session);
+    session.catch(() => browserSessions.delete(browser));
+  }
+  const found = ctx.waitForTarget((t) => t.type() === "page", { timeout: 15_000 });
+  found.catch(() => {});
+  try {
+    await (await session).send("Target.createTarget", { url: "about:blank", browserContextId: ctx.id });
+  } catch (err) {
+    if (browserSessions.get(browser) === session) browserSessions.delete(browser);
+    throw err;
+  }
+  // The context is new: the only page in it is the one just opened (a popup needs a page to open it).
+  return found;
 }
 
 /** The gatherers by role. */
@@ -127,8 +162,13 @@ export async function preparePage(opts: {
       void t.page().then((p) => p?.close().catch(() => {}), () => {});
     });
     // A browser that cannot even open a tab is wedged: fail fast and let the pool replace it.
-    const page = await setup(ctx.newPage());
-    const client = await setup(page.createCDPSession());
+    const target = await setup(openTab(opts.browser, ctx));
+    const client = await setup(target.createCDPSession());
+    let pageMade: Promise<Page> | undefined;
+    const page = () => (pageMade ??= target.page().then((p) => {
+      if (!p) throw new Error("the scan's tab has no page");
+      return p;
+    }));
     const site: PreparedPage["site"] = {};
     let mainFrameId = "";
     const screencast = gatherScreencast(client);

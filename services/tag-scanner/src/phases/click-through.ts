@@ -29,7 +29,7 @@ export async function clickThroughPhase(prepared: PreparedPage, opts: {
   /** Local ms by which the job's report must be on its way. */
   jobDeadline: number;
 }): Promise<ClickThroughArtifact> {
-  const { page, client, context, worlds, mainFrameId, gatherers, interception, net, signals } = prepared;
+  const { client, context, worlds, mainFrameId, gatherers, interception, net, signals } = prepared;
   const { landingMs: maxMs, stepMs } = opts.timeouts;
   const errors = await runPhase(gatherers, "endCreative");
   if (!opts.capture) return { errors };
@@ -37,6 +37,9 @@ export async function clickThroughPhase(prepared: PreparedPage, opts: {
   if (!opts.responsive || !click) return { landing: noLanding("nothing to click"), errors };
   const landingMs = Math.min(maxMs, opts.jobDeadline - Date.now() - stepMs);
   if (landingMs < 1_000) return { landing: noLanding("no time left before the job's deadline"), errors };
+  // Puppeteer's Page for the click and the landing shot: made here, only for a scan that clicks through.
+  const page = await bounded(prepared.page(), stepMs, undefined);
+  if (!page) return { landing: noLanding("the tab did not answer before the click"), errors };
   prepared.popups.close = false;
   interception.allowClickNavigation();
   const landing = await bounded(
