@@ -9,7 +9,7 @@ import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
-import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
+import { type HeldAsset, measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
 import type { HeavyAdRun } from "./heavy-ad/issue.ts";
 import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
@@ -66,6 +66,11 @@ export interface TagArtifacts {
   cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
   renderEndedAt: number;
+  /**
+   * ms the scanner's own process was kept from the CPU between two epoch ms (gatherers/loop-lag.ts), for
+   * `measurement`: how late it may have made an asset. Undefined where not measured.
+   */
+  loopHeld?: (fromMs: number, toMs: number) => number;
   landing?: LandingArtifact;
   timedOut: boolean;
   blockedNavigations: Set<string>;
@@ -125,6 +130,22 @@ export function creativeRequests(art: Pick<TagArtifacts, "site" | "requests" | "
       !(r.synthetic && site.isContainerFile(r.url)) &&
       !(r.url === favicon && r.resourceType === "other"),
   );
+}
+
+/**
+ * The creative's finished network requests, each with how long the scanner's own process was kept from the CPU while
+ * it loaded (measurement.ts). The synthetic origin's answers never leave the process's interception and are left out.
+ */
+function heldAssets(requests: readonly RequestRecord[], loopHeld: TagArtifacts["loopHeld"]): HeldAsset[] {
+  if (!loopHeld) return [];
+  const out: HeldAsset[] = [];
+  for (const r of requests) {
+    if (r.synthetic || r.finishedLocal === undefined || r.endTs === undefined) continue;
+    const from = r.finishedLocal - Math.max(0, (r.endTs - r.startTs) * 1000);
+    const segment = r.url.split(/[?#]/)[0]!.split("/").filter(Boolean).pop() ?? "";
+    out.push({ name: `${r.resourceType} ${segment.slice(0, 60)}`.trim(), arrivedWallMs: r.finishedLocal, heldMs: loopHeld(from, r.finishedLocal) });
+  }
+  return out;
 }
 
 /** DOMContentLoaded of the creative's document, from its own request: for a framed bundle, the framed entry's. */
@@ -212,7 +233,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail, assets: heldAssets(requests, art.loopHeld),
   });
   const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const measured = art.cpuUnanswered ? withCpuUnanswered(pinned, load !== undefined) : pinned;
