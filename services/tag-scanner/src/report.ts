@@ -133,22 +133,30 @@ export function creativeRequests(art: Pick<TagArtifacts, "site" | "requests" | "
 }
 
 /**
- * The creative's finished network requests, each with how long the scanner's own process was kept from the CPU while
- * it loaded (measurement.ts). The synthetic origin's answers never leave the process's interception and are left out.
+ * The creative's finished requests, each with when it arrived and how long the scanner's own process was kept from
+ * the CPU while it loaded (measurement.ts). The host page and the synthetic origin's files count too: interception
+ * answers them from the same event loop. Times come from Chromium's own clock (CDP timestamps put on navigation's
+ * wall time), not from when this process got round to the event: a starved loop reads every event late.
  */
-function heldAssets(requests: readonly RequestRecord[], loopHeld: TagArtifacts["loopHeld"]): HeldAsset[] {
-  if (!loopHeld) return [];
+function heldAssets(art: TagArtifacts): HeldAsset[] {
+  const { loopHeld, navTs, navWallMs } = art;
+  if (!loopHeld || navTs === undefined || navWallMs === undefined) return [];
+  const wall = (ts: number) => navWallMs + (ts - navTs) * 1000;
   const out: HeldAsset[] = [];
-  for (const r of requests) {
-    if (r.synthetic || r.finishedLocal === undefined || r.endTs === undefined) continue;
-    const from = r.finishedLocal - Math.max(0, (r.endTs - r.startTs) * 1000);
+  // The creative's requests and the page carrying it (ours for a tag: its arrival gates every paint); not the
+  // browser's favicon fetch, which a late answer never shows in the creative.
+  const entry = art.requests.find((r) => r.resourceType === "document" && r.url === art.site.entryUrl);
+  for (const r of [...(entry ? [entry] : []), ...creativeRequests(art).filter((r) => r !== entry)]) {
+    if (!r.finished || r.endTs === undefined || r.failure !== undefined) continue;
     // A video or audio plays from its first bytes while the rest streams in for seconds: what its start waited on
     // ends with the response's headers (counting the whole stream would add up a busy worker's ordinary moments:
     // video-loop-paused-4s read 0.3 s alone on a loaded host, the SVG images < 0.25 s).
-    const media = r.resourceType === "media" && r.responseTs !== undefined;
-    const to = media ? r.finishedLocal - Math.max(0, (r.endTs - r.responseTs!) * 1000) : r.finishedLocal;
-    const segment = r.url.split(/[?#]/)[0]!.split("/").filter(Boolean).pop() ?? "";
-    out.push({ name: `${r.resourceType} ${segment.slice(0, 60)}`.trim(), arrivedWallMs: to, heldMs: loopHeld(from, to) });
+    const end = r.resourceType === "media" && r.responseTs !== undefined ? r.responseTs : r.endTs;
+    const from = wall(r.startTs);
+    const to = wall(end);
+    // Named by its file (the reason's "image badge.svg"); a data: URL or the host page by its type alone.
+    const segment = /^https?:/i.test(r.url) ? r.url.split(/[?#]/)[0]!.split("/").slice(3).filter(Boolean).pop() ?? "" : "";
+    out.push({ name: `${r.resourceType}${segment ? ` ${segment.slice(0, 60)}` : ""}`, arrivedWallMs: to, heldMs: loopHeld(from, to) });
   }
   return out;
 }
@@ -238,7 +246,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail, assets: heldAssets(requests, art.loopHeld),
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail, assets: heldAssets(art),
   });
   const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const measured = art.cpuUnanswered ? withCpuUnanswered(pinned, load !== undefined) : pinned;
