@@ -7,7 +7,7 @@
  * (performance.ts) does not see it: the renderer is idle, waiting for the bytes.
  *
  * Process-wide, one per scanner (scans in flight share the process, and each one's requests wait on the same loop).
- * Only late ticks are kept, in a bounded ring; a tick a few ms late is ordinary jitter and is not counted.
+ * Only late ticks are kept, in a bounded ring; a tick less than a tick late is ordinary work and is not counted.
  */
 export interface LoopLag {
   /** ms the loop was late (beyond the jitter floor) between epoch ms `fromMs` and `toMs`. */
@@ -16,8 +16,13 @@ export interface LoopLag {
 }
 
 const TICK_MS = 20;
-/** A tick later than this counts in full; below it, the lateness is timer jitter and a busy moment's own work. */
-const JITTER_MS = 5;
+/**
+ * A tick later than this counts in full; below it, the lateness is a busy moment's own work (up to one tick), not a
+ * stall. At 5 ms, one scan at a time on a host at load 18-33 from other work summed 0.3-0.6 s over seconds-long
+ * flights (a 1.5 s slow CDN, a video's request), each made of many small delays none of which held a request long;
+ * an overloaded host stalls the loop for 100s of ms at a time (max 0.45-0.97 s measured).
+ */
+const JITTER_MS = 20;
 /** Late ticks kept: at one every 20 ms, over 80 s of a loop late at every tick — longer than any scan's render. */
 const MAX_SAMPLES = 4_096;
 

@@ -11,8 +11,9 @@ import { failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures
 // (each long one holds a slot for its whole render): static; a late asset from a slow CDN; CSS animations, a CSS
 // transition, an infinite CSS animation stopped by script; a timer slideshow; rAF with a 5 s hold; a GSAP timeline;
 // canvas; inline SMIL; SMIL in an SVG <img> and a CSS background (the fetch of the image starts its timeline);
-// GIF; a video; and one endless loop. 15 rows, 4 at a time: ~100-150 s on the 2-core CI worker beside the files it is
-// paired with (vitest.config.ts LOAD_PAIRED).
+// GIF; a video; and one endless loop. 15 rows, 4 at a time (the six rows one at a time took ~120-180 s): measured
+// 132 s with the host at load ~20 and 293 s at load 38-51 from other sessions (2 cores); beside Heavy Ad's 130 s in
+// vitest.config.ts LOAD_PAIRED.
 // video-once: a media timeline the machine can slow (truth-load read 4 433 against ≤ 4 200 at load > 20, unmarked).
 const ROWS = [
   "static-banner", "static-banner-slow-logo", "storyboard-css", "css-transition-after-timeout", "css-infinite-stopped-3rd-iteration",
