@@ -9,7 +9,7 @@ import { missingAssets } from "./fields/missing-assets.ts";
 import { sslCompliance } from "./fields/ssl.ts";
 import { thirdPartyAdServer } from "./fields/third-party-ad-server.ts";
 import { CPU_PINNED_MS, cpuLoad, cpuPinned } from "./fields/cpu-load.ts";
-import { measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
+import { type HeldAsset, measurementConfidence, type MeasurementOutcome } from "./fields/measurement.ts";
 import type { HeavyAdRun } from "./heavy-ad/issue.ts";
 import { buildAccessibility, type AccessibilityArtifacts } from "./fields/accessibility-report.ts";
 import { animationDuration, sinceNav, timeToVisualStart } from "./fields/timing.ts";
@@ -66,6 +66,11 @@ export interface TagArtifacts {
   cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
   renderEndedAt: number;
+  /**
+   * ms the scanner's own process was kept from the CPU between two epoch ms (gatherers/loop-lag.ts), for
+   * `measurement`: how late it may have made an asset. Undefined where not measured.
+   */
+  loopHeld?: (fromMs: number, toMs: number) => number;
   landing?: LandingArtifact;
   timedOut: boolean;
   blockedNavigations: Set<string>;
@@ -125,6 +130,35 @@ export function creativeRequests(art: Pick<TagArtifacts, "site" | "requests" | "
       !(r.synthetic && site.isContainerFile(r.url)) &&
       !(r.url === favicon && r.resourceType === "other"),
   );
+}
+
+/**
+ * The creative's finished requests, each with when it arrived and how long the scanner's own process was kept from
+ * the CPU while it loaded (measurement.ts). The host page and the synthetic origin's files count too: interception
+ * answers them from the same event loop. Times come from Chromium's own clock (CDP timestamps put on navigation's
+ * wall time), not from when this process got round to the event: a starved loop reads every event late.
+ */
+function heldAssets(art: TagArtifacts): HeldAsset[] {
+  const { loopHeld, navTs, navWallMs } = art;
+  if (!loopHeld || navTs === undefined || navWallMs === undefined) return [];
+  const wall = (ts: number) => navWallMs + (ts - navTs) * 1000;
+  const out: HeldAsset[] = [];
+  // The creative's requests and the page carrying it (ours for a tag: its arrival gates every paint); not the
+  // browser's favicon fetch, which a late answer never shows in the creative.
+  const entry = art.requests.find((r) => r.resourceType === "document" && r.url === art.site.entryUrl);
+  for (const r of [...(entry ? [entry] : []), ...creativeRequests(art).filter((r) => r !== entry)]) {
+    if (!r.finished || r.endTs === undefined || r.failure !== undefined) continue;
+    // A video or audio plays from its first bytes while the rest streams in for seconds: what its start waited on
+    // ends with the response's headers (counting the whole stream would add up a busy worker's ordinary moments:
+    // video-loop-paused-4s read 0.3 s alone on a loaded host, the SVG images < 0.25 s).
+    const end = r.resourceType === "media" && r.responseTs !== undefined ? r.responseTs : r.endTs;
+    const from = wall(r.startTs);
+    const to = wall(end);
+    // Named by its file (the reason's "image badge.svg"); a data: URL or the host page by its type alone.
+    const segment = /^https?:/i.test(r.url) ? r.url.split(/[?#]/)[0]!.split("/").slice(3).filter(Boolean).pop() ?? "" : "";
+    out.push({ name: `${r.resourceType}${segment ? ` ${segment.slice(0, 60)}` : ""}`, arrivedWallMs: to, heldMs: loopHeld(from, to) });
+  }
+  return out;
 }
 
 /** DOMContentLoaded of the creative's document, from its own request: for a framed bundle, the framed entry's. */
@@ -212,7 +246,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail,
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail, assets: heldAssets(art),
   });
   const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const measured = art.cpuUnanswered ? withCpuUnanswered(pinned, load !== undefined) : pinned;

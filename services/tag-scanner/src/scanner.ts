@@ -16,6 +16,7 @@ import { measurePhase } from "./phases/measure.ts";
 import { renderPhase } from "./phases/render.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
+import { createLoopLag } from "./gatherers/loop-lag.ts";
 import { createImageWork, type ImageWork } from "./image-work.ts";
 import { createPageOriginGuard } from "./page-origin.ts";
 import { buildSyntheticSite, hostPageUrl } from "./synthetic-origin.ts";
@@ -147,6 +148,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   });
   const warm = createWarmPages({ perBrowser: deps.pool.slotsPerBrowser ?? 1, prepare });
   const imageWork = deps.imageWork ?? createImageWork();
+  // How long this process was kept from the CPU, over time: how late it made the creatives' assets (measurement).
+  const loopLag = createLoopLag();
   const vendors = deps.vendors ?? vendorDb();
   // One page per consent state, per browser, built ahead once a creative on that browser needed them.
   const consentPages = createConsentPages({ perBrowser: extraStates().length, build: buildConsentPage });
@@ -154,6 +157,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     await warm.close();
     await consentPages.close();
     if (!deps.imageWork) await imageWork.close();
+    loopLag.close();
   });
 
   // The host's CPU calibration (cpu-calibration.ts): measured when the service starts (warmUp), so that no scan renders
@@ -427,6 +431,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
       cpuMs: perf.artifact.cpuMs, cpuUnanswered, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
       starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries,
+      loopHeld: (from, to) => loopLag.heldBetween(from, to),
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),
       resolvedIp: (h) => proxy.resolvedIp(h),

@@ -157,4 +157,23 @@ describe("fields", () => {
     const shown = measurementConfidence({ ...quiet, pixelChanges: [20, 950], starvation: [] });
     expect(shown).toEqual({ confidence: "low", fields: ["animation_duration"], reasons: ["the first frame reached the screen 0.8 s after it was painted (the compositor was starved)"] });
   });
+
+  it("measurement confidence: an asset the scanner's own process held back moves the fields after it, with its name and size", () => {
+    // First paint at 150, DOMContentLoaded at 120, motion until 3 400 (an SVG image's SMIL, started when it arrived).
+    const base = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175, 1_100, 3_400], dclWallMs: 120, renderEndedAt: 6_000, starvation: [] };
+    const svg = (heldMs: number, arrivedWallMs = 1_000) => ({ name: "image badge-smil.svg", arrivedWallMs, heldMs });
+    // Held briefly (a busy worker's ordinary moment): nothing marked.
+    expect(measurementConfidence({ ...base, assets: [svg(120)] })).toEqual({ confidence: "high", reasons: [], fields: [] });
+    // Held 0.9 s while it loaded, arriving after the first paint: the motion it started may have started late.
+    expect(measurementConfidence({ ...base, assets: [svg(900), { name: "script lib.js", arrivedWallMs: 100, heldMs: 10 }] })).toEqual({
+      confidence: "low", fields: ["animation_duration"],
+      reasons: ["the creative's image badge-smil.svg (arrived while the creative moved) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for 0.9 s"],
+    });
+    // Arriving after the last change, it moved nothing.
+    expect(measurementConfidence({ ...base, assets: [svg(900, 3_500)] }).confidence).toBe("high");
+    // A script held before DOMContentLoaded and the first paint: those two fields, one reason.
+    const early = measurementConfidence({ ...base, assets: [{ name: "script lib.js", arrivedWallMs: 100, heldMs: 400 }] });
+    expect(early.fields.sort()).toEqual(["dom_content_loaded", "time_to_visual_start"]);
+    expect(early.reasons).toEqual(["the creative's script lib.js (arrived before the first paint) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for 0.4 s"]);
+  });
 });

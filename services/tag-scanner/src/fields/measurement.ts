@@ -8,6 +8,9 @@ import type { MotionTail } from "./timing.ts";
  *    ThreadTime), sampled while the creative rendered, read at the moment each field was decided;
  *  - the first frame's lag: from the paint that drew it (its paintTime, on the main thread) to the screencast frame
  *    that showed it (the compositor and GPU process starved).
+ *  - the creative's assets held by the scanner's own process: the event loop that answers request interception and
+ *    relays the egress proxy's bytes was kept from the CPU while the asset loaded (gatherers/loop-lag.ts), so it
+ *    arrived late — a timeline that starts when it arrives (an SVG image's SMIL, a late logo) ends late.
  * A field is low-confidence when the starvation up to its moment reached STARVED_MS — more than a field's
  * tolerance for a loaded worker allows to pass unnoticed — and the report says by how much.
  */
@@ -27,6 +30,18 @@ export interface MeasurementInput {
   starvation: Array<{ at: number; ms: number }>;
   /** The screencast's lag at its last change and the end the page scheduled (timing.ts MotionTail). */
   motionTail?: MotionTail;
+  /**
+   * The creative's finished requests: when each arrived (epoch ms) and how long the scanner's own process was kept
+   * from the CPU while it loaded (loop-lag.ts), an upper bound on how late that made it.
+   */
+  assets?: HeldAsset[];
+}
+
+export interface HeldAsset {
+  /** Client-safe: the creative's own URL's last path segment (the reason names it). */
+  name: string;
+  arrivedWallMs: number;
+  heldMs: number;
 }
 
 export interface MeasurementOutcome {
@@ -72,6 +87,37 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   if (during >= STARVED_MS) {
     fields.add("animation_duration");
     reasons.push(`the renderer was kept from the CPU for ${seconds(during)} while the creative rendered`);
+  }
+  // Assets held by the scanner's own network path: one that arrived before the first paint (or DOMContentLoaded) may
+  // have held it back; one that arrived while the creative moved may have started its motion late.
+  const assets = m.assets ?? [];
+  const worstHeld = (from: number, to: number) => assets
+    .filter((a) => a.arrivedWallMs > from && a.arrivedWallMs <= to && a.heldMs >= STARVED_MS)
+    .reduce<HeldAsset | undefined>((w, a) => (w === undefined || a.heldMs > w.heldMs ? a : w), undefined);
+  const heldReason = (a: HeldAsset, when: string) =>
+    `the creative's ${a.name} (arrived ${when}) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for ${seconds(a.heldMs)}`;
+  const nav = m.navWallMs ?? -Infinity;
+  if (m.firstPaintWallMs !== undefined && !fields.has("time_to_visual_start")) {
+    const a = worstHeld(nav, m.firstPaintWallMs);
+    if (a) {
+      fields.add("time_to_visual_start");
+      reasons.push(heldReason(a, "before the first paint"));
+    }
+  }
+  if (m.dclWallMs !== undefined && !fields.has("dom_content_loaded")) {
+    const a = worstHeld(nav, m.dclWallMs);
+    if (a) {
+      fields.add("dom_content_loaded");
+      if (!reasons.some((r) => r.startsWith(`the creative's ${a.name} `))) reasons.push(heldReason(a, "before DOMContentLoaded"));
+    }
+  }
+  const lastChange = m.pixelChanges[m.pixelChanges.length - 1];
+  if (m.firstPaintWallMs !== undefined && lastChange !== undefined) {
+    const a = worstHeld(m.firstPaintWallMs, lastChange);
+    if (a) {
+      fields.add("animation_duration");
+      reasons.push(heldReason(a, "while the creative moved"));
+    }
   }
   const paint = m.paints.length > 0 ? Math.min(...m.paints) : undefined;
   const shown = paint === undefined ? undefined : m.pixelChanges.find((c) => c >= paint);

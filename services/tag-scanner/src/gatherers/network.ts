@@ -12,6 +12,8 @@ export interface RequestRecord {
   frameId: string;
   /** Monotonic CDP timestamp (seconds) when the request was sent. */
   startTs: number;
+  /** Monotonic CDP timestamp (seconds) of the response's headers. */
+  responseTs?: number;
   endTs?: number;
   status?: number;
   statusText?: string;
@@ -207,6 +209,7 @@ export function gatherNetwork(client: CDPSession, opts: { isSynthetic(url: strin
     const rec = byId.get(e.requestId);
     if (rec) {
       applyResponse(rec, e.response);
+      rec.responseTs = e.timestamp;
       if (e.type) rec.resourceType = e.type.toLowerCase();
     }
   });

@@ -179,7 +179,12 @@ export async function startFixtures(): Promise<Fixtures> {
     };
     // `?delay=ms` on any URL: a slow CDN.
     const late = new Map<string, number>();
+    // `?hold=ms`: the scanner's own process held that long while the asset loads. The server shares the test's process
+    // (and event loop) with the scanner, its interception and its egress proxy, so a synchronous wait here is what a
+    // starved host does to them — the measurement must then say the asset came late because of the scanner.
     const handler = (req: IncomingMessage, res: ServerResponse) => {
+      const hold = Math.min(5_000, Number(new URL(req.url ?? "/", "http://x").searchParams.get("hold") ?? 0) || 0);
+      for (const until = Date.now() + hold; Date.now() < until;) { /* held */ }
       const delay = Math.min(10_000, Number(new URL(req.url ?? "/", "http://x").searchParams.get("delay") ?? 0) || 0);
       if (delay > 0) {
         const due = Date.now() + delay;

@@ -39,3 +39,20 @@ describe("truth corpus, one scan at a time", () => {
     }, 120_000);
   }
 });
+
+// The held-asset signal's known truth (measurement.ts): the SVG image of svg-img-smil arrives 1.2 s late because the
+// scanner's own process could not run (fixtures.ts `?hold=`), so its timeline ends late — a late the creative did
+// not cause: animation_duration must be marked low-confidence, naming the image and the size of the hold.
+describe("an asset the scanner's own process held back", () => {
+  it("marks animation_duration low-confidence, naming the asset", async () => {
+    const c = cases.find((x) => x.id === "svg-img-smil")!;
+    const job = truthJob({ ...c, html: (fx) => c.html(fx).replace("badge-smil.svg", "badge-smil.svg?hold=1200") }, f);
+    const r = await s.scanner.scan(job);
+    const m = r.measurement;
+    const diff = m?.lowConfidenceFields.includes("animation_duration") ? [] : [`animation_duration ${r.animationDurationMs} not marked low: ${JSON.stringify(m)}`];
+    const reason = m?.reasons.find((x) => x.startsWith("the creative's image badge-smil.svg (arrived while the creative moved) loaded while the scanner's own network path"));
+    const held = Number(/kept from the CPU for (\d+\.\d) s/.exec(reason ?? "")?.[1] ?? 0);
+    if (held < 1.1) diff.push(`no reason naming the image with >= 1.1 s held: ${JSON.stringify(m?.reasons)}`);
+    expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
+  }, 120_000);
+});
