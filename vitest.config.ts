@@ -87,7 +87,8 @@ export default defineConfig({
     // Kill-on-exit: what a file started and left running (a stack whose afterAll timed out, a browser, nats-server)
     // is killed when its worker stops, and a watchdog kills what a worker killed outright left (test/harness/process-guard).
     globalSetup: ["test/harness/process-guard/global.ts"],
-    setupFiles: ["test/harness/process-guard/worker.ts"],
+    // CVA_TEST_CPU_LOG=<file>: each test file's wall and CPU time, a JSON line per file (test/harness/cpu-log.ts).
+    setupFiles: ["test/harness/process-guard/worker.ts", "test/harness/cpu-log.ts"],
     projects: [
       {
         extends: true,
