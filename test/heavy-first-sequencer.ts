@@ -48,11 +48,15 @@ export default class HeavyFirstSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const weight = (f: TestSpecification) => SECONDS[relative(this.ctx.config.root, f.moduleId)] ?? 0;
     // Array.prototype.sort is stable: files of equal weight (all the unknown ones) keep the base order.
+    // Within a group, a non-isolated project's files form one block (vitest hands a worker on to the next file only
+    // when it is of the same non-isolated project): the known-long isolated files first, then the block (its long
+    // files first), then the other isolated files, whose short ones pack the group's end.
+    const band = (f: TestSpecification) => (f.project.config.isolate === false ? 1 : weight(f) > 0 ? 0 : 2);
     const out = sorted
       .map((f, i) => ({ f, i }))
       .sort((a, b) => {
         const group = a.f.project.config.sequence.groupOrder - b.f.project.config.sequence.groupOrder;
-        return group !== 0 ? group : weight(b.f) - weight(a.f) || a.i - b.i;
+        return group !== 0 ? group : band(a.f) - band(b.f) || weight(b.f) - weight(a.f) || a.i - b.i;
       })
       .map(({ f }) => f);
     return out;
