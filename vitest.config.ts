@@ -77,6 +77,55 @@ const UNITS = [
   "services/zip-analyzer/test/render-via-dispatcher.test.ts",
 ];
 
+// Suite files that start browsers, NATS, ffmpeg or servers and stop them, and spend ~2 s of CPU importing the product's
+// modules before they test anything (the tag scanner's graph, the edge's, a service's): they run in the suite's group
+// (two at a time, beside the isolated files) in workers that keep those modules from one file to the next (isolate:
+// false). A/B, the same 72 files isolated and shared at once for 18 min at load ~40-48 (CVA_TEST_CPU_LOG): a file after
+// another in its worker spent 3-5 CPU-s less in its worker (privacy 12.0 -> 7.2, report-page.browser 11.2 -> 7.4, simid
+// 4.7 -> 1.9, media file-worker 4.2 -> 1.0), and the shared run finished 15 files where the isolated one finished 8;
+// importing 4 tag-scanner files alone: 9.8 CPU-s instead of 17.0; 10 of the smaller files (7 tag-scanner, 3 edge),
+// isolated and shared alternately, twice, at load 17-25: 69.2 / 73.3 CPU-s against 61.0 / 59.0 for the whole run
+// (-1.1 CPU-s a file), all passing. Unlike `units`, each file's
+// leftovers are still killed when it ends (the process guard's per-file kill): none of these keeps a helper process
+// for the files after it. Not here: a file that mocks a module, sets an env var, bundles with esbuild (its service
+// lives in the worker), kills or starves its browser on purpose (hostile, browser-loss), starts whole stacks (e2e:
+// long, and nothing to share), proves the guard itself, or is the truth corpus.
+const SHARED = [
+  "edge/test/console.browser.test.ts", "edge/test/errors.test.ts", "edge/test/file-uploads.test.ts",
+  "edge/test/film-strip-view.test.ts", "edge/test/grpc.test.ts", "edge/test/report-page.browser.test.ts",
+  "edge/test/reports.test.ts", "edge/test/reservations.test.ts", "edge/test/scan-body-reader.test.ts",
+  "edge/test/scan-results.test.ts", "edge/test/validation.test.ts", "edge/test/views.test.ts",
+  "packages/cli/test/cli.test.ts", "packages/imaging/test/border.test.ts", "packages/imaging/test/flash.test.ts",
+  "packages/platform/test/dispatch.test.ts", "packages/platform/test/durable-results.test.ts",
+  "packages/platform/test/nats-auth.test.ts", "packages/platform/test/outbound-fetch.test.ts",
+  "packages/platform/test/outbound-proxy.test.ts", "packages/platform/test/result-overwrite.test.ts",
+  "packages/platform/test/uploads.test.ts", "services/auth/test/replicated-ledger.test.ts",
+  "services/auth/test/reservations.test.ts", "services/auth/test/service.test.ts", "services/auth/test/store.test.ts",
+  "services/media-prober/test/file-flash-follow.test.ts", "services/media-prober/test/file-prober.test.ts",
+  "services/media-prober/test/file-worker.test.ts", "services/media-prober/test/image-hostile.test.ts",
+  "services/media-prober/test/image-truth.test.ts", "services/media-prober/test/image-worker.test.ts",
+  "services/media-prober/test/media-accessibility.test.ts", "services/media-prober/test/poster.test.ts",
+  "services/media-prober/test/prober.test.ts", "services/report-store/test/service.test.ts",
+  "services/report-store/test/store.test.ts", "services/report-store/test/workspace-settings.test.ts",
+  "services/tag-scanner/test/accessibility.test.ts", "services/tag-scanner/test/bundle-frame.test.ts",
+  "services/tag-scanner/test/film-strip-browser.test.ts", "services/tag-scanner/test/forgery.test.ts",
+  "services/tag-scanner/test/frame-click.test.ts", "services/tag-scanner/test/heavy-ad-chrome.test.ts",
+  "services/tag-scanner/test/heavy-ad-scan.test.ts", "services/tag-scanner/test/image-work.test.ts",
+  "services/tag-scanner/test/layout.test.ts", "services/tag-scanner/test/mraid.test.ts",
+  "services/tag-scanner/test/page-scripts.test.ts", "services/tag-scanner/test/privacy.test.ts",
+  "services/tag-scanner/test/render.test.ts", "services/tag-scanner/test/simid.test.ts",
+  "services/tag-scanner/test/tls.test.ts", "services/vast-analyzer/test/analyzer.test.ts",
+  "services/vast-analyzer/test/budgets.test.ts", "services/vast-analyzer/test/corpus-verdicts.test.ts",
+  "services/vast-analyzer/test/corpus.test.ts", "services/vast-analyzer/test/depth.test.ts",
+  "services/vast-analyzer/test/dispatch.test.ts", "services/vast-analyzer/test/impressions-once.test.ts",
+  "services/vast-analyzer/test/lint-corpus.test.ts", "services/vast-analyzer/test/simid-dispatch.test.ts",
+  "services/vast-analyzer/test/trackers.test.ts", "services/zip-analyzer/test/analyzer.test.ts",
+  "services/zip-analyzer/test/corpus-render.test.ts", "services/zip-analyzer/test/corpus.test.ts",
+  "services/zip-analyzer/test/fields.test.ts", "services/zip-analyzer/test/film-strip-render.test.ts",
+  "services/zip-analyzer/test/image-bomb.test.ts", "services/zip-analyzer/test/v3-known-truth.test.ts",
+  "test/file-verdicts.test.ts", "test/vast-flash-verdicts.test.ts",
+];
+
 export default defineConfig({
   test: {
     pool: "forks",
@@ -87,7 +136,8 @@ export default defineConfig({
     // Kill-on-exit: what a file started and left running (a stack whose afterAll timed out, a browser, nats-server)
     // is killed when its worker stops, and a watchdog kills what a worker killed outright left (test/harness/process-guard).
     globalSetup: ["test/harness/process-guard/global.ts"],
-    setupFiles: ["test/harness/process-guard/worker.ts"],
+    // CVA_TEST_CPU_LOG=<file>: each test file's wall and CPU time, a JSON line per file (test/harness/cpu-log.ts).
+    setupFiles: ["test/harness/process-guard/worker.ts", "test/harness/cpu-log.ts"],
     projects: [
       {
         extends: true,
@@ -107,7 +157,19 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["packages/*/test/**/*.test.ts", "services/*/test/**/*.test.ts", "edge/test/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [...UNITS, ...LOAD, ...LOAD_PAIRED, "**/node_modules/**"],
+          exclude: [...UNITS, ...SHARED, ...LOAD, ...LOAD_PAIRED, "**/node_modules/**"],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // In the suite's group (same two workers, same time), files kept contiguous by the sequencer: vitest hands a
+          // worker on to the next file only when that file is of the same non-isolated project.
+          name: "suite-shared",
+          include: SHARED,
+          isolate: false,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },

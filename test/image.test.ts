@@ -13,8 +13,9 @@ import { buildAll, type BuildResult } from "../scripts/lib/build.ts";
 import { SERVICE_NAMES } from "../scripts/lib/services.ts";
 import { checkGrpc, healthOf, servingStatus } from "../scripts/container/healthcheck.ts";
 import { readDockerfile, userOfStage } from "./harness/dockerfile.ts";
-import { b64, postJson, repoRoot, startStack, type TestStack } from "./harness/stack.ts";
-import { buildZip } from "./harness/zip.ts";
+import { freshBundles } from "./harness/bundles.ts";
+import { repoRoot, startStack, type TestStack } from "./harness/stack.ts";
+import { builtStackCase } from "./e2e/built-stack-case.ts";
 
 const TARGETS = ["service", "tag-scanner", "media-prober"];
 
@@ -170,8 +171,9 @@ describe("the container health check (dist/healthcheck.js)", () => {
   });
 });
 
-// The bundles as the image runs them (plain node, no tsx): built by `npm test` before vitest (npm run build).
-describe.skipIf(!existsSync(join(repoRoot, "dist/edge/main.js")))("the built stack", () => {
+// The bundles as the image runs them (plain node, no tsx): built by `npm test` before vitest (npm run build). When they
+// are fresh, e2e/scans.test.ts's stack runs them, and proves this there (one stack start fewer); here only otherwise.
+describe.skipIf(!existsSync(join(repoRoot, "dist/edge/main.js")) || freshBundles(repoRoot))("the built stack (stale bundles; fresh ones: e2e/scans.test.ts)", () => {
   let stack: TestStack;
   let key: string;
   beforeAll(async () => {
@@ -180,17 +182,5 @@ describe.skipIf(!existsSync(join(repoRoot, "dist/edge/main.js")))("the built sta
   }, 120_000);
   afterAll(async () => stack?.stop());
 
-  it("runs every process from dist/ with plain node and scans an ad tag and a zip", async () => {
-    const tag = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64('<div style="width:300px;height:250px;background:#c00">ad</div>') }, key);
-    expect(tag.status, tag.text).toBe(200);
-    expect(tag.json.dimensions).toMatchObject({ width: 300, height: 250 });
-    const zip = buildZip({ "index.html": '<!doctype html><meta name="ad.size" content="width=300,height=250"><div style="width:300px;height:250px;background:#0a0">z</div>' });
-    const z = await postJson(`${stack.baseUrl}/v2/scanZip`, { data: zip.toString("base64") }, key);
-    expect(z.status, z.text).toBe(200);
-    const procs = [...stack.pids()].filter(([n]) => n !== "nats");
-    for (const [name, pid] of procs) {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-      expect(cmd.slice(1), name).toEqual([join(repoRoot, "dist", name, "main.js")]);
-    }
-  }, 120_000);
+  it("runs every process from dist/ with plain node and scans an ad tag and a zip", () => builtStackCase(stack, key), 120_000);
 });

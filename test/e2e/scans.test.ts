@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { corpusDir, itWithCorpus } from "@cva/platform/testing/index.ts";
 import { b64, postJson, startStack, type TestStack } from "../harness/stack.ts";
 import { buildZip } from "../harness/zip.ts";
+import { builtStackCase } from "./built-stack-case.ts";
 import { consoleAndCliCases } from "./console-cases.ts";
 import { internalDoorsCases } from "./internal-doors-cases.ts";
 
@@ -371,6 +372,13 @@ post("createSession", {});
     expect(r.text).not.toMatch(/at .*\.ts:\d+/);
     const again = await postJson(`${stack.baseUrl}/v3/scanTag`, { data: b64("<p>still here</p>") }, key);
     expect(again.status).toBe(200);
+  });
+
+  // The image's processes (test/image.test.ts, "the built stack"), proved here when this stack runs the bundles — always
+  // in `npm test`, which builds them first — instead of on a stack of its own (a stack start costs 30-40 s of CPU).
+  it("runs every process from dist/ with plain node and scans an ad tag and a zip", async (ctx) => {
+    if (!stack.built) return ctx.skip("this stack runs the sources (stale or no bundles): test/image.test.ts starts the built stack");
+    await builtStackCase(stack, key);
   });
 
   // The web console and the CLI, on this stack (test/e2e/console-cases.ts).

@@ -16,6 +16,8 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", ".."
 
 export interface TestStack {
   baseUrl: string;
+  // Whether its processes run the production bundles (dist/, plain node) rather than the sources through tsx.
+  built: boolean;
   grpcUrl: string;
   natsUrl: string;
   // This stack's credentials (the service and admin secrets, every NATS user's password), for hostile tests.
@@ -58,12 +60,13 @@ export async function freeStackPorts(): Promise<StackPorts> {
 // bundles when they are fresh (always in `npm test`, which builds them first; bundles.ts), else the sources.
 export async function startStack(opts: { only?: ProcessName[]; env?: Record<string, string>; waitForWorkers?: string[]; extra?: ExtraProcess[]; built?: boolean } = {}): Promise<TestStack> {
   const iabSchemas = corpusDir("vast/iab-vast-schemas");
+  const built = opts.built ?? freshBundles(repoRoot);
   const nats = await startNatsServer({ users: true });
   const secrets: StackSecrets = { service: newSecret(), admin: newSecret(), nats: nats.passwords as NatsPasswords };
   const ports = await freeStackPorts();
   const baseUrl = `http://127.0.0.1:${ports.edge}`;
   const specs = [
-    ...stackProcesses(repoRoot, ports, nats.url, secrets, { built: opts.built ?? freshBundles(repoRoot) }).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
+    ...stackProcesses(repoRoot, ports, nats.url, secrets, { built }).filter((s) => !opts.only || opts.only.includes(s.name as ProcessName)),
     ...(opts.extra ?? []).map(({ natsUser, ...e }) => ({ ...e, env: { NATS_URL: nats.url, ...processSecretsEnv(secrets, natsUser ?? "tag-scanner"), ...e.env } })),
   ];
   const logs: string[] = [];
@@ -118,6 +121,7 @@ export async function startStack(opts: { only?: ProcessName[]; env?: Record<stri
   }
   return {
     baseUrl,
+    built,
     grpcUrl: `http://127.0.0.1:${ports.edgeGrpc}`,
     natsUrl: nats.url,
     secrets,
