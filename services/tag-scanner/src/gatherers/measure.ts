@@ -43,19 +43,25 @@ export function screenshotClip(box: { x: number; y: number; width: number; heigh
 
 /**
  * After the render watch: the creative's painted box (every frame, isolated worlds) and a PNG of exactly that box at
- * device scale. Every step has its own bound (`budget()`), so a hung page yields what could be measured.
+ * device scale. Every step has its own bound (`budget()`), so a hung page yields what could be measured. `beside`
+ * starts with the screenshot, not waited for: renderer work that changes nothing the page shows (axe-core's load
+ * into the top frame's isolated world), so that its compile overlaps the capture's encoding and transfer (issue 22).
  */
 export async function measureCreative(
   client: CDPSession, worlds: ProbeWorlds, mainFrameId: string, profile: DeviceProfile, budget: () => number,
   /** Filled with each step's wall ms (the scan log). */
   steps?: StepTimes,
+  beside?: () => unknown,
 ): Promise<MeasureArtifact> {
   const out: MeasureArtifact = {};
   const step = stepClock(steps);
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
   step("layout");
   const clip = screenshotClip(out.layout?.box, profile);
-  const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
+  const capture = client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true });
+  // Sent after the capture: the renderer draws the frame to capture first. Not waited for here (its caller does).
+  beside?.();
+  const shot = await bounded(capture, budget(), undefined);
   step("screenshot");
   if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
   return out;

@@ -9,18 +9,19 @@ import type { SyntheticSite } from "../synthetic-origin.ts";
 const PAUSE_OBSERVE_MS = 1_500;
 
 /**
- * axe-core into the top frame's isolated world, started by the measure phase beside its layout and storage reads
- * (loading axe changes nothing the page shows; its compile fills the renderer's wait on their round trips). Only for
- * a page of one frame: beside a frame's layout probe on a loaded machine, a top frame compiling axe held the probe
- * past its step (truth row xo-iframe-300x600-paints-top measured its frame's stand-in box); and with the consent
- * sensor's Debugger still on, V8 caches no compile — with more frames, the first one loaded after the release is
- * what lets the others take axe from the cache. Not for a framed bundle, whose top is our slot page (checked only
- * when the creative wrote into it). Resolves whether axe was loaded; the checks load it where it is not.
+ * axe-core into the top frame's isolated world, started by the measure phase with its screenshot, once the layout
+ * reads are done (beside a frame's layout probe on a loaded machine, a top frame compiling axe held the probe past its
+ * step: truth row xo-iframe-300x600-paints-top measured its frame's stand-in box). Loading axe changes nothing the
+ * page shows. Not for a framed bundle, whose top is our slot page (checked only when the creative wrote into it).
+ * With the consent sensor, only for a page of one frame: its Debugger is still on then, and V8 caches no compile
+ * while it is — with more frames, the first one loaded after the release is what lets the others take axe from the
+ * cache. Resolves whether axe was loaded; the checks load it where it is not.
  */
 export function loadAxeTop(prepared: PreparedPage, site: SyntheticSite, stepMs: number): Promise<boolean> {
   const { worlds, mainFrameId } = prepared;
   return (async () => {
-    if (site.slot || (await worlds.frames()).length !== 1) return false;
+    if (site.slot) return false;
+    if (prepared.consentSensor && (await worlds.frames()).length !== 1) return false;
     return loadAxe(worlds, mainFrameId, stepMs, { fresh: true });
   })();
 }
@@ -59,8 +60,8 @@ export async function accessibilityPhase(prepared: PreparedPage, opts: {
   const left = () => opts.jobDeadline - Date.now() - stepMs;
   const steps = opts.steps;
   const since = (name: string) => { const clock = stepClock(steps); return <X>(v: X) => { clock(name); return v; }; };
-  // The sensor's release matters for frames that load axe in the checks (the compilation cache): with axe in the one
-  // frame already, the checks need not wait for it.
+  // The sensor's release matters for frames that load axe in the checks (the compilation cache): with axe loaded
+  // already (a page of one frame, or no sensor), the checks need not wait for it.
   const sensorOff = opts.before && bounded(opts.before, stepMs, undefined).then(since("sensor_off"));
   const axeIn = opts.axeTop ? await bounded(opts.axeTop, stepMs, false).then(since("axe_top")) : false;
   if (!axeIn) await sensorOff;
