@@ -348,8 +348,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const { gatherers, events, signals, net, interception, perf, screencast, proxy } = prepared;
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
-    // axe-core's load into the top frame starts with the screenshot (its compile overlaps the capture's encoding and
-    // transfer); the accessibility checks wait for it.
+    // axe-core's load into the top frame starts as soon as the screenshot is in; the accessibility checks wait for it.
     let axeTop: Promise<boolean> | undefined;
     const measure = await measurePhase(prepared, { site, profile, timeouts, jobDeadline, beside: () => (axeTop = loadAxeTop(prepared, site, timeouts.stepMs)) });
     // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ. Then

@@ -44,8 +44,8 @@ export function screenshotClip(box: { x: number; y: number; width: number; heigh
 /**
  * After the render watch: the creative's painted box (every frame, isolated worlds) and a PNG of exactly that box at
  * device scale. Every step has its own bound (`budget()`), so a hung page yields what could be measured. `beside`
- * starts with the screenshot, not waited for: renderer work that changes nothing the page shows (axe-core's load
- * into the top frame's isolated world), so that its compile overlaps the capture's encoding and transfer (issue 22).
+ * starts once the screenshot is in, not waited for: renderer work that changes nothing the page shows (axe-core's
+ * load into the top frame's isolated world), beside what the scan does between its phases.
  */
 export async function measureCreative(
   client: CDPSession, worlds: ProbeWorlds, mainFrameId: string, profile: DeviceProfile, budget: () => number,
@@ -58,11 +58,11 @@ export async function measureCreative(
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
   step("layout");
   const clip = screenshotClip(out.layout?.box, profile);
-  const capture = client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true });
-  // Sent after the capture: the renderer draws the frame to capture first. Not waited for here (its caller does).
-  beside?.();
-  const shot = await bounded(capture, budget(), undefined);
+  const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
   step("screenshot");
+  // Once the capture answered: started beside it, axe's compile held the capture's frame on a loaded machine (truth
+  // row border-baked-in-png, 4 scans in flight: no screenshot within its step). Not waited for here (its caller does).
+  beside?.();
   if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
   return out;
 }

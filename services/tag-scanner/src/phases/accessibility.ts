@@ -9,10 +9,9 @@ import type { SyntheticSite } from "../synthetic-origin.ts";
 const PAUSE_OBSERVE_MS = 1_500;
 
 /**
- * axe-core into the top frame's isolated world, started by the measure phase with its screenshot, once the layout
- * reads are done (beside a frame's layout probe on a loaded machine, a top frame compiling axe held the probe past its
- * step: truth row xo-iframe-300x600-paints-top measured its frame's stand-in box). Loading axe changes nothing the
- * page shows. Not for a framed bundle, whose top is our slot page (checked only when the creative wrote into it).
+ * axe-core into the top frame's isolated world, started by the measure phase once its screenshot is in (beside a
+ * frame's layout probe on a loaded machine, a top frame compiling axe held the probe past its step: truth row
+ * xo-iframe-300x600-paints-top measured its frame's stand-in box; beside the capture, the capture's frame). Not for a framed bundle, whose top is our slot page (checked only when the creative wrote into it).
  * With the consent sensor, only for a page of one frame: its Debugger is still on then, and V8 caches no compile
  * while it is — with more frames, the first one loaded after the release is what lets the others take axe from the
  * cache. Resolves whether axe was loaded; the checks load it where it is not.

@@ -28,9 +28,9 @@ export async function measurePhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;
   profile: DeviceProfile;
   /**
-   * Started with the screenshot (not waited for), after the CPU sample and the layout reads: renderer work that
-   * changes nothing the page shows (axe-core's load, phases/accessibility.ts loadAxeTop). Beside the layout and
-   * storage reads instead it only lengthened them by its compile (A/B at load 8.5: layout 34 → 275 ms).
+   * Started once the screenshot is in (not waited for): renderer work that changes nothing the page shows (axe-core's
+   * load, phases/accessibility.ts loadAxeTop). Beside the layout and storage reads it only lengthened them by its
+   * compile (A/B at load 8.5: layout 34 → 275 ms); beside the capture it held the capture's frame past its step.
    */
   beside?: () => unknown;
   timeouts: Pick<ScanTimeouts, "stepMs">;
