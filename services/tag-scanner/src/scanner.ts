@@ -9,10 +9,10 @@ import type { BrowserPool } from "./browser-pool.ts";
 import { DEFAULT_TIMEOUTS, SYNTHETIC_ORIGIN, deviceProfile, type DeviceProfile, type ScanTimeouts } from "./config.ts";
 import { runPhase } from "./gatherers/gatherer.ts";
 import { MAX_SHOT_CSS } from "./gatherers/measure.ts";
-import { accessibilityPhase } from "./phases/accessibility.ts";
+import { accessibilityPhase, loadAxeTop, pauseControl } from "./phases/accessibility.ts";
 import { storeFilmStrip } from "./film-strip-images.ts";
 import { clickThroughPhase } from "./phases/click-through.ts";
-import { measurePhase } from "./phases/measure.ts";
+import { measurePhase, responsivePhase } from "./phases/measure.ts";
 import { renderPhase } from "./phases/render.ts";
 import { BrowserWedgedError, preparePage, type PreparedPage } from "./prepared-page.ts";
 import { buildTagReport, type StoredImages, type TagArtifacts } from "./report.ts";
@@ -352,7 +352,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const { gatherers, events, signals, net, interception, perf, screencast, proxy } = prepared;
 
     const render = await renderPhase(prepared, { site, profile, deadline: renderDeadline, timeouts, signal, log, afterRender });
-    const measure = await measurePhase(prepared, { site, profile, thenClick: captureLanding, timeouts, jobDeadline });
+    // axe-core's load into the top frame starts as soon as the screenshot is in; the accessibility checks wait for it.
+    let axeTop: Promise<boolean> | undefined;
+    const measure = await measurePhase(prepared, { site, profile, timeouts, jobDeadline, beside: () => (axeTop = loadAxeTop(prepared, site, timeouts.stepMs)) });
     // What the creative looked for until now (its scripts read, bounded): the plan renders only what can differ. Then
     // the sensor's Debugger goes off, before axe-core loads (V8 caches no compiled script while a debugger is on).
     const sensor = prepared.consentSensor;
@@ -381,12 +383,16 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     const screenshot = storeScreenshot(measure.measured.layout?.box ?? undefined, measure.measured.screenshotPng);
     const motion = screencast.artifact.changes;
     const a11ySteps: Record<string, number> = {};
-    const a11y = await accessibilityPhase(prepared, {
-      steps: a11ySteps, site, profile, before: settled, responsive: measure.responsive, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal,
-      // Without a click-through the measure phase leaves the page at its narrower responsiveness width.
-      narrowed: !captureLanding,
-      longMotion: render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000),
+    const checks = await accessibilityPhase(prepared, {
+      steps: a11ySteps, site, before: settled, axeTop, responsive: measure.responsive, timeouts, jobDeadline, signal,
     });
+    // The creative moved for more than about 5 s: its pause control is tried, on the page as shown.
+    const longMotion = render.watch.stillMoving || (motion.length > 2 && motion[motion.length - 1]! - motion[1]! > 4_000);
+    const tryPause = longMotion && measure.responsive;
+    // Responsiveness last of what reads the page (it narrows it), put back only for what clicks it after.
+    const resized = await responsivePhase(prepared, { site, profile, measure, putBack: captureLanding || tryPause, timeouts, jobDeadline, steps: a11ySteps });
+    const pause = tryPause ? await pauseControl(prepared, { controls: checks.controls, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal }) : undefined;
+    const a11y = { document: checks.document, pause, canvases: checks.canvases, images: checks.images };
     const a11yDoneAt = Date.now();
     const click = await clickThroughPhase(prepared, {
       capture: captureLanding, responsive: measure.responsive, click: measure.measured.layout?.click, touch: profile.hasTouch,
@@ -428,7 +434,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       events: events.artifact, paints: signals.artifact.paints, pixelChanges: screencast.artifact.changes,
       captureLagMs: screencast.artifact.lastChangeLagMs, scheduledMotionEnd: watch.scheduledEnd,
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
-      cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized: measured.resized,
+      cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized,
       cpuMs: perf.artifact.cpuMs, cpuUnanswered, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
       starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries,
       loopHeld: (from, to) => loopLag.heldBetween(from, to),

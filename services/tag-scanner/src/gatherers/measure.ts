@@ -9,11 +9,10 @@ import { stepClock, type StepTimes } from "./step-times.ts";
 
 export interface MeasureArtifact {
   layout?: LayoutArtifact;
-  /** The creative's box when the page was laid out at a narrower viewport (responsiveness; fields/dimensions.ts). */
-  resized?: ResizedLayout;
   screenshotPng?: Uint8Array;
 }
 
+/** The creative's box when the page was laid out at a narrower viewport (responsiveness; fields/dimensions.ts). */
 export interface ResizedLayout {
   /** The narrower viewport (or slot) width, CSS px. */
   viewportWidth: number;
@@ -43,59 +42,81 @@ export function screenshotClip(box: { x: number; y: number; width: number; heigh
 }
 
 /**
- * After the render watch: the creative's painted box (every frame, isolated worlds), a PNG of exactly that box at
- * device scale, and a second layout at a viewport narrower than the creative (phone width at most) to see whether it
- * follows. Every step has its own bound (`budget()`), so a hung page yields what could be measured.
+ * After the render watch: the creative's painted box (every frame, isolated worlds) and a PNG of exactly that box at
+ * device scale. Every step has its own bound (`budget()`), so a hung page yields what could be measured. `beside`
+ * starts once the screenshot is in, not waited for: renderer work that changes nothing the page shows (axe-core's
+ * load into the top frame's isolated world), beside what the scan does between its phases.
  */
 export async function measureCreative(
   client: CDPSession, worlds: ProbeWorlds, mainFrameId: string, profile: DeviceProfile, budget: () => number,
-  slot?: { width: number; height: number },
-  /** Whether the click-through follows: only then is the page put back to its width and re-laid out. */
-  thenClick = true,
   /** Filled with each step's wall ms (the scan log). */
   steps?: StepTimes,
+  beside?: () => unknown,
 ): Promise<MeasureArtifact> {
   const out: MeasureArtifact = {};
   const step = stepClock(steps);
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
   step("layout");
-  const box = out.layout?.box;
-  const clip = screenshotClip(box, profile);
+  const clip = screenshotClip(out.layout?.box, profile);
   const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
-  if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
   step("screenshot");
-  // Narrower than 300 px is mobile friendly already (fields/dimensions.ts): nothing to relayout. Viewports and slots
-  // are set in whole CSS px.
+  // Once the capture answered: started beside it, axe's compile held the capture's frame on a loaded machine (truth
+  // row border-baked-in-png, 4 scans in flight: no screenshot within its step). Not waited for here (its caller does).
+  beside?.();
+  if (shot) out.screenshotPng = new Uint8Array(Buffer.from(shot.data, "base64"));
+  return out;
+}
+
+/**
+ * Responsiveness: a second layout at a viewport narrower than the creative (phone width at most) to see whether it
+ * follows — after everything that reads the page as shown (layout, screenshot, the accessibility checks), so that
+ * the page is narrowed once and put back only when something after needs it (`putBack`: the click-through, the pause
+ * control). A creative narrower than 300 px is mobile friendly already (fields/dimensions.ts): nothing to relayout.
+ */
+export async function measureResized(
+  client: CDPSession, worlds: ProbeWorlds, mainFrameId: string, profile: DeviceProfile, budget: () => number,
+  box: Rect | null | undefined,
+  slot: { width: number; height: number } | undefined,
+  putBack: boolean,
+  steps?: StepTimes,
+): Promise<ResizedLayout | undefined> {
+  const step = stepClock(steps);
+  // Viewports and slots are set in whole CSS px.
   const width = box ? Math.round(box.width) : 0;
-  if (width < 300) return out;
+  if (width < 300) return undefined;
   const narrow = Math.max(200, Math.min(320, width - 20));
   if (slot) {
     // A framed bundle lives in a slot of fixed size: narrowing the viewport would not reach it, narrowing the slot
     // does (as a responsive placement would).
     const set = (w: number) => worlds.evaluate(mainFrameId, setSlotWidth(w), budget());
-    if (!(await set(narrow))) return out;
+    if (!(await set(narrow))) return undefined;
     const inner = (await worlds.frames()).find((f) => f.parentId === mainFrameId);
+    let resized: ResizedLayout | undefined;
     if (inner) {
       await worlds.evaluate(inner.id, TWO_FRAMES, budget(), true);
       // What the creative lays out inside the narrower slot, before the slot clips it: a fixed 300 px creative
       // still paints 300 px (clipped), a responsive one fits.
       const l2 = await worlds.evaluate<LayoutArtifact>(inner.id, LAYOUT_SCRIPT, budget());
-      if (l2) out.resized = { viewportWidth: narrow, box: l2.box };
+      if (l2) resized = { viewportWidth: narrow, box: l2.box };
     }
-    if (thenClick) await set(slot.width);
-    return out;
+    if (putBack) {
+      await set(slot.width);
+      if (inner) await worlds.evaluate(inner.id, TWO_FRAMES, budget(), true);
+    }
+    return resized;
   }
   const metrics = (width: number) =>
     client.send("Emulation.setDeviceMetricsOverride", { width, height: profile.height, deviceScaleFactor: profile.deviceScaleFactor, mobile: profile.isMobile });
-  if (!(await bounded(metrics(narrow).then(() => true), budget(), false))) return out;
+  if (!(await bounded(metrics(narrow).then(() => true), budget(), false))) return undefined;
   // Two frames let resize listeners and media queries re-lay the creative out before it is measured.
   await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
   step("narrow");
   const l2 = await measureLayout(client, worlds, mainFrameId, budget());
   step("narrow_layout");
-  if (l2) out.resized = { viewportWidth: narrow, box: l2.box };
-  if (!thenClick) return out;
-  await bounded(metrics(profile.width), budget(), undefined);
-  await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
-  return out;
+  if (putBack) {
+    await bounded(metrics(profile.width), budget(), undefined);
+    await worlds.evaluate(mainFrameId, TWO_FRAMES, budget(), true);
+    step("width_back");
+  }
+  return l2 ? { viewportWidth: narrow, box: l2.box } : undefined;
 }

@@ -277,7 +277,12 @@ export function calmProof(ev: MotionEvidence, cfg: WatchConfig): boolean {
   // not answer the ping, yet the look was complete) — and idle since before the first.
   if (!ev.realms.every((r) => realmIdle(r, first.from, ev.now))) return false;
   if (!ev.realms.some((r) => r.at >= second.from)) return false;
-  return ev.now >= first.at + Math.min(cfg.settleMs, 2 * (ev.captureLagMs ?? cfg.settleMs) + 16);
+  return ev.now >= calmProofDue(first, ev, cfg);
+}
+
+/** When the first look's rendered frames have surely reached the screencast (calmProof's last condition). */
+function calmProofDue(first: Look, ev: Pick<MotionEvidence, "captureLagMs">, cfg: WatchConfig): number {
+  return first.at + Math.min(cfg.settleMs, 2 * (ev.captureLagMs ?? cfg.settleMs) + 16);
 }
 
 /** Whether the watch may end now, and if so whether the creative was still moving. */
@@ -496,8 +501,9 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
     if (verdict.done) return { stillMoving: verdict.stillMoving, ended: verdict.reason, probes, scheduledEnd: scheduledEnd(now), timing: timing(now) };
     // The next look: at the next tick, at the moment the settle window ends if sooner, or as soon as a probe answers
     // (new evidence, and the realms' reports it asked for arrive just before it).
-    const untilSettled = settledAt - now;
-    const waitMs = untilSettled > 0 && untilSettled < 50 ? untilSettled : 50;
+    // Likewise the moment a proof of calm whose looks are in waits for (the first look's frames on their way to us).
+    const due = [settledAt, looks.length === 2 ? calmProofDue(looks[0]!, ev0, cfg) : 0].map((t) => t - now).filter((ms) => ms > 0 && ms < 50);
+    const waitMs = due.length > 0 ? Math.min(...due) : 50;
     const answered = probing;
     await new Promise<void>((resolve) => {
       let done = false;

@@ -1,5 +1,5 @@
 import type { DeviceProfile, ScanTimeouts } from "../config.ts";
-import { measureCreative, type MeasureArtifact } from "../gatherers/measure.ts";
+import { measureCreative, measureResized, type MeasureArtifact, type ResizedLayout } from "../gatherers/measure.ts";
 import { readStorage, type StorageArtifact } from "../gatherers/storage.ts";
 import type { PreparedPage } from "../prepared-page.ts";
 import type { SyntheticSite } from "../synthetic-origin.ts";
@@ -20,14 +20,19 @@ export interface MeasurePhaseArtifact {
 
 /**
  * The measuring phase, after the render: each step bounded; a page whose main thread is stuck gets its script
- * terminated once. CPU is sampled first (what measuring costs the renderer is not the creative's), then layout,
- * screenshot and responsiveness alongside storage.
+ * terminated once. CPU is sampled first (what measuring costs the renderer is not the creative's), then layout and
+ * screenshot alongside storage. Responsiveness comes after the accessibility checks (responsivePhase), which read the
+ * page as shown.
  */
 export async function measurePhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;
   profile: DeviceProfile;
-  /** Whether the click-through follows (the page is then put back as it was after the responsiveness layout). */
-  thenClick: boolean;
+  /**
+   * Started once the screenshot is in (not waited for): renderer work that changes nothing the page shows (axe-core's
+   * load, phases/accessibility.ts loadAxeTop). Beside the layout and storage reads it only lengthened them by its
+   * compile (A/B at load 8.5: layout 34 → 275 ms); beside the capture it held the capture's frame past its step.
+   */
+  beside?: () => unknown;
   timeouts: Pick<ScanTimeouts, "stepMs">;
   /** Local ms by which the job's report must be on its way. */
   jobDeadline: number;
@@ -56,9 +61,31 @@ export async function measurePhase(prepared: PreparedPage, opts: {
     // Storage does not depend on the layout steps (which resize the viewport): read both at once.
     const storageStep = stepClock(steps);
     [measured, storage] = await Promise.all([
-      measureCreative(client, worlds, mainFrameId, opts.profile, budget, opts.site.slot, opts.thenClick, steps),
+      measureCreative(client, worlds, mainFrameId, opts.profile, budget, steps, opts.beside),
       readStorage(client, worlds, budget()).then((s) => { storageStep("storage"); return s; }),
     ]);
   }
   return { responsive, terminated, measured, storage, steps };
+}
+
+/**
+ * Responsiveness, after the accessibility checks: the creative laid out at a narrower viewport (or slot), then put
+ * back when something after reads or clicks the page as shown (`putBack`: the click-through, the pause control).
+ */
+export async function responsivePhase(prepared: PreparedPage, opts: {
+  site: SyntheticSite;
+  profile: DeviceProfile;
+  /** The measure phase's artifact: the page answered, and its creative's box. */
+  measure: MeasurePhaseArtifact;
+  putBack: boolean;
+  timeouts: Pick<ScanTimeouts, "stepMs">;
+  jobDeadline: number;
+  steps?: StepTimes;
+}): Promise<ResizedLayout | undefined> {
+  if (!opts.measure.responsive) return undefined;
+  const { client, worlds, mainFrameId } = prepared;
+  const { stepMs } = opts.timeouts;
+  const deadline = Math.min(Date.now() + stepMs * 3, opts.jobDeadline);
+  const budget = () => Math.max(200, Math.min(stepMs, deadline - Date.now()));
+  return measureResized(client, worlds, mainFrameId, opts.profile, budget, opts.measure.measured.layout?.box, opts.site.slot, opts.putBack, opts.steps);
 }
