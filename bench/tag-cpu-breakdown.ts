@@ -5,22 +5,18 @@
 // name given is set as process.env.CVA_EXP for its blocks, alternating, so that a switch read from it while measuring
 // (a local experiment, never committed) runs in the same minutes as the rest.
 // Usage: node --import tsx bench/tag-cpu-breakdown.ts [blocks] [scans-per-block] [variant,variant,...]
-import { create } from "@bufbuild/protobuf";
-import { ScanJobSchema, ScanKind } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { loadavg } from "node:os";
 import { countCpu, totalCpu, type CpuByKind } from "./cpu.ts";
 import * as B from "../services/tag-scanner/src/index.ts";
+import { keptLog, staticAdJob, type Log, type LogLine } from "../services/tag-scanner/scripts/static-ad-kit.ts";
 
 const blocks = Number(process.argv[2] ?? 4);
 const perBlock = Number(process.argv[3] ?? 12);
 const variants = (process.argv[4] ?? "base").split(",");
-const AD = `<div style="width:300px;height:250px;background:linear-gradient(#06c,#0a4);color:#fff;font:24px sans-serif">Bench ad</div>`;
-const job = () => create(ScanJobSchema, { jobId: `m-${Math.random().toString(36).slice(2)}`, kind: ScanKind.TAG, apiVersion: "v3",
-  input: { case: "tag", value: { creative: { case: "html", value: AD } } } });
-type Log = { info(o: object, msg?: string): void; warn(o: object, msg?: string): void; error(o: object, msg?: string): void; child(b: object): Log };
-const logs: Array<Record<string, unknown> & { msg?: string }> = [];
-const mk = (b: object): Log => { const push = (o: object, msg?: string) => { logs.push({ ...b, ...o, msg }); }; return { info: push, warn: push, error: push, child: (x: object) => mk({ ...b, ...x }) }; };
+const logs: LogLine[] = [];
+const mk = (b: object): Log => keptLog(logs, b);
+const job = staticAdJob;
 const pool = B.createBrowserPool({ browsers: 1, slots: 4 });
 const scanner = B.createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger: mk({}), consentStates: true, heavyAd: true });
 await scanner.warmUp();

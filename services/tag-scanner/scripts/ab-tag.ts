@@ -7,12 +7,11 @@
 // Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]
 import { execSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
-import { create } from "@bufbuild/protobuf";
-import { ScanJobSchema, ScanKind } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import * as B from "../src/index.ts";
+import { keptLog, staticAdJob, type Log, type LogLine } from "./static-ad-kit.ts";
 
 const rounds = Number(process.argv[2] ?? 8);
 const ref = process.argv[3] ?? "main";
@@ -23,12 +22,9 @@ mkdirSync(refDir);
 execSync(`git archive ${ref} src | tar -x -C ${refDir}`, { cwd: new URL("..", import.meta.url).pathname });
 process.on("exit", () => rmSync(refDir, { recursive: true, force: true }));
 const A = (await import(`${refDir}src/index.ts`)) as typeof B;
-const AD = `<div style="width:300px;height:250px;background:linear-gradient(#06c,#0a4);color:#fff;font:24px sans-serif">Bench ad</div>`;
-const job = () => create(ScanJobSchema, { jobId: `m-${Math.random().toString(36).slice(2)}`, kind: ScanKind.TAG, apiVersion: "v3",
-  input: { case: "tag", value: { creative: { case: "html", value: AD } } } });
-type Log = { info(o: object, msg?: string): void; warn(o: object, msg?: string): void; error(o: object, msg?: string): void; child(b: object): Log };
-const logs: Array<Record<string, unknown> & { msg?: string }> = [];
-const mk = (b: object): Log => { const push = (o: object, msg?: string) => { logs.push({ ...b, ...o, msg }); }; return { info: push, warn: push, error: push, child: (x: object) => mk({ ...b, ...x }) }; };
+const logs: LogLine[] = [];
+const mk = (b: object): Log => keptLog(logs, b);
+const job = staticAdJob;
 const pool = B.createBrowserPool({ browsers: 1, slots: 4 });
 const mkScanner = (M: typeof B) => M.createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger: mk({}), consentStates: true });
 const sc: Record<string, ReturnType<typeof B.createTagScanner>> = { A: mkScanner(A), B: mkScanner(B) };
