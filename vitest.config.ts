@@ -24,8 +24,8 @@ const LOAD_PAIRED = [
   // Creatives busy 90 % of every 100 ms, or in one 16 s task (or endless), in a frame Chrome tags as an ad (issue 21
   // §4): Chrome counts task wall time, which contention does not shorten; a starved thread is marked a lower bound.
   "services/tag-scanner/test/heavy-ad-chrome-cpu.test.ts",
-  // Busy loops on every core on purpose (issue 21 §2): the whole truth corpus, 4 at a time (104 s quiet), each row
-  // right or marked low-confidence.
+  // Busy loops on every core on purpose (issue 21 §2): 15 rows, one per kind of motion, 4 at a time (~130 s), each
+  // right or marked low-confidence; CVA_TRUTH_ALL=1 runs the whole corpus so.
   "services/tag-scanner/test/truth/truth-overload.test.ts",
   // 300 MB through the edge into the uploads bucket, its RSS sampled (issue 19): memory, not time.
   "test/e2e/upload-memory.test.ts",
