@@ -376,6 +376,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       {
         bytes: firstRunBytes(net.artifact.requests), cpuMs: perf.artifact.cpuMs, renderMs: render.endedAt - render.startedAt,
         ...firstRunTasks(perf.artifact.cpuSeries, measure.terminated), unanswered: cpuUnanswered,
+        calmProven: render.watch.ended === "calm proven",
       },
       site, box && box.width > 0 && box.height > 0 ? box : site.slot ?? { width: 300, height: 250 }, jobDeadline,
     );

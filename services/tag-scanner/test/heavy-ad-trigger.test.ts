@@ -4,7 +4,7 @@ import { withCpuUnanswered } from "../src/report.ts";
 
 // When the scan makes the heavy-ad run (issue 21 §4): on the first run's bytes, its CPU, its task wall time (what
 // Chrome counts) and a long task the scan had to terminate.
-const quiet: FirstRun = { bytes: 100_000, cpuMs: 200, taskMs: 250, spanMs: 3_000, renderMs: 3_000, heldMs: 0, unanswered: false };
+const quiet: FirstRun = { bytes: 100_000, cpuMs: 200, taskMs: 250, spanMs: 3_000, renderMs: 3_000, heldMs: 0, unanswered: false, calmProven: false };
 
 describe("heavy-ad trigger", () => {
   it("a light creative is not run again; a heavy download or CPU is", () => {
@@ -20,6 +20,17 @@ describe("heavy-ad trigger", () => {
     const r = heavyAdCheck({ ...quiet, cpuMs: 1_900, taskMs: 8_200, spanMs: 8_400, renderMs: 5_900 });
     expect(r.run).toBe(true);
     expect(r.detail).toMatch(/8\.2 s of main-thread task time \(1\.9 s of CPU\)/);
+  });
+
+  it("takes a render proven calm for final totals, not a rate (a static banner on a starved host)", () => {
+    // Measured: a static 300x250 beside 4 busy loops read 0.4 s of task time with 0.0 s of CPU in a 1.2 s render.
+    const starved = { ...quiet, cpuMs: 30, taskMs: 400, spanMs: 1_200, renderMs: 1_200 };
+    expect(heavyAdCheck(starved).run).toBe(true);
+    const r = heavyAdCheck({ ...starved, calmProven: true });
+    expect(r.run, r.detail).toBe(false);
+    expect(r.detail).toMatch(/then nothing left to run\)$/);
+    // Totals near a limit still count, proven calm or not.
+    expect(heavyAdCheck({ ...quiet, cpuMs: 7_600, taskMs: 7_700, spanMs: 9_000, renderMs: 9_000, calmProven: true }).run).toBe(true);
   });
 
   it("runs a creative whose single long task the first run had to terminate", () => {
