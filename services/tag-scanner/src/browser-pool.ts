@@ -63,6 +63,12 @@ export interface BrowserPool {
   readonly busy: number;
   /** Runs `fn` first when the pool closes (the scanner disposes the pages it prepared ahead). */
   onClose?(fn: () => Promise<void>): void;
+  /**
+   * What the pool's running browsers hold on the machine: each browser's process (a group leader) and its network
+   * namespace helper, and its profile directory. For a test worker that keeps one pool for many test files
+   * (test/shared-pool.ts), whose process guard must tell that pool's processes from a file's leftovers.
+   */
+  held?(): { pids: number[]; dirs: string[] };
   close(): Promise<void>;
 }
 
@@ -211,6 +217,7 @@ interface Slot {
   browser: Browser | undefined;
   tabProfiles: NewTabProfiles | undefined;
   netns: BrowserNetns | undefined;
+  userDataDir: string | undefined;
   starting: Promise<Browser> | undefined;
   chromeMajor: string;
   adTagging: Promise<boolean>;
@@ -220,7 +227,7 @@ interface Slot {
 export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
   const nBrowsers = Math.max(1, opts.browsers ?? Number(process.env.TAG_SCANNER_BROWSERS ?? DEFAULT_BROWSERS));
   const perBrowser = Math.max(1, opts.slots ?? Number(process.env.TAG_SCANNER_SLOTS ?? DEFAULT_SLOTS));
-  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, netns: undefined, starting: undefined, chromeMajor: "", adTagging: Promise.resolve(false), busy: 0 }));
+  const slots: Slot[] = Array.from({ length: nBrowsers }, () => ({ browser: undefined, tabProfiles: undefined, netns: undefined, userDataDir: undefined, starting: undefined, chromeMajor: "", adTagging: Promise.resolve(false), busy: 0 }));
   const waiters: Array<() => void> = [];
   const closeHooks: Array<() => Promise<void>> = [];
   let closed = false;
@@ -239,6 +246,7 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
       slot.chromeMajor = /\/(\d+)\./.exec(version)?.[1] ?? "120";
       slot.tabProfiles = installNewTabProfiles(browser);
       slot.netns = netns;
+      slot.userDataDir = userDataDir;
       // Watched from the start (2–8 s to index); only a heavy-ad run waits for it.
       slot.adTagging = adTaggingReady(userDataDir);
       slot.adTagging.catch(() => {});
@@ -341,6 +349,13 @@ export function createBrowserPool(opts: BrowserPoolOptions = {}): BrowserPool {
     },
     onClose(fn) {
       closeHooks.push(fn);
+    },
+    held() {
+      const up = slots.filter((s) => s.browser?.connected);
+      return {
+        pids: up.flatMap((s) => [s.browser!.process()?.pid, s.netns?.pid]).filter((p): p is number => p !== undefined),
+        dirs: up.map((s) => s.userDataDir!),
+      };
     },
     async close() {
       closed = true;

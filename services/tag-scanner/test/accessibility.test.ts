@@ -3,14 +3,15 @@
 import { Measurement_Confidence, type Accessibility, type TagReport } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
 
 beforeAll(async () => {
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
+  pool = sharedBrowserPool(2);
   scanner = createTagScanner({
     pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"]),
     logger: { info: (o, m) => { if (process.env.A11Y_LOG) console.log(m, JSON.stringify(o)); }, warn: () => {}, error: () => {} },

@@ -5,7 +5,8 @@ import { create } from "@bufbuild/protobuf";
 import { Device, ScanJobSchema, ScanKind, type ScanJob } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { SYNTHETIC_ORIGIN } from "../src/config.ts";
 import { buildSyntheticSite, slotPageHtml } from "../src/synthetic-origin.ts";
 
@@ -82,7 +83,7 @@ describe("framed bundles in Chromium", () => {
   let pool: BrowserPool;
   let scanner: TagScanner;
   beforeAll(() => {
-    pool = createBrowserPool({ browsers: 1, slots: 2 });
+    pool = sharedBrowserPool(2);
     scanner = createTagScanner({
       pool, artifacts: createMemoryArtifactSink(), location: "usa",
       policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),

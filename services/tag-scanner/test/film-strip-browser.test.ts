@@ -1,7 +1,8 @@
 import { Measurement_Confidence } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { send, startFixtureServer, tagJob } from "./helpers.ts";
 
 // The film strip and the click point from a real scan (issue 26): a 2 s slide inside a link, clicked through.
@@ -13,7 +14,7 @@ let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 const artifacts = createMemoryArtifactSink();
 
 beforeAll(async () => {
-  pool = createBrowserPool({ browsers: 1, slots: 1 });
+  pool = sharedBrowserPool(1);
   scanner = createTagScanner({
     pool, artifacts, location: "nld", policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
     timeouts: { renderMs: 12_000, holdMs: 1_200, stepMs: 4_000, landingMs: 6_000 },

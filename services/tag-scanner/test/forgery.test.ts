@@ -3,13 +3,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserPool, TagScanner } from "../src/index.ts";
 import { createTestScanner, send, startFixtureServer, tagJob, PIXEL_GIF } from "./helpers.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
 let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 
 beforeAll(async () => {
-  ({ pool, scanner } = createTestScanner());
+  ({ pool, scanner } = createTestScanner(12_000, sharedBrowserPool(2)));
   fixture = await startFixtureServer({ "/found": send("image/gif", PIXEL_GIF) });
 });
 afterAll(async () => {

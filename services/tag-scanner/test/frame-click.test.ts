@@ -7,7 +7,8 @@ import { Device, ScanJobSchema, ScanKind, type ScanJob } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clickPoint } from "../src/gatherers/frame-layout.ts";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { send, startFixtureServer, tagJob } from "./helpers.ts";
 
 /** A 300x250 creative whose only link is an 80x30 button at (200,200) calling window.open(clickTag). */
@@ -56,7 +57,7 @@ describe("click-through into frames in Chromium", () => {
   let scanner: TagScanner;
   let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
   beforeAll(async () => {
-    pool = createBrowserPool({ browsers: 1, slots: 2 });
+    pool = sharedBrowserPool(2);
     scanner = createTagScanner({
       pool, artifacts: createMemoryArtifactSink(), location: "usa",
       policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),

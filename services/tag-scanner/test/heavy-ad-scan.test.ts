@@ -2,7 +2,8 @@
 // run only when the first run came within half of one of Chrome's limits (heavy-ad/trigger.ts).
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { startFixtureServer, tagJob } from "./helpers.ts";
 
 const MB = 1024 * 1024;
@@ -11,7 +12,7 @@ let scanner: TagScanner;
 let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 
 beforeAll(async () => {
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
+  pool = sharedBrowserPool(2);
   scanner = createTagScanner({
     pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"]),
     timeouts: { renderMs: 12_000, stepMs: 4_000, landingMs: 6_000 }, heavyAd: true,

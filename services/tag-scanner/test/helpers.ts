@@ -65,9 +65,11 @@ export function bundleJob(files: Record<string, string | Uint8Array>, entry: str
   });
 }
 
-/** One browser with two slots and a scanner on it that may reach loopback fixture servers (test time-outs). */
-export function createTestScanner(renderMs = 12_000): { pool: BrowserPool; scanner: TagScanner } {
-  const pool = createBrowserPool({ browsers: 1, slots: 2 });
+/**
+ * One browser with two slots and a scanner on it that may reach loopback fixture servers (test time-outs). `pool`: a
+ * file in the suite-shared project passes sharedBrowserPool(2) (shared-pool.ts), the worker's browser.
+ */
+export function createTestScanner(renderMs = 12_000, pool: BrowserPool = createBrowserPool({ browsers: 1, slots: 2 })): { pool: BrowserPool; scanner: TagScanner } {
   const scanner = createTagScanner({
     pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy(["127.0.0.0/8"]),
     timeouts: { renderMs, stepMs: 4_000, landingMs: 6_000 },

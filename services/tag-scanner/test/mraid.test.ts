@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isMraidScript } from "../src/mraid-host.ts";
 import type { BrowserPool, TagScanner } from "../src/index.ts";
 import { bundleJob, createTestScanner, PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 
 let pool: BrowserPool;
 let scanner: TagScanner;
 let fixture: Awaited<ReturnType<typeof startFixtureServer>>;
 
 beforeAll(async () => {
-  ({ pool, scanner } = createTestScanner());
+  ({ pool, scanner } = createTestScanner(12_000, sharedBrowserPool(2)));
   fixture = await startFixtureServer({
     "/seen": send("image/gif", PIXEL_GIF),
     "/landing": send("text/html; charset=utf-8", "<title>Landing</title><p>landing</p>"),

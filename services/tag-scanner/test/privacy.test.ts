@@ -3,7 +3,8 @@ import { tagTests } from "@cva/spec-sets";
 import { TCString } from "@iabtechlabtcf/core";
 import type { TagReport } from "@cva/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { consentStates } from "../src/privacy/consent-states.ts";
 import { vendorDb } from "../src/privacy/vendors.ts";
 import { PIXEL_GIF, send, startFixtureServer, tagJob } from "./helpers.ts";
@@ -34,7 +35,7 @@ beforeAll(async () => {
     "/frame.html": send("text/html", FRAME_READS_TCF_BY_POSTMESSAGE),
   });
   port = new URL(fixture.origin).port;
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
+  pool = sharedBrowserPool(2);
   const make = (consentDerive: boolean) => createTagScanner({
     pool, artifacts: createMemoryArtifactSink(), location: "usa", vendors, consentStates: true, consentDerive,
     policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: async () => ["127.0.0.1"] }),

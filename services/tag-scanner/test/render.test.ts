@@ -7,7 +7,8 @@ import { CreativeType, Device } from "@cva/contracts";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { createTagScanner, type BrowserPool, type TagScanner } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { PIXEL_GIF, bundleJob, send, startFixtureServer, tagJob } from "./helpers.ts";
 
 let pool: BrowserPool;
@@ -32,7 +33,7 @@ beforeAll(async () => {
   } catch {
     video = undefined;
   }
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
+  pool = sharedBrowserPool(2);
   scanner = createTagScanner({
     pool, artifacts, location: "nld",
     policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),

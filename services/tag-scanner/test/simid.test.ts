@@ -7,7 +7,8 @@ import { create } from "@bufbuild/protobuf";
 import { ScanKind, ScanJobSchema, SimidInputSchema } from "@cva/contracts";
 import { connectNats, createDispatcher, createOutboundPolicy, runChildJob, silentLogger, startEgressProxy, staticHostResolver } from "@cva/platform";
 import { startNatsServer, until } from "@cva/platform/testing/index.ts";
-import { createBrowserPool, type BrowserPool } from "../src/index.ts";
+import { type BrowserPool } from "../src/index.ts";
+import { sharedBrowserPool } from "./shared-pool.ts";
 import { runSimid, type SimidRunDeps } from "../src/simid/run-simid.ts";
 import { startSimidWorker } from "../src/simid/simid-worker.ts";
 import { send, startFixtureServer } from "./helpers.ts";
@@ -52,7 +53,7 @@ beforeAll(async () => {
     "/silent.html": send("text/html", "<!doctype html><p>no SIMID here</p>"),
   });
   port = new URL(srv.origin).port;
-  pool = createBrowserPool({ browsers: 1, slots: 2 });
+  pool = sharedBrowserPool(2);
   deps = {
     pool,
     policy: createOutboundPolicy(["127.0.0.0/8"], { resolve: staticHostResolver({ "simid.creative.test": "127.0.0.1" }) }),
