@@ -5,8 +5,7 @@ import { ScanJobSchema, ScanKind, type Bundle, type ScanJob, type ZipReport } fr
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { corpusPath, describeWithCorpus } from "@cva/platform/testing/index.ts";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTagScanner, type BrowserPool, type TagScanner } from "../../tag-scanner/src/index.ts";
-import { sharedBrowserPool } from "../../tag-scanner/test/shared-pool.ts";
+import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../../tag-scanner/src/index.ts";
 import { createZipAnalyzer, type ZipAnalyzer } from "../src/index.ts";
 import { zipJob } from "./fixtures.ts";
 import { buildZip, type ZipEntrySpec } from "./zip-writer.ts";
@@ -42,7 +41,7 @@ describeWithCorpus("corpus banners rendered in Chromium", "html5", () => {
   const bundles: Bundle[] = [];
 
   beforeAll(() => {
-    pool = sharedBrowserPool(2);
+    pool = createBrowserPool({ browsers: 1, slots: 2 });
     scanner = createTagScanner({
       pool, artifacts: createMemoryArtifactSink(), location: "usa",
       policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),

@@ -5,8 +5,7 @@ import { Measurement_Confidence, ScanJobSchema, ScanKind, type Bundle, type Scan
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import jpeg from "jpeg-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTagScanner, type BrowserPool, type TagScanner } from "../../tag-scanner/src/index.ts";
-import { sharedBrowserPool } from "../../tag-scanner/test/shared-pool.ts";
+import { createBrowserPool, createTagScanner, type BrowserPool, type TagScanner } from "../../tag-scanner/src/index.ts";
 import { createZipAnalyzer, type ZipAnalyzer } from "../src/index.ts";
 import { buildZip } from "./zip-writer.ts";
 
@@ -33,7 +32,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => landing.listen(0, "127.0.0.1", r));
   landingOrigin = `http://127.0.0.1:${(landing.address() as AddressInfo).port}`;
-  pool = sharedBrowserPool(1);
+  pool = createBrowserPool({ browsers: 1, slots: 1 });
   scanner = createTagScanner({
     pool, artifacts, location: "nld", policy: createOutboundPolicy(["127.0.0.0/8", "::1/128"]),
     timeouts: { renderMs: 12_000, holdMs: 1_200, stepMs: 4_000, landingMs: 6_000 },
