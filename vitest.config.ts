@@ -114,7 +114,7 @@ const SHARED = [
   "services/tag-scanner/test/heavy-ad-scan.test.ts", "services/tag-scanner/test/image-work.test.ts",
   "services/tag-scanner/test/layout.test.ts", "services/tag-scanner/test/mraid.test.ts",
   "services/tag-scanner/test/page-scripts.test.ts", "services/tag-scanner/test/privacy.test.ts",
-  "services/tag-scanner/test/render.test.ts", "services/tag-scanner/test/simid.test.ts",
+  "services/tag-scanner/test/render.test.ts", "services/tag-scanner/test/shared-pool.test.ts", "services/tag-scanner/test/simid.test.ts",
   "services/tag-scanner/test/tls.test.ts", "services/vast-analyzer/test/analyzer.test.ts",
   "services/vast-analyzer/test/budgets.test.ts", "services/vast-analyzer/test/corpus-verdicts.test.ts",
   "services/vast-analyzer/test/corpus.test.ts", "services/vast-analyzer/test/depth.test.ts",
