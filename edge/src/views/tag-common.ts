@@ -10,7 +10,7 @@ export const measurementSchema = obj(
   {
     confidence: str("high; low when the scanning machine starved the render enough to move a timing field beyond its tolerance (see reasons); unknown for a report stored before this was measured"),
     reasons: arr(str(), "one sentence per cause, with its size (seconds, one decimal), e.g. \"the renderer was kept from the CPU for 1.4 s before the first paint\", or, for an asset the scanner's own process held back while it loaded (so a timeline it starts, such as an SVG image's animation, started late), \"the creative's image badge.svg (arrived while the creative moved) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for 0.9 s\"; empty when high"),
-    low_confidence_fields: arr(str(), "the fields the starvation may have moved: time_to_visual_start, dom_content_loaded, animation_duration, cpu (then a lower bound), cpu_usage (a lower bound: the main thread never answered after the render); empty when high"),
+    low_confidence_fields: arr(str(), "the fields the starvation may have moved: time_to_visual_start, dom_content_loaded, animation_duration, cpu (then a lower bound), cpu_usage (a lower bound: the main thread never answered after the render), landing_page (the click-through gave up at its bound while the scanner was starved); empty when high"),
   },
   { description: "how far time_to_visual_start, dom_content_loaded and animation_duration can be trusted on this scan" },
 );

@@ -247,6 +247,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
     renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail, assets: heldAssets(art),
+    landingHeldMs: art.landing?.unfinished && art.loopHeld ? art.loopHeld(art.landing.unfinished.fromMs, art.landing.unfinished.toMs) : undefined,
   });
   const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;
   const measured = art.cpuUnanswered ? withCpuUnanswered(pinned, load !== undefined) : pinned;

@@ -176,4 +176,14 @@ describe("fields", () => {
     expect(early.fields.sort()).toEqual(["dom_content_loaded", "time_to_visual_start"]);
     expect(early.reasons).toEqual(["the creative's script lib.js (arrived before the first paint) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for 0.4 s"]);
   });
+
+  it("measurement confidence: a click-through that gave up at its bound while the scanner was starved marks landing_page", () => {
+    const base = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175], dclWallMs: 120, renderEndedAt: 600, starvation: [] };
+    // Gave up, but the scanner ran freely meanwhile: the landing page itself was slow or broken — a finding, not a doubt.
+    expect(measurementConfidence({ ...base, landingHeldMs: 40 })).toEqual({ confidence: "high", reasons: [], fields: [] });
+    expect(measurementConfidence({ ...base, landingHeldMs: 2_300 })).toEqual({
+      confidence: "low", fields: ["landing_page"],
+      reasons: ["the landing page had not answered when its wait ran out, while the scanner's own network path was kept from the CPU for 2.3 s"],
+    });
+  });
 });

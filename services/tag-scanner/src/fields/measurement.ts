@@ -35,6 +35,11 @@ export interface MeasurementInput {
    * from the CPU while it loaded (loop-lag.ts), an upper bound on how late that made it.
    */
   assets?: HeldAsset[];
+  /**
+   * The click-through gave up at its bound (LandingArtifact.unfinished): how long the scanner's own process was kept
+   * from the CPU meanwhile (loop-lag.ts). The landing page's requests pass through it as the creative's do.
+   */
+  landingHeldMs?: number;
 }
 
 export interface HeldAsset {
@@ -133,6 +138,13 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   if (tail && moved && last !== undefined && tail.captureLagMs >= STARVED_MS && !(tail.scheduledEnd !== undefined && tail.scheduledEnd >= last)) {
     fields.add("animation_duration");
     reasons.push(`the screen capture ran ${seconds(tail.captureLagMs)} behind the page when the motion was last seen`);
+  }
+  // A landing page that had not answered when its bound ran out reads as "not working" (or no tab at all): on a
+  // starved scanner that is the machine's delay. Measured: a click tracker's two redirects took 10.4 s against 8 s
+  // beside two busy loops a core, and its landing read "none, not working".
+  if (m.landingHeldMs !== undefined && m.landingHeldMs >= STARVED_MS) {
+    fields.add("landing_page");
+    reasons.push(`the landing page had not answered when its wait ran out, while the scanner's own network path was kept from the CPU for ${seconds(m.landingHeldMs)}`);
   }
   return fields.size === 0 ? { confidence: "high", reasons: [], fields: [] } : { confidence: "low", reasons, fields: [...fields] };
 }

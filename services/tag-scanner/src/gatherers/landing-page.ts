@@ -11,6 +11,12 @@ export interface LandingArtifact {
   screenshotJpeg?: Uint8Array;
   /** What ended the wait (for the scan log). */
   evidence: string;
+  /**
+   * Set when the bound ran out before the landing answered (epoch ms, the click to the give-up): the click's handlers
+   * still busy, the tab not there, the document not committed or not loaded. Then `tab`/`working` say what was seen by
+   * then — on a host short of CPU, the machine's delay rather than the landing page's (fields/measurement.ts).
+   */
+  unfinished?: { fromMs: number; toMs: number };
 }
 
 /** What the landing document shows (page/landing-state.js). */
@@ -109,6 +115,9 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       setTimeout(resolve, ms);
     });
   const roundTrip = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_TASK, opts.stepMs, true);
+  const clickedAt = Date.now();
+  const unfinished = () => ({ unfinished: { fromMs: clickedAt, toMs: Date.now() } });
+  const loaded = (st: PageState | undefined) => !!st && st.ready === "complete" && st.href !== "about:blank";
   try {
     const startIndex = opts.requestCount();
     const press = opts.touch ? page.touchscreen.tap(opts.point.x, opts.point.y) : page.mouse.click(opts.point.x, opts.point.y);
@@ -131,7 +140,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
     }
     if (popup) {
       const p = await bounded(popup.page(), opts.stepMs, null);
-      if (!p) return { tab: "new_tab", url: popupRequested || popup.url(), title: "", working: false, evidence };
+      if (!p) return { tab: "new_tab", url: popupRequested || popup.url(), title: "", working: false, evidence, ...unfinished() };
       try {
         const st = await settle(p, until, opts.stepMs);
         const shot = await bounded(p.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
@@ -144,12 +153,13 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
           working: !!st && !st.href.startsWith("chrome-error:") && st.status >= 200 && st.status < 300 && st.rendered,
           ...(shot ? { screenshotJpeg: new Uint8Array(shot) } : {}),
           evidence,
+          ...(loaded(st) ? {} : unfinished()),
         };
       } finally {
         await bounded(p.close(), opts.stepMs, undefined);
       }
     }
-    if (!sameTab) return { tab: "none", url: "", title: "", working: false, evidence };
+    if (!sameTab) return { tab: "none", url: "", title: "", working: false, evidence, ...(evidence === "time-out" ? unfinished() : {}) };
     while (!committed && Date.now() < until) await wait(50);
     const st = committed ? await settle(page, until, opts.stepMs) : undefined;
     const shot = await bounded(page.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
@@ -160,6 +170,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       working: !!st && !st.href.startsWith("chrome-error:") && st.status >= 200 && st.status < 300 && st.rendered,
       ...(shot ? { screenshotJpeg: new Uint8Array(shot) } : {}),
       evidence,
+      ...(loaded(st) ? {} : unfinished()),
     };
   } finally {
     context.off("targetcreated", onTarget);

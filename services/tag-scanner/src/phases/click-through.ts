@@ -38,8 +38,11 @@ export async function clickThroughPhase(prepared: PreparedPage, opts: {
   const landingMs = Math.min(maxMs, opts.jobDeadline - Date.now() - stepMs);
   if (landingMs < 1_000) return { landing: noLanding("no time left before the job's deadline"), errors };
   // Puppeteer's Page for the click and the landing shot: made here, only for a scan that clicks through.
+  const fromMs = Date.now();
+  // A bound that ran out is the machine's delay as much as the page's (LandingArtifact.unfinished).
+  const gaveUp = (evidence: string): LandingArtifact => ({ ...noLanding(evidence), unfinished: { fromMs, toMs: Date.now() } });
   const page = await bounded(prepared.page(), stepMs, undefined);
-  if (!page) return { landing: noLanding("the tab did not answer before the click"), errors };
+  if (!page) return { landing: gaveUp("the tab did not answer before the click"), errors };
   prepared.popups.close = false;
   interception.allowClickNavigation();
   const landing = await bounded(
@@ -52,7 +55,7 @@ export async function clickThroughPhase(prepared: PreparedPage, opts: {
       clickTimers: () => signals.realms.afterClick(),
     }),
     landingMs + stepMs * 2,
-    noLanding("landing step timed out"),
+    undefined,
   );
-  return { landing, errors };
+  return { landing: landing ?? gaveUp("landing step timed out"), errors };
 }
