@@ -33,6 +33,8 @@ export interface Mp4VideoIndex {
 }
 
 const MAX_MOOV_BYTES = 16 * 1024 * 1024;
+/** file-limits.ts MAX_STREAMS: a file with more is refused by ffprobe anyway. */
+const MAX_TRAKS = 64;
 /** 10 hours at 30 fps, or 2.8 hours at 100 fps: more samples than any master the scan accepts (500 MB) carries. */
 const MAX_SAMPLES = 1_080_000;
 const CODECS: Record<string, string> = { avc1: "h264", avc3: "h264", hvc1: "hevc", hev1: "hevc", vp09: "vp9", av01: "av1" };
@@ -147,6 +149,8 @@ export async function readMp4VideoIndex(file: string): Promise<Mp4VideoIndex | u
   if (!(movieScale > 0)) return undefined;
   // Anything before the last trak that ffmpeg turns into a stream (cover art in udta/meta) would shift the indices.
   const traks = top.filter((b) => b.type === "trak");
+  // More streams than the scan accepts: ffprobe refuses the file (file-limits.ts MAX_STREAMS).
+  if (traks.length > MAX_TRAKS) return undefined;
   const lastTrak = traks.at(-1);
   if (!lastTrak || top.some((b) => b.type !== "trak" && b.type !== "mvhd" && b.start < lastTrak.start && b.type !== "iods")) return undefined;
 
