@@ -217,7 +217,7 @@ describe("the MP4 index the early pass is planned from (mp4-index.ts)", () => {
   const u32 = (...xs: number[]) => Buffer.concat(xs.map((x) => { const b = Buffer.alloc(4); b.writeUInt32BE(x >>> 0); return b; }));
   const full = (type: string, ...parts: Buffer[]) => box(type, u32(0), ...parts); // version 0, no flags
   const identity = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
-  const tkhd = (matrix = identity) => full("tkhd", u32(0, 0, 1, 0, 0, 0, 0), Buffer.alloc(8), matrix, u32(320 << 16, 240 << 16));
+  const tkhd = (matrix: Buffer = identity) => full("tkhd", u32(0, 0, 1, 0, 0, 0, 0), Buffer.alloc(8), matrix, u32(320 << 16, 240 << 16));
   const avc1 = box("avc1", Buffer.alloc(6), Buffer.from([0, 1]), Buffer.alloc(16), Buffer.from([1, 64, 0, 240]), Buffer.alloc(50));
   interface Trak { handler?: string; stts: Array<[number, number]>; ctts?: Array<[number, number]>; stss?: number[]; elst?: Array<[number, number]>; matrix?: Buffer }
   const trak = (t: Trak) => box("trak",
