@@ -90,7 +90,9 @@ export async function runFileJob(deps: FileJobDeps, job: ScanJob, ctx: FileJobCo
     ctx.logger?.info(
       {
         kind, bytes: fetched.file.size, fetch_ms: fetchMs, ms: Math.round(performance.now() - started), phase_ms: { fetch: fetchMs, ...f.phaseMs },
-        analysis_error: f.analysisError || undefined,
+        // "kept": the video pass started beside ffprobe (phase_ms.video_pass then overlaps probe); "replanned": it did
+        // not match ffprobe's plan and ran again after it (file-prober.ts, the early pass).
+        early_pass: f.earlyPass, analysis_error: f.analysisError || undefined,
       },
       "file measured",
     );

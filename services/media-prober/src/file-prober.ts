@@ -1,4 +1,4 @@
-import { open, writeFile } from "node:fs/promises";
+import { open, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import {
@@ -16,8 +16,9 @@ import { planFileAudioPass, readFileAudioPass, type FileAudioPassResult } from "
 import { FILE_INPUT_OPTIONS, MAX_SIDE, MAX_STREAMS, refusedStreamCount } from "./file-limits.ts";
 import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
 import { flashPlanOf, withFlashes } from "./flash-fields.ts";
-import { followFlashFrames } from "./file-flash-follow.ts";
-import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassResult } from "./file-video-pass.ts";
+import { followFlashFrames, type FlashFollower } from "./file-flash-follow.ts";
+import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassInput, type FileVideoPassPlan, type FileVideoPassResult } from "./file-video-pass.ts";
+import { readMp4VideoIndex, type Mp4VideoIndex } from "./mp4-index.ts";
 import { judgeScanType } from "./interlace.ts";
 import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility } from "./media-accessibility.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
@@ -41,6 +42,15 @@ import { pickAudioStream, pickVideoStream, streamDuration } from "./video-info.t
  * stream present, truncation → only then the decode passes, side by side: the video pass (file-video-pass.ts, every
  * frame once) and the audio pass (file-audio-pass.ts, every sample once). Each process runs under the OS limits of
  * exec.ts and its own time-out; the job's deadline cuts them shorter and says so.
+ *
+ * The early pass: the video pass is planned from ffprobe's facts (stream index, size, codec, frame rate, duration,
+ * keyframe times), so it used to wait for ffprobe (~0.15 s, most of it one process start, with a core idle). For an
+ * MP4/MOV whose own index (moov) says the same things (mp4-index.ts), the pass is planned from that index and started
+ * beside ffprobe; when ffprobe's answer is in, the pass is planned again from it, and the early pass is kept only when
+ * both plans are the same ffmpeg command, argument for argument (so the same frames, filters and outputs: every field
+ * reads what it read when the pass started after ffprobe). Otherwise (the index mispredicted) the early pass is stopped,
+ * its outputs removed, and the pass runs as planned from ffprobe; a file ffprobe refuses stops it too. A hostile file
+ * thus costs at most ffprobe's time of one pass under the same decoder limits before its refusal.
  */
 
 export type FileKind = "video" | "audio";
@@ -51,9 +61,11 @@ export interface FileProbeLimits {
   /** Each decode pass (a 500 MB master takes minutes to decode; the job's deadline usually ends it sooner). */
   analysisTimeoutMs: number;
   processLimits?: Partial<ResourceLimits>;
+  /** Start the video pass beside ffprobe when an MP4's index predicts its plan (the early pass; default true). */
+  earlyPass?: boolean;
 }
 
-export const DEFAULT_FILE_PROBE_LIMITS: FileProbeLimits = { ffprobeTimeoutMs: 60_000, analysisTimeoutMs: 300_000 };
+export const DEFAULT_FILE_PROBE_LIMITS: FileProbeLimits = { ffprobeTimeoutMs: 60_000, analysisTimeoutMs: 300_000, earlyPass: true };
 
 export interface FileProbeOptions {
   /** The job's private directory: pass outputs are written there. */
@@ -87,6 +99,8 @@ export interface FileFacts {
    * after it, each pass (side by side), the flash analysis of the pass's grid frames (after it), storing the images.
    */
   phaseMs: { probe?: number; packets?: number; video_pass?: number; audio_pass?: number; flashes?: number; store?: number };
+  /** Whether the video pass started beside ffprobe (from the MP4 index) and was kept, or was re-planned; absent: not tried. */
+  earlyPass?: "kept" | "replanned";
 }
 
 export type FileProbeOutcome = { facts: FileFacts } | { refused: string };
@@ -129,147 +143,186 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
     const toolOpts: ToolOptions & { inputOptions: string[] } = {
       timeoutMs: probeTime.ms, signal, limits: limits.processLimits, inputOptions: FILE_INPUT_OPTIONS,
     };
-    // The description and the packet scan from one ffprobe (ffprobe.ts probeWithPackets: one process less). A file the
-    // demuxer cannot read whole (a cut file) says so in its log (`demuxErrors`), refused below as truncated.
-    let meta: ProbeResult;
-    let packets: PacketStats | undefined;
-    try {
-      let packetsError: unknown;
-      ({ meta, packets, packetsError } = await probeDescribed(path, toolOpts));
-      if (packetsError) log?.warn({ err: describe(packetsError) }, "packet statistics failed; the description alone was read");
-    } catch (e) {
-      if (signal?.aborted) throw e;
-      log?.warn({ err: describe(e) }, "ffprobe refused the file");
-      return refuse(ffprobeRefusal(e, noun, probeTime));
-    }
-    lap("probe");
-    const video = pickVideoStream(meta.streams);
-    const audio = pickAudioStream(meta.streams);
-    const early = checkStreams(meta, kind, video, audio, noun);
-    if (early) return refuse(early);
-    const container = containerFacts(meta.format, head, video !== undefined);
-    const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(path) : "";
-    if (signal?.aborted) throw signal.reason;
-    const main = kind === "video" ? video! : audio!;
-    const truncated = await truncation(path, meta, main, packets);
-    if (truncated) return refuse(`truncated file: ${truncated}`);
-    if (packets && !(packets.byStream.get(main.index)?.length)) return refuse(`empty file: its ${kind} stream has no ${kind === "video" ? "frames" : "samples"}`);
-    lap("packets");
-
-    // ---- the passes
-    const startTime = Number(meta.format.start_time) || 0;
-    const videoDuration = video ? streamDuration(video, meta.format) : 0;
-    const videoPlan = kind === "video" && video
-      ? planFileVideoPass({
-        input: path, outDir: opts.dir, videoIndex: video.index, duration: videoDuration, pixels: (video.width ?? 0) * (video.height ?? 0),
-        keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
-        flash: flashPlanOf(video, opts.dir), captions: canCarryPictureCaptions(video),
-      })
-      : undefined;
-    const audioPlan = audio ? planFileAudioPass({ input: path, outDir: opts.dir, audioIndex: audio.index }) : undefined;
-    const passTime = timeLeft(limits.analysisTimeoutMs, opts.deadlineMs);
-    const passOpts: ToolOptions = { timeoutMs: Math.max(1, passTime.ms), signal, limits: limits.processLimits };
-    const runPass = async (args: string[] | undefined): Promise<{ stderr: string; failure?: FailureKind; ms?: number } | undefined> => {
-      if (!args) return undefined;
-      if (passTime.ms <= 0) return { stderr: "", failure: "timeout" };
+    type PassOutcome = { stderr: string; failure?: FailureKind; ms?: number };
+    const runPass = async (args: string[], time: { ms: number }, passOpts: ToolOptions): Promise<PassOutcome> => {
+      if (time.ms <= 0) return { stderr: "", failure: "timeout" };
       const started = performance.now();
       try {
         return { stderr: (await runTool("ffmpeg", args, passOpts)).stderr, ms: Math.round(performance.now() - started) };
       } catch (e) {
         if (signal?.aborted) throw signal.reason;
-        log?.warn({ err: describe(e) }, "file pass failed");
+        // An early pass stopped on purpose (re-planned, or the file refused): nothing to report.
+        if (!passOpts.signal?.aborted) log?.warn({ err: describe(e) }, "file pass failed");
         // Its log up to the failure: what a branch had finished seeing (the caption branch's frames) is still measured.
         return { stderr: e instanceof ToolError ? e.stderr : "", failure: failureOf(e), ms: Math.round(performance.now() - started) };
       }
     };
-    // The flash analysis follows the grid frames as the video pass writes them (file-flash-follow.ts).
-    const flashFollower = videoPlan?.flash ? followFlashFrames(videoPlan.flash) : undefined;
-    let v: Awaited<ReturnType<typeof runPass>>, a: Awaited<ReturnType<typeof runPass>>;
-    try {
-      [v, a] = await Promise.all([runPass(videoPlan?.args), runPass(audioPlan?.args)]);
-    } catch (e) {
-      await flashFollower?.finish(false, 0);
-      throw e;
-    }
-    phaseMs.video_pass = v?.ms;
-    phaseMs.audio_pass = a?.ms;
-    const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
-    // Flashes only from a pass that finished: a verdict over part of the video is not one. What is left to analyse
-    // after the pass is its last frames (phase_ms.flashes).
-    const flashStarted = performance.now();
-    const flashes = await flashFollower?.finish(v !== undefined && !v.failure, videoDuration);
-    if (flashes) phaseMs.flashes = Math.round(performance.now() - flashStarted);
-    const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
-    // Captions in the pictures: the video pass's caption branch (media-accessibility.ts captionChain); a codec that
-    // cannot carry them has none to look for.
-    const cc = kind === "video" && canCarryPictureCaptions(video) ? vp?.pictureCaptions : false;
-    const analysisError = describeFailures(a?.failure, v?.failure, passOpts.timeoutMs, passTime.cut) ?? "";
-    const notMeasured = new Set<FileField>();
-
-    // ---- container, video, audio, content
-    const containerMsg = containerInfo(meta.format, container, moov, size, videoDuration);
-    const videoInfo = kind === "video" && video ? describeVideo(video, meta, packets, vp, v?.failure !== undefined, startTime, notMeasured) : undefined;
-    const audioInfo = audio ? describeAudio(audio, meta, packets, ap, notMeasured) : undefined;
-    const content = create(MediaContentSchema, {});
-    if (kind === "video") {
-      const finished = vp && !v?.failure;
-      if (finished && vp.endTime !== undefined) {
-        const first = vp.firstFrameTime ?? 0;
-        // Half a millisecond: the times are the frames' own; a run that starts at the first frame starts exactly there.
-        content.leadingBlackMs = BigInt(leadingMs(vp.blacks, first, 0.0005));
-        content.trailingBlackMs = BigInt(trailingMs(vp.blacks, vp.endTime, 0.0005));
-        content.frozenFramesMs = BigInt(longestFreezeMs(vp.freezes, vp.blacks, FREEZE_MIN_S));
-      } else {
-        notMeasured.add(FILE_FIELD.leadingBlack).add(FILE_FIELD.trailingBlack).add(FILE_FIELD.frozenFrames);
-      }
-    }
-    if (ap && !a?.failure && ap.samples !== undefined && audio) {
-      const rate = Number(audio.sample_rate) || 0;
-      const audioStart = firstPacketTime(packets, audio.index, startTime);
-      // silencedetect ends a silence that lasts to the end where the decoded samples end; 5 ms absorbs the rounding of
-      // its printed times.
-      const audioEnd = rate > 0 ? audioStart + ap.samples / rate : Infinity;
-      content.leadingSilenceMs = BigInt(leadingMs(ap.silences, audioStart, 0.005));
-      content.trailingSilenceMs = BigInt(trailingMs(ap.silences, audioEnd, 0.005));
-    } else {
-      // No audio stream (a silent video), or the pass did not finish: there is no silence measurement to give.
-      notMeasured.add(FILE_FIELD.leadingSilence).add(FILE_FIELD.trailingSilence);
-    }
-
-    // ---- accessibility (video files)
-    let accessibility: MediaAccessibility | undefined;
-    if (kind === "video") {
-      accessibility = mediaAccessibility(meta.streams, video, cc);
-      if (captionsUnmeasured(accessibility, video, cc)) notMeasured.add(FILE_FIELD.captions);
-      if (flashes) withFlashes(accessibility, flashes, videoPlan!.flash!);
-      else {
-        for (const k of FLASH_FIELD_KEYS) notMeasured.add(FILE_FIELD[k]);
-        accessibility.flashesNotJudgedReason = v?.failure ? `the video pass did not finish${analysisError ? ` (${analysisError})` : ""}` : "no frame could be analysed";
-      }
-    }
-
-    // ---- images
-    lapAt = performance.now();
-    const images = await storeImages(kind, vp, ap, opts, passOpts);
-    lap("store");
-    if (kind === "video" && !images.poster) notMeasured.add(FILE_FIELD.poster);
-    if (kind === "video" && !images.filmStrip) notMeasured.add(FILE_FIELD.filmStrip);
-    if (kind === "video" && !images.firstFrame) notMeasured.add(FILE_FIELD.screenshot);
-    if (audio && !images.audioWave) notMeasured.add(FILE_FIELD.audioWave);
-
-    const programme = Number(meta.format.duration) > 0 ? Number(meta.format.duration) : kind === "video" ? videoDuration : audio ? streamDuration(audio, meta.format) : 0;
-    return {
-      facts: {
-        fileInfo: create(FileInfoSchema, { container: containerMsg, video: videoInfo, audio: audioInfo, content }),
-        durationMs: Math.round(programme * 1000),
-        mimeType: container.mimeType,
-        accessibility,
-        ...images,
-        notMeasured: [...notMeasured],
-        analysisError,
-        phaseMs,
-      },
+    // Each pass's time-out is what is left of the job's deadline when it starts (the same end either way).
+    const passBudget = (passSignal: AbortSignal | undefined = signal) => {
+      const time = timeLeft(limits.analysisTimeoutMs, opts.deadlineMs);
+      const passOpts: ToolOptions = { timeoutMs: Math.max(1, time.ms), signal: passSignal, limits: limits.processLimits };
+      return { time, opts: passOpts };
     };
+    const startPass = (args: string[], passSignal: AbortSignal | undefined = signal): StartedPass<PassOutcome> => {
+      const { time, opts: passOpts } = passBudget(passSignal);
+      return { time, opts: passOpts, done: runPass(args, time, passOpts) };
+    };
+
+    // The early pass (comment at the top): planned from the MP4's own index, started before ffprobe.
+    let early: EarlyPass<PassOutcome> | undefined;
+    if (kind === "video" && limits.earlyPass !== false && head.length >= 8 && Buffer.from(head.subarray(4, 8)).toString("latin1") === "ftyp") {
+      const index = await readMp4VideoIndex(path).catch(() => undefined);
+      if (index && index.width > 0 && index.height > 0 && index.width <= MAX_SIDE && index.height <= MAX_SIDE) {
+        const plan = planFileVideoPass(passInputOfIndex(path, opts.dir, index));
+        const stop = new AbortController();
+        const onAbort = () => stop.abort(signal?.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (signal?.aborted) stop.abort(signal.reason);
+        early = { plan, stop, onAbort, follower: plan.flash ? followFlashFrames(plan.flash) : undefined, run: startPass(plan.args, stop.signal), settled: false };
+        // Awaited when kept or discarded; meanwhile a rejection (the job aborted) must not count as unhandled.
+        early.run.done.catch(() => undefined);
+      }
+    }
+    try {
+      // The description and the packet scan from one ffprobe (ffprobe.ts probeWithPackets: one process less). A file the
+      // demuxer cannot read whole (a cut file) says so in its log (`demuxErrors`), refused below as truncated.
+      let meta: ProbeResult;
+      let packets: PacketStats | undefined;
+      try {
+        let packetsError: unknown;
+        ({ meta, packets, packetsError } = await probeDescribed(path, toolOpts));
+        if (packetsError) log?.warn({ err: describe(packetsError) }, "packet statistics failed; the description alone was read");
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        log?.warn({ err: describe(e) }, "ffprobe refused the file");
+        return refuse(ffprobeRefusal(e, noun, probeTime));
+      }
+      lap("probe");
+      const video = pickVideoStream(meta.streams);
+      const audio = pickAudioStream(meta.streams);
+      const streamRefusal = checkStreams(meta, kind, video, audio, noun);
+      if (streamRefusal) return refuse(streamRefusal);
+      const container = containerFacts(meta.format, head, video !== undefined);
+      const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(path) : "";
+      if (signal?.aborted) throw signal.reason;
+      const main = kind === "video" ? video! : audio!;
+      const truncated = await truncation(path, meta, main, packets);
+      if (truncated) return refuse(`truncated file: ${truncated}`);
+      if (packets && !(packets.byStream.get(main.index)?.length)) return refuse(`empty file: its ${kind} stream has no ${kind === "video" ? "frames" : "samples"}`);
+      lap("packets");
+
+      // ---- the passes
+      const startTime = Number(meta.format.start_time) || 0;
+      const videoDuration = video ? streamDuration(video, meta.format) : 0;
+      const planned = kind === "video" && video ? planFileVideoPass(passInputOfProbe(path, opts.dir, video, meta, packets, startTime)) : undefined;
+      // The early pass is kept only when ffprobe's facts plan the very same pass.
+      const keep = early !== undefined && planned !== undefined && samePass(early.plan, planned);
+      let earlyPass: FileFacts["earlyPass"];
+      if (early) {
+        earlyPass = keep ? "kept" : "replanned";
+        if (keep) early.settled = true;
+        else await discardEarly(early);
+      }
+      const videoPlan = keep ? early!.plan : planned;
+      const audioPlan = audio ? planFileAudioPass({ input: path, outDir: opts.dir, audioIndex: audio.index }) : undefined;
+      // The flash analysis follows the grid frames as the video pass writes them (file-flash-follow.ts).
+      const flashFollower = keep ? early!.follower : videoPlan?.flash ? followFlashFrames(videoPlan.flash) : undefined;
+      const videoRun = keep ? early!.run : videoPlan ? startPass(videoPlan.args) : undefined;
+      const audioRun = audioPlan ? startPass(audioPlan.args) : undefined;
+      const { time: passTime, opts: passOpts } = (videoRun ?? audioRun) ?? passBudget();
+      let v: PassOutcome | undefined, a: PassOutcome | undefined;
+      try {
+        [v, a] = await Promise.all([videoRun?.done, audioRun?.done]);
+      } catch (e) {
+        await flashFollower?.finish(false, 0);
+        throw e;
+      }
+      phaseMs.video_pass = v?.ms;
+      phaseMs.audio_pass = a?.ms;
+      const vp: FileVideoPassResult | undefined = videoPlan && v ? await readFileVideoPass(videoPlan, v.stderr, !v.failure) : undefined;
+      // Flashes only from a pass that finished: a verdict over part of the video is not one. What is left to analyse
+      // after the pass is its last frames (phase_ms.flashes).
+      const flashStarted = performance.now();
+      const flashes = await flashFollower?.finish(v !== undefined && !v.failure, videoDuration);
+      if (flashes) phaseMs.flashes = Math.round(performance.now() - flashStarted);
+      const ap: FileAudioPassResult | undefined = audioPlan && a ? await readFileAudioPass(audioPlan, a.stderr, !a.failure) : undefined;
+      // Captions in the pictures: the video pass's caption branch (media-accessibility.ts captionChain); a codec that
+      // cannot carry them has none to look for.
+      const cc = kind === "video" && canCarryPictureCaptions(video) ? vp?.pictureCaptions : false;
+      const analysisError = describeFailures(a?.failure, v?.failure, passOpts.timeoutMs, passTime.cut) ?? "";
+      const notMeasured = new Set<FileField>();
+
+      // ---- container, video, audio, content
+      const containerMsg = containerInfo(meta.format, container, moov, size, videoDuration);
+      const videoInfo = kind === "video" && video ? describeVideo(video, meta, packets, vp, v?.failure !== undefined, startTime, notMeasured) : undefined;
+      const audioInfo = audio ? describeAudio(audio, meta, packets, ap, notMeasured) : undefined;
+      const content = create(MediaContentSchema, {});
+      if (kind === "video") {
+        const finished = vp && !v?.failure;
+        if (finished && vp.endTime !== undefined) {
+          const first = vp.firstFrameTime ?? 0;
+          // Half a millisecond: the times are the frames' own; a run that starts at the first frame starts exactly there.
+          content.leadingBlackMs = BigInt(leadingMs(vp.blacks, first, 0.0005));
+          content.trailingBlackMs = BigInt(trailingMs(vp.blacks, vp.endTime, 0.0005));
+          content.frozenFramesMs = BigInt(longestFreezeMs(vp.freezes, vp.blacks, FREEZE_MIN_S));
+        } else {
+          notMeasured.add(FILE_FIELD.leadingBlack).add(FILE_FIELD.trailingBlack).add(FILE_FIELD.frozenFrames);
+        }
+      }
+      if (ap && !a?.failure && ap.samples !== undefined && audio) {
+        const rate = Number(audio.sample_rate) || 0;
+        const audioStart = firstPacketTime(packets, audio.index, startTime);
+        // silencedetect ends a silence that lasts to the end where the decoded samples end; 5 ms absorbs the rounding of
+        // its printed times.
+        const audioEnd = rate > 0 ? audioStart + ap.samples / rate : Infinity;
+        content.leadingSilenceMs = BigInt(leadingMs(ap.silences, audioStart, 0.005));
+        content.trailingSilenceMs = BigInt(trailingMs(ap.silences, audioEnd, 0.005));
+      } else {
+        // No audio stream (a silent video), or the pass did not finish: there is no silence measurement to give.
+        notMeasured.add(FILE_FIELD.leadingSilence).add(FILE_FIELD.trailingSilence);
+      }
+
+      // ---- accessibility (video files)
+      let accessibility: MediaAccessibility | undefined;
+      if (kind === "video") {
+        accessibility = mediaAccessibility(meta.streams, video, cc);
+        if (captionsUnmeasured(accessibility, video, cc)) notMeasured.add(FILE_FIELD.captions);
+        if (flashes) withFlashes(accessibility, flashes, videoPlan!.flash!);
+        else {
+          for (const k of FLASH_FIELD_KEYS) notMeasured.add(FILE_FIELD[k]);
+          accessibility.flashesNotJudgedReason = v?.failure ? `the video pass did not finish${analysisError ? ` (${analysisError})` : ""}` : "no frame could be analysed";
+        }
+      }
+
+      // ---- images
+      lapAt = performance.now();
+      const images = await storeImages(kind, vp, ap, opts, passOpts);
+      lap("store");
+      if (kind === "video" && !images.poster) notMeasured.add(FILE_FIELD.poster);
+      if (kind === "video" && !images.filmStrip) notMeasured.add(FILE_FIELD.filmStrip);
+      if (kind === "video" && !images.firstFrame) notMeasured.add(FILE_FIELD.screenshot);
+      if (audio && !images.audioWave) notMeasured.add(FILE_FIELD.audioWave);
+
+      const programme = Number(meta.format.duration) > 0 ? Number(meta.format.duration) : kind === "video" ? videoDuration : audio ? streamDuration(audio, meta.format) : 0;
+      return {
+        facts: {
+          fileInfo: create(FileInfoSchema, { container: containerMsg, video: videoInfo, audio: audioInfo, content }),
+          durationMs: Math.round(programme * 1000),
+          mimeType: container.mimeType,
+          accessibility,
+          ...images,
+          notMeasured: [...notMeasured],
+          analysisError,
+          phaseMs,
+          earlyPass,
+        },
+      };
+    } finally {
+      if (early) {
+        signal?.removeEventListener("abort", early.onAbort);
+        await discardEarly(early);
+      }
+    }
   }
 
   async function storeImages(kind: FileKind, vp: FileVideoPassResult | undefined, ap: FileAudioPassResult | undefined, opts: FileProbeOptions, passOpts: ToolOptions) {
@@ -308,6 +361,62 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
   }
 
   return { probeFile };
+}
+
+interface StartedPass<T> {
+  time: { ms: number; cut: boolean };
+  opts: ToolOptions;
+  done: Promise<T>;
+}
+
+/** A video pass started from the MP4 index before ffprobe's answer (file-prober's comment at the top). */
+interface EarlyPass<T> {
+  plan: FileVideoPassPlan;
+  /** Stops this pass alone (and follows the job's signal). */
+  stop: AbortController;
+  onAbort: () => void;
+  follower?: FlashFollower;
+  run: StartedPass<T>;
+  /** Kept as the scan's video pass (ffprobe's facts planned the same one), or discarded. */
+  settled: boolean;
+}
+
+/** Stops an early pass that is not the scan's and removes what it wrote, so that nothing of it can be read as measured. */
+async function discardEarly(e: EarlyPass<unknown>): Promise<void> {
+  if (e.settled) return;
+  e.settled = true;
+  e.stop.abort();
+  await e.run.done.catch(() => undefined);
+  await e.follower?.finish(false, 0);
+  const written = [...Object.values(e.plan.outputs), ...(e.plan.flash ? [e.plan.flash.path] : [])];
+  await Promise.all(written.map((f) => rm(f, { force: true })));
+}
+
+/** The same ffmpeg command (and what is read from its outputs): an early pass planned so is the scan's pass. */
+function samePass(a: FileVideoPassPlan, b: FileVideoPassPlan): boolean {
+  const key = (p: FileVideoPassPlan) => JSON.stringify([p.args, p.stripTimesMs, p.captions ?? false, p.flash ?? null]);
+  return key(a) === key(b);
+}
+
+/** What the video pass is planned from: ffprobe's description and packet scan. */
+function passInputOfProbe(path: string, dir: string, video: ProbeStream, meta: ProbeResult, packets: PacketStats | undefined, startTime: number): FileVideoPassInput {
+  return {
+    input: path, outDir: dir, videoIndex: video.index, duration: streamDuration(video, meta.format), pixels: (video.width ?? 0) * (video.height ?? 0),
+    keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
+    flash: flashPlanOf(video, dir), captions: canCarryPictureCaptions(video),
+  };
+}
+
+/** The same, predicted from an MP4's own index (mp4-index.ts), as the stream ffprobe would describe. */
+function passInputOfIndex(path: string, dir: string, x: Mp4VideoIndex): FileVideoPassInput {
+  const stream: ProbeStream = {
+    index: x.index, codec_type: "video", codec_name: x.codecName, width: x.width, height: x.height, r_frame_rate: x.frameRate,
+    side_data_list: x.quarterTurn ? [{ rotation: 90 }] : [],
+  };
+  return {
+    input: path, outDir: dir, videoIndex: x.index, duration: x.duration, pixels: x.width * x.height, keyframes: x.keyframes,
+    flash: flashPlanOf(stream, dir), captions: canCarryPictureCaptions(stream),
+  };
 }
 
 /** Refusals ffprobe's description allows before anything is decoded. */

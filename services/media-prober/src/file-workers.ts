@@ -111,6 +111,8 @@ export interface FileSettings {
   imageMaxBytes: number;
   /** Image decoder processes, i.e. images measured at once. */
   imageProcesses: number;
+  /** scanVideo's video pass started beside ffprobe from an MP4's index (file-prober.ts, the early pass). */
+  earlyPass: boolean;
 }
 
 export const DEFAULT_FILE_SETTINGS: FileSettings = {
@@ -120,6 +122,7 @@ export const DEFAULT_FILE_SETTINGS: FileSettings = {
   analysisTimeoutMs: DEFAULT_FILE_PROBE_LIMITS.analysisTimeoutMs,
   imageMaxBytes: DEFAULT_IMAGE_LIMITS.maxBytes,
   imageProcesses: DEFAULT_DECODE_OPTIONS.processes,
+  earlyPass: true,
 };
 
 export function fileSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): FileSettings {
@@ -135,6 +138,8 @@ export function fileSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): FileS
     analysisTimeoutMs: int("MEDIA_FILE_ANALYSIS_TIMEOUT_MS", DEFAULT_FILE_SETTINGS.analysisTimeoutMs),
     imageMaxBytes: int("MEDIA_IMAGE_MAX_BYTES", DEFAULT_FILE_SETTINGS.imageMaxBytes),
     imageProcesses: int("MEDIA_IMAGE_PROCESSES", DEFAULT_FILE_SETTINGS.imageProcesses),
+    // Off only when asked (an A/B of the stack, e.g. the bench with and without it).
+    earlyPass: env.MEDIA_FILE_EARLY_PASS !== "0",
   };
 }
 
@@ -155,7 +160,7 @@ export function fileWorkersFor(p: {
     job: {
       prober: createFileProber({
         artifacts: p.artifacts,
-        limits: { ffprobeTimeoutMs: s.ffprobeTimeoutMs, analysisTimeoutMs: s.analysisTimeoutMs, processLimits: p.processLimits },
+        limits: { ffprobeTimeoutMs: s.ffprobeTimeoutMs, analysisTimeoutMs: s.analysisTimeoutMs, processLimits: p.processLimits, earlyPass: s.earlyPass },
       }),
       source: { uploads, policy: p.policy },
       limits: { maxBytes: s.maxBytes, fetchTimeoutMs: s.fetchTimeoutMs },

@@ -1,4 +1,4 @@
-import { chmod, chown, mkdtemp, readdir, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { toolUser } from "../src/exec.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +6,8 @@ import { createMemoryArtifactSink } from "@cva/platform";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFileProber, type FileFacts, type FileKind, type FileProber, type FileProbeOutcome } from "../src/file-prober.ts";
 import { AMPLITUDE_10, AMPLITUDE_23, CLIPPED_SAMPLES, makeFileMedia } from "./file-fixtures.ts";
-import { isJpeg, isPng, jpegSize } from "./fixtures.ts";
+import { ffmpeg, isJpeg, isPng, jpegSize } from "./fixtures.ts";
+import { readMp4VideoIndex } from "../src/mp4-index.ts";
 
 // Known truth for raw video and audio files (issue 19 §2, §4, §6): each fixture is made to be something (file-fixtures.ts)
 // and measured here. Tolerances: one frame (40 ms at 25 fps) for picture events, a few ms for PCM silences, 0.3 LU
@@ -232,6 +233,62 @@ describe("refused files: a clear cause, before anything is decoded", () => {
     expect(wide.refused).toBe("video dimensions 30000x16 are over the limit of 8192 pixels per side");
     // Only ffprobe ran (no decode pass): bounded by its start-up, even on a loaded machine.
     for (const r of [many, huge, wide]) expect(r.ms).toBeLessThan(10_000);
+  });
+});
+
+describe("the early pass: the video pass started beside ffprobe from the MP4's own index", () => {
+  // What a report says must not depend on whether the pass started early: the same facts, the same images, byte for byte.
+  const late = () => createFileProber({ artifacts, limits: { earlyPass: false } });
+  const sameFacts = async (a: FileFacts, b: FileFacts) => {
+    const images = async (f: FileFacts) => Promise.all([f.poster, f.firstFrame, f.thumbnail, f.filmStrip, f.audioWave].map(async (i) => (i ? (await artifacts.get(i.id))?.data : undefined)));
+    const plain = (f: FileFacts) => JSON.stringify({ ...f, phaseMs: undefined, earlyPass: undefined, poster: undefined, firstFrame: undefined, thumbnail: undefined, filmStrip: undefined, audioWave: undefined }, (_k, v) => (typeof v === "bigint" ? String(v) : v));
+    expect(plain(a)).toBe(plain(b));
+    expect(await images(a)).toEqual(await images(b));
+  };
+
+  it("is kept when ffprobe's facts plan the same pass, and measures what the pass after ffprobe measures", async () => {
+    for (const name of ["slate.mov", "letterbox.mp4", "ntsc.mp4"]) {
+      const [early, after] = [await facts(name, "video"), await measure(name, "video", late())];
+      if ("refused" in after) throw new Error(after.refused);
+      expect(early.earlyPass, name).toBe("kept");
+      expect(after.facts.earlyPass).toBeUndefined();
+      await sameFacts(early, after.facts);
+    }
+    // The index's prediction, against ffprobe's facts (ntsc.mp4: 30000/1001, its index at the end of the file).
+    expect(await readMp4VideoIndex(join(media, "ntsc.mp4"))).toMatchObject({ index: 0, codecName: "h264", frameRate: "30000/1001" });
+    // Not an MP4 (Matroska, a variable frame rate): no early pass.
+    expect(await readMp4VideoIndex(join(media, "huge.mkv"))).toBeUndefined();
+    expect(await readMp4VideoIndex(join(media, "vfr.mp4"))).toBeUndefined();
+  });
+
+  it("is stopped and re-planned when the index mispredicts (a keyframe the index does not list), with the same facts", async () => {
+    // Keyframes at 0, 1 and 2 s; the sync sample table then cut to its first entry. ffprobe's parser still flags the
+    // IDR pictures at 1 and 2 s as keyframes, so the index predicts another poster keyframe and film strip.
+    const made = join(media, "early-k3.mp4");
+    await ffmpeg("-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=3", "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-pix_fmt", "yuv420p", made);
+    const bytes = await readFile(made);
+    const stss = bytes.indexOf("stss", 0, "latin1");
+    expect(bytes.readUInt32BE(stss + 8)).toBe(3);
+    bytes.writeUInt32BE(1, stss + 8);
+    await writeFile(join(media, "early-mispredicted.mp4"), bytes);
+    expect((await readMp4VideoIndex(join(media, "early-mispredicted.mp4")))?.keyframes).toEqual([0]);
+    const early = await facts("early-mispredicted.mp4", "video");
+    const after = await measure("early-mispredicted.mp4", "video", late());
+    if ("refused" in after) throw new Error(after.refused);
+    expect(early.earlyPass).toBe("replanned");
+    expect(early.filmStripTimesMs).toEqual([0, 1000, 2000]);
+    await sameFacts(early, after.facts);
+  });
+
+  it("is stopped when ffprobe refuses the file, and leaves none of its outputs", async () => {
+    const dir = await mkdtemp(join(work, "job-"));
+    const user = toolUser();
+    if (user) await chown(dir, user.uid, user.gid);
+    expect(await readMp4VideoIndex(join(media, "cut-faststart.mp4"))).toBeDefined();
+    const r = await prober.probeFile(join(media, "cut-faststart.mp4"), "video", { dir });
+    expect(r).toEqual({ refused: "truncated file: its MP4 index refers to data past the end of the file" });
+    expect(await readdir(dir)).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
   });
 });
 

@@ -12,6 +12,7 @@ import { planFlashFrames } from "../src/flash-frames.ts";
 import { planFlashPass } from "../src/flash-pass.ts";
 import { judgeScanType, parseIdet } from "../src/interlace.ts";
 import { judgeLetterboxing } from "../src/letterbox.ts";
+import { readMp4VideoIndex } from "../src/mp4-index.ts";
 import { audioBitDepth, chromaSubsampling, colourTag, frameRateMode, headerScanType, isHdrTransfer, keyframeIntervalMs } from "../src/stream-facts.ts";
 import { demuxerTruncation, endsEarly, packetsEndEarly, wavDataShort } from "../src/truncation.ts";
 
@@ -202,5 +203,74 @@ describe("the video pass's threads", () => {
     expect(threadsOf(flashArgs(7680, 4320))).toBeLessThanOrEqual(3);
     // The VAST whitelists still guard the input (the raw file's wider decoder list is not for VAST media).
     expect(args[args.indexOf("-codec_whitelist") + 1]).not.toContain("prores");
+  });
+});
+
+describe("the MP4 index the early pass is planned from (mp4-index.ts)", () => {
+  const box = (type: string, ...parts: Buffer[]) => {
+    const body = Buffer.concat(parts);
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(8 + body.length, 0);
+    head.write(type, 4, "latin1");
+    return Buffer.concat([head, body]);
+  };
+  const u32 = (...xs: number[]) => Buffer.concat(xs.map((x) => { const b = Buffer.alloc(4); b.writeUInt32BE(x >>> 0); return b; }));
+  const full = (type: string, ...parts: Buffer[]) => box(type, u32(0), ...parts); // version 0, no flags
+  const identity = u32(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
+  const tkhd = (matrix: Buffer = identity) => full("tkhd", u32(0, 0, 1, 0, 0, 0, 0), Buffer.alloc(8), matrix, u32(320 << 16, 240 << 16));
+  const avc1 = box("avc1", Buffer.alloc(6), Buffer.from([0, 1]), Buffer.alloc(16), Buffer.from([1, 64, 0, 240]), Buffer.alloc(50));
+  interface Trak { handler?: string; stts: Array<[number, number]>; ctts?: Array<[number, number]>; stss?: number[]; elst?: Array<[number, number]>; matrix?: Buffer }
+  const trak = (t: Trak) => box("trak",
+    tkhd(t.matrix),
+    ...(t.elst ? [box("edts", full("elst", u32(t.elst.length), ...t.elst.map(([seg, media]) => u32(seg, media, 0x10000))))] : []),
+    box("mdia",
+      full("mdhd", u32(0, 0, 12800, t.stts.reduce((n, [c, d]) => n + c * d, 0)), u32(0)),
+      full("hdlr", u32(0), Buffer.from(t.handler ?? "vide", "latin1"), Buffer.alloc(13)),
+      box("minf", box("stbl",
+        full("stsd", u32(1), avc1),
+        full("stts", u32(t.stts.length), ...t.stts.map(([c, d]) => u32(c, d))),
+        ...(t.ctts ? [full("ctts", u32(t.ctts.length), ...t.ctts.map(([c, o]) => u32(c, o)))] : []),
+        ...(t.stss ? [full("stss", u32(t.stss.length), ...t.stss.map((n) => u32(n)))] : []),
+      )),
+    ));
+  const mp4 = (...traks: Buffer[]) => Buffer.concat([box("ftyp", Buffer.from("isom\0\0\0\0isom", "latin1")), box("moov", full("mvhd", u32(0, 0, 1000, 2000), Buffer.alloc(80)), ...traks), box("mdat")]);
+  let dir: string;
+  beforeAll(async () => { dir = await mkdtemp(join(tmpdir(), "cva-mp4-index-")); });
+  afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+  const index = async (bytes: Buffer) => {
+    const file = join(dir, `f${Math.random().toString(36).slice(2)}.mp4`);
+    await writeFile(file, bytes);
+    return readMp4VideoIndex(file);
+  };
+
+  it("reads what the pass is planned from: index, codec, size, r_frame_rate, duration, keyframe times", async () => {
+    // 2 s at 25 fps (12800 ticks a second, 512 a frame), keyframes at samples 1 and 26.
+    expect(await index(mp4(trak({ stts: [[50, 512]], stss: [1, 26] })))).toEqual({
+      index: 0, codecName: "h264", width: 320, height: 240, quarterTurn: false, frameRate: "25/1", duration: 2, keyframes: [0, 1],
+    });
+    // An audio trak first: the video is stream 1. A quarter-turn matrix. No stss: every sample is a keyframe.
+    const turned = u32(0, 0x10000, 0, -0x10000, 0, 0, 0, 0, 0x40000000);
+    expect(await index(mp4(trak({ handler: "soun", stts: [[10, 1024]] }), trak({ stts: [[3, 512]], matrix: turned })))).toMatchObject({
+      index: 1, quarterTurn: true, keyframes: [0, 0.04, 0.08],
+    });
+    // B-frames: composition offsets of 2 frames, the edit list starting at the first presented frame (as x264 + ffmpeg
+    // write it): the first keyframe at 0, the next at 1 s; the duration is the edit's (2 s of the movie's 1000/s).
+    expect(await index(mp4(trak({ stts: [[50, 512]], ctts: [[50, 1024]], stss: [1, 26], elst: [[2000, 1024]] })))).toMatchObject({ duration: 2, keyframes: [0, 1] });
+  });
+
+  it("gives nothing to plan from where it would guess: variable rate, two video tracks, B-frames without an edit list, hostile counts", async () => {
+    expect(await index(mp4(trak({ stts: [[10, 512], [10, 1024]] })))).toBeUndefined();
+    expect(await index(mp4(trak({ stts: [[10, 512]] }), trak({ stts: [[10, 512]] })))).toBeUndefined();
+    expect(await index(mp4(trak({ stts: [[10, 512]], ctts: [[10, 1024]] })))).toBeUndefined();
+    // 4 billion samples claimed in 8 bytes; a sync table out of order; 65 traks: refused without a loop over the claim.
+    const t = performance.now();
+    expect(await index(mp4(trak({ stts: [[0xffffffff, 1]] })))).toBeUndefined();
+    expect(await index(mp4(trak({ stts: [[50, 512]], stss: [26, 1] })))).toBeUndefined();
+    expect(await index(mp4(...Array.from({ length: 65 }, () => trak({ handler: "soun", stts: [[1, 1]] }))))).toBeUndefined();
+    expect(performance.now() - t).toBeLessThan(2_000);
+    // Not an MP4, an empty file, a moov cut short.
+    expect(await index(Buffer.from("<html></html>"))).toBeUndefined();
+    expect(await index(Buffer.alloc(0))).toBeUndefined();
+    expect(await index(mp4(trak({ stts: [[50, 512]] })).subarray(0, 60))).toBeUndefined();
   });
 });
