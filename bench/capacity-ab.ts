@@ -51,7 +51,7 @@ try {
       failed: r.failures.length, refused: r.refused, failures: r.failures.slice(0, 2),
       cpuSPerScan: r4(totalCpu(cpu) / n), floorCpuSPerContext: r4(totalCpu(fcpu) / f.times.length),
       cpuPerScan: Object.fromEntries(Object.entries(cpu).map(([k, v]) => [k, r4(v / n)]).sort((a, b) => (b[1] as number) - (a[1] as number))),
-      mbPerSlot: m ? Math.round(m.pssMb / 4) : undefined, processes: m?.processes,
+      mbPerSlot: m ? Math.round(m.pssMb / Number(process.env.TAG_SCANNER_SLOTS ?? 4)) : undefined, slots: Number(process.env.TAG_SCANNER_SLOTS ?? 4), processes: m?.processes,
       phases: phaseMedians(records(stack.logs, from, ...TAG_SCANNED)),
     }));
   }

@@ -4,14 +4,14 @@
 // builds its next page under its own code, then two measured scans back to back 150 ms apart (the edge's hop). CPU is
 // user + sys of this process and every Chromium process (exited renderers through their reaper), per scan over the
 // block; with wall time, phase_ms and steps_ms (where B logs them) as medians, and the 1-min load.
-// Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]
+// Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]   (JOB=zip: the bench's zip, framed, v2)
 import { execSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import * as B from "../src/index.ts";
-import { keptLog, staticAdJob, type Log, type LogLine } from "./static-ad-kit.ts";
+import { keptLog, staticAdJob, zipAdJob, type Log, type LogLine } from "./static-ad-kit.ts";
 
 const rounds = Number(process.argv[2] ?? 8);
 const ref = process.argv[3] ?? "main";
@@ -24,7 +24,7 @@ process.on("exit", () => rmSync(refDir, { recursive: true, force: true }));
 const A = (await import(`${refDir}src/index.ts`)) as typeof B;
 const logs: LogLine[] = [];
 const mk = (b: object): Log => keptLog(logs, b);
-const job = staticAdJob;
+const job = process.env.JOB === "zip" ? zipAdJob : staticAdJob;
 const pool = B.createBrowserPool({ browsers: 1, slots: 4 });
 const mkScanner = (M: typeof B) => M.createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger: mk({}), consentStates: true });
 const sc: Record<string, ReturnType<typeof B.createTagScanner>> = { A: mkScanner(A), B: mkScanner(B) };

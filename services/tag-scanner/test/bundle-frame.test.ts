@@ -131,4 +131,18 @@ describe("framed bundles in Chromium", () => {
     expect(Number(r.domContentLoadedMs)).toBeGreaterThanOrEqual(0);
     expect(r.mobileFriendly).toBe(false); // a fixed 300 px creative does not follow a narrower slot
   });
+
+  it("checks the creative's frame for accessibility, not the slot page: its image without alt, its document's language", async () => {
+    // axe goes into the slot's frame during the measure phase (phases/accessibility.ts loadAxeTop): the checks find
+    // it there and run it on the creative's document, whose <html> (no lang) is the creative's own.
+    const gif = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==";
+    const html = `<!DOCTYPE html><html><head>${AD_SIZE}<style>body{margin:0}</style></head>
+<body><div style="width:300px;height:250px;background:#fff"><img id="noalt" src="${gif}" width="120" height="60"></div></body></html>`;
+    const r = await scanner.scan(framedJob({ "index.html": html }, { width: 300, height: 250 }));
+    const a = r.accessibility!;
+    const rules = Object.fromEntries(a.violations.map((v) => [v.ruleId, v]));
+    expect(a.documentCheckError).toBe("");
+    expect(rules["image-alt"]?.targets).toEqual([`frame ${SYNTHETIC_ORIGIN}/index.html >> #noalt`]);
+    expect(rules["html-has-lang"]).toBeDefined();
+  });
 });

@@ -85,6 +85,14 @@ export function gatherPageEvents(client: CDPSession) {
     async start() {
       await Promise.all([
         client.send("Page.enable"), client.send("Runtime.enable"), client.send("Inspector.enable").catch(() => {}),
+        // After Runtime.enable (same session, in order). With Runtime on, V8 captures a detailed stack trace, 200
+        // frames with their source positions, for every Error made and every exception thrown, caught ones included;
+        // V8 compiles without positions, so each frame's function is parsed again for them. axe-core's load throws
+        // twice (two feature tests of its polyfills) under its 570 KB bundle's frames, so it was parsed twice more per
+        // frame (the renderer's CPU for the load 104–112 → 67–69 ms without, fresh contexts, no debugger on). No field
+        // reads these traces (errors are reported by their text); a user's Chrome, with no DevTools open, does not
+        // capture them either, so the creative's own throws cost here what they cost there.
+        client.send("Runtime.setMaxCallStackSizeToCapture", { size: 0 }).catch(() => {}),
         // Per-frame DOMContentLoaded: a framed bundle's creative is a child frame of our slot page.
         client.send("Page.setLifecycleEventsEnabled", { enabled: true }),
       ]);

@@ -11,7 +11,8 @@ const PAUSE_OBSERVE_MS = 1_500;
 /**
  * axe-core into the top frame's isolated world, started by the measure phase once its screenshot is in (beside a
  * frame's layout probe on a loaded machine, a top frame compiling axe held the probe past its step: truth row
- * xo-iframe-300x600-paints-top measured its frame's stand-in box; beside the capture, the capture's frame). Not for a framed bundle, whose top is our slot page (checked only when the creative wrote into it).
+ * xo-iframe-300x600-paints-top measured its frame's stand-in box; beside the capture, the capture's frame). A framed bundle's top is our slot page (checked only when
+ * the creative wrote into it): there axe goes into the slot's frame instead, when the creative is that one document.
  * With the consent sensor, only for a page of one frame: its Debugger is still on then, and V8 caches no compile
  * while it is — with more frames, the first one loaded after the release is what lets the others take axe from the
  * cache. Resolves whether axe was loaded; the checks load it where it is not.
@@ -19,7 +20,14 @@ const PAUSE_OBSERVE_MS = 1_500;
 export function loadAxeTop(prepared: PreparedPage, site: SyntheticSite, stepMs: number): Promise<boolean> {
   const { worlds, mainFrameId } = prepared;
   return (async () => {
-    if (site.slot) return false;
+    if (site.slot) {
+      // A framed bundle whose creative is one document: the slot's frame is the one axe must go into (the slot page
+      // is checked only when the creative wrote into it), so it goes there now as a tag's top frame does — zip
+      // `axe_checks` had axe's whole load in it (issue 22 §4: the framed render costs no more than the tag path).
+      const frames = await worlds.frames();
+      if (frames.length !== 2 || frames[1]!.parentId !== mainFrameId) return false;
+      return loadAxe(worlds, frames[1]!.id, stepMs, { fresh: true });
+    }
     if (prepared.consentSensor && (await worlds.frames()).length !== 1) return false;
     return loadAxe(worlds, mainFrameId, stepMs, { fresh: true });
   })();

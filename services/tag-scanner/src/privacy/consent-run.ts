@@ -115,6 +115,8 @@ export async function runConsentState(opts: {
     await Promise.all([
       client.send("Page.enable"),
       client.send("Runtime.enable"),
+      // No detailed stack traces for the creative's throws (as on the scan tab: gatherers/page-events.ts).
+      client.send("Runtime.setMaxCallStackSizeToCapture", { size: 0 }).catch(() => {}),
       net.start(),
       interception.start(),
       client.send("Runtime.addBinding", { name: binding }),
