@@ -88,9 +88,16 @@ export const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Iterations of each workload per start sample (~0.1 s of CPU a pair at index 1 500) and per speedometer sample (~5 ms). */
+/**
+ * Iterations of each workload per start sample (~0.1 s of CPU a pair at index 1 500) and per speedometer sample — the
+ * same, ~13 ms of CPU a pair. Each workload's run starts on a renderer that has just sat idle between CDP calls, and
+ * on a quiet KVM guest an idle vCPU halts and comes back cold; busy neighbours keep it from halting. A short run pays
+ * that start more than a creative's bursts do: at 40 iterations (~5 ms a pair) the 1 000/s workload read 10.7 / 11.1 %
+ * alone and 12.2 / 12.4 % beside a busy loop a core (14 and 12 % apart, two clean-clone CIs); at 100, 12.2 / 12.5 and
+ * 12.4 / 12.4 (2.5 and 0 % apart, same quiet host, 2026-11-27).
+ */
 const START_ITERATIONS = 100;
-const SPEEDO_ITERATIONS = 40;
+const SPEEDO_ITERATIONS = 100;
 
 /** A blank page of its own in `browser` with the workloads defined and warmed. */
 async function benchPage(browser: Browser) {
@@ -135,7 +142,7 @@ export async function calibrateCpu(browser: Browser, runs = CALIBRATION_RUNS): P
   }
 }
 
-/** How often the speedometer samples while a scan renders, ms: ~5 ms of CPU each, ~1 % of a core. */
+/** How often the speedometer samples while a scan renders, ms: ~13 ms of CPU each, ~2.5 % of a core. */
 export const SPEEDO_PERIOD_MS = 500;
 /** A scan whose render saw fewer samples than this is scaled by the last ones before its end as well. */
 const SPEEDO_MIN_SAMPLES = 5;
