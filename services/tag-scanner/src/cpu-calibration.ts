@@ -89,8 +89,8 @@ export const median = (xs: readonly number[]) => {
 };
 
 /**
- * Iterations of each workload per start sample (~0.1 s of CPU a pair at index 1 500) and per speedometer sample — the
- * same, ~13 ms of CPU a pair. Each workload's run starts on a renderer that has just sat idle between CDP calls, and
+ * Iterations of each workload per start sample and per speedometer sample: ~13 ms of CPU a pair at index 1 500
+ * (iterations / 10 / index seconds each). Each workload's run starts on a renderer that has just sat idle between CDP calls, and
  * on a quiet KVM guest an idle vCPU halts and comes back cold; busy neighbours keep it from halting. A short run pays
  * that start more than a creative's bursts do: at 40 iterations (~5 ms a pair) the 1 000/s workload read 10.7 / 11.1 %
  * alone and 12.2 / 12.4 % beside a busy loop a core (14 and 12 % apart, two clean-clone CIs); at 100, 12.2 / 12.5 and
