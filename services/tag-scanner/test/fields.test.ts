@@ -173,7 +173,10 @@ describe("fields", () => {
     expect(measurementConfidence({ ...base, assets: [svg(900, 3_500)] }).confidence).toBe("high");
     // A script held before DOMContentLoaded and the first paint: those two fields, one reason.
     const early = measurementConfidence({ ...base, assets: [{ name: "script lib.js", arrivedWallMs: 100, heldMs: 400 }] });
-    expect(early.fields.sort()).toEqual(["dom_content_loaded", "time_to_visual_start"]);
+    // And animation_duration, counted from that first paint, when the creative moved after it.
+    expect(early.fields.sort()).toEqual(["animation_duration", "dom_content_loaded", "time_to_visual_start"]);
+    const still = measurementConfidence({ ...base, pixelChanges: [20, 150], assets: [{ name: "script lib.js", arrivedWallMs: 100, heldMs: 400 }] });
+    expect(still.fields.sort()).toEqual(["dom_content_loaded", "time_to_visual_start"]);
     expect(early.reasons).toEqual(["the creative's script lib.js (arrived before the first paint) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for 0.4 s"]);
   });
 

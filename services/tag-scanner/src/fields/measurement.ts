@@ -102,10 +102,15 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   const heldReason = (a: HeldAsset, when: string) =>
     `the creative's ${a.name} (arrived ${when}) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for ${seconds(a.heldMs)}`;
   const nav = m.navWallMs ?? -Infinity;
+  // animation_duration counts from the first paint: a first paint held back shortens the motion after it (measured:
+  // svg-smil-delayed, whose SMIL runs on the document's clock, read 1 907 against 2 000–3 700 with its page held
+  // 0.3 s and its first paint at 1.3 s).
+  const movedAfterPaint = m.firstPaintWallMs !== undefined && m.pixelChanges.filter((c) => c > m.firstPaintWallMs!).length > 0;
   if (m.firstPaintWallMs !== undefined && !fields.has("time_to_visual_start")) {
     const a = worstHeld(nav, m.firstPaintWallMs);
     if (a) {
       fields.add("time_to_visual_start");
+      if (movedAfterPaint) fields.add("animation_duration");
       reasons.push(heldReason(a, "before the first paint"));
     }
   }
