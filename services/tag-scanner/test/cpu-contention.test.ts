@@ -26,28 +26,50 @@ afterAll(async () => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Five scans one after the other (single scans spread ±15 % on a host at load ~25); the median, and whether any was marked a lower bound. */
-async function measure(html: string): Promise<{ avg: number; all: number[]; pinned: boolean }> {
-  const reports: TagReport[] = [];
-  for (let i = 0; i < 5; i++) reports.push(await scanner.scan(tagJob(html)));
+function startHogs(): void {
+  // 2x contention: one more runnable thread per core, each spinning for the whole scan.
+  for (let i = 0; i < availableParallelism(); i++) hogs.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
+}
+function stopHogs(): void {
+  while (hogs.length > 0) hogs.pop()!.kill("SIGKILL");
+}
+
+/** One scan's cpu.average_percent, and whether it was marked a lower bound (pinned). */
+async function scanOnce(html: string): Promise<{ avg: number; pinned: boolean }> {
+  const r: TagReport = await scanner.scan(tagJob(html));
   // A report without cpu (seen twice at load ~50, cause not found: not reproduced with this print) says what it had.
-  for (const r of reports) if (!r.cpu) console.log(`no cpu: cpu_usage ${r.cpuUsageMs} timed_out ${r.timedOut} measurement ${JSON.stringify(r.measurement)} anim ${r.animationDurationMs}`);
-  const all = reports.map((r) => r.cpu!.averagePercent);
-  return { avg: median(all), all, pinned: reports.some((r) => r.measurement?.lowConfidenceFields.includes("cpu")) };
+  if (!r.cpu) console.log(`no cpu: cpu_usage ${r.cpuUsageMs} timed_out ${r.timedOut} measurement ${JSON.stringify(r.measurement)} anim ${r.animationDurationMs}`);
+  return { avg: r.cpu!.averagePercent, pinned: r.measurement?.lowConfidenceFields.includes("cpu") ?? false };
 }
 
 describe("cpu under contention", () => {
   it("1 000 benchmark iterations a second read the same on the reference device with a busy loop beside every core", async () => {
     const html = benchmarkMix(1_000);
-    const alone = await measure(html);
-    // 2x contention: one more runnable thread per core, each spinning for the whole measurement.
-    for (let i = 0; i < availableParallelism(); i++) hogs.push(spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" }));
-    const contended = await measure(html);
-    console.log(`cpu.average_percent alone ${alone.all.join("/")} (median ${alone.avg}), 2x contention ${contended.all.join("/")} (median ${contended.avg})`);
-    // Asserted even when a scan was marked pinned (cpu a lower bound): measured here at load ~25 on 2 cores, both
-    // sides pinned, medians of 3: alone 12.7 / contended 14.1 (11 % apart), then 17.8 / 15.3 (14 %); medians of 5:
-    // 12.8 / 11.4 (11 %), 16.2 / 15.3 (6 %).
-    if (alone.pinned || contended.pinned) console.log("cpu was marked low-confidence (pinned) in at least one scan");
-    expect(Math.abs(contended.avg - alone.avg) / alone.avg).toBeLessThanOrEqual(0.15);
+    // Scans alone and contended take turns. The host's own speed moves in regimes of seconds to minutes (its other
+    // tenants: cpu-calibration.ts); five alone then five contended compared two regimes as often as two conditions
+    // (CI 2026-11-27: alone 12.1–12.4, then contended 11.5/17.9/20.8/12.2/15.3, 25 % apart). Taking turns puts both
+    // sides in the same regimes, so what differs between them is the contention.
+    const alone: number[] = [], contended: number[] = [];
+    let pinned = false;
+    for (let i = 0; i < 5; i++) {
+      const a = await scanOnce(html);
+      startHogs();
+      try {
+        const c = await scanOnce(html);
+        contended.push(c.avg);
+        pinned ||= c.pinned;
+      } finally {
+        stopHogs();
+      }
+      alone.push(a.avg);
+      pinned ||= a.pinned;
+    }
+    const a = median(alone), c = median(contended);
+    console.log(`cpu.average_percent alone ${alone.join("/")} (median ${a}), 2x contention ${contended.join("/")} (median ${c})`);
+    // Asserted even when a scan was marked pinned (cpu a lower bound). Taking turns, measured 2026-11-27 on the 2-core
+    // host (index 1 600–2 800 over the run): medians 13.5 alone / 14.2 contended over nine pairs (5 % apart); five
+    // pairs 14.3 / 15.6 (9 %).
+    if (pinned) console.log("cpu was marked low-confidence (pinned) in at least one scan");
+    expect(Math.abs(c - a) / a).toBeLessThanOrEqual(0.15);
   }, 480_000);
 });
