@@ -47,6 +47,8 @@ export class FakeAuth {
   lostReserveAnswers = 0;
   /** CommitQuota calls that fail (Unavailable, nothing committed) before the next ones answer. */
   commitFailures = 0;
+  /** CommitQuota calls that find their reservation refunded by the reaper first (past its TTL): committed false. */
+  expiredBeforeCommit = 0;
   private n = 0;
 
   client(): Client<typeof auth.AuthService> {
@@ -102,6 +104,13 @@ export class FakeAuth {
         if (self.commitFailures > 0) {
           self.commitFailures--;
           return Promise.reject(new ConnectError("auth store unavailable", Code.Unavailable));
+        }
+        if (self.expiredBeforeCommit > 0 && self.reservations.has(req.reservationId)) {
+          self.expiredBeforeCommit--;
+          const c = self.reservations.get(req.reservationId)!;
+          self.reservations.delete(req.reservationId);
+          self.quota.set(c, (self.quota.get(c) ?? 0) + 1);
+          return Promise.resolve(create(auth.CommitQuotaResponseSchema, { committed: false }));
         }
         self.commits.push(req.reservationId);
         return Promise.resolve(create(auth.CommitQuotaResponseSchema, { committed: self.reservations.has(req.reservationId) }));

@@ -54,6 +54,23 @@ describe("reservations", () => {
     expect(authFake.refunds).toEqual([]);
   });
 
+  it("charges a delivered scan anew when the reaper refunded its reservation before the commit: charged once, with a new reservation", async () => {
+    const { app, authFake } = await setup();
+    authFake.expiredBeforeCommit = 1;
+    const before = authFake.quota.get("cust-a")!;
+    const res = await post(app, "/v3/scanTag", { data: TAG }, { "idempotency-key": "late-1" });
+    expect(res.statusCode).toBe(200);
+    expect(authFake.reserveRequests).toHaveLength(2);
+    const [first, second] = authFake.reserveRequests;
+    expect(second!.jobId).toBe(first!.jobId);
+    expect(second!.reservationId).not.toBe(first!.reservationId);
+    // The key already names this job: the new charge is made without it.
+    expect(second!.idempotencyKey ?? "").toBe("");
+    expect(authFake.commits).toEqual([second!.reservationId]);
+    expect(authFake.quota.get("cust-a")).toBe(before - 1);
+    expect(authFake.refunds).toEqual([]);
+  });
+
   it("asks again with its own reservation id when auth's answer is lost: one reservation, charged once", async () => {
     const { app, authFake } = await setup();
     authFake.lostReserveAnswers = 1;

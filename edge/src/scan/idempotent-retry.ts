@@ -126,10 +126,10 @@ export function createIdempotentScans(deps: Pick<EdgeDeps, "reports" | "dispatch
         log.warn({ err: String(err) }, "storing the report of a taken-over scan failed");
         throw unavailable("the report store");
       }
-      await saga.settle(reservationId, log, commitBy);
+      await saga.settle(reservationId, log, commitBy, { principal, req, jobId });
       return replay(principal, req, jobId, log);
     }
-    await saga.settle(reservationId, log, commitBy);
+    await saga.settle(reservationId, log, commitBy, { principal, req, jobId });
     log.info({ reservation_id: reservationId }, "finished the scan of an edge that is gone, from its stored result");
     return { ...outcome, replayed: true };
   }

@@ -52,10 +52,21 @@ export interface ScanSaga {
   outcomeOf(req: ScanRequestFields, jobId: string, result: ScanJobResult): Promise<ScanOutcome>;
   /** Stores the rendered report (report-store answers AlreadyExists when a report with this job id is stored). */
   store(principal: Principal, req: ScanRequestFields, outcome: ScanOutcome, keyed: boolean): Promise<void>;
-  /** Commits a reservation whose report is stored, asking again until `commitBy` (CommitQuota is idempotent). */
-  settle(reservationId: string, log: Log, commitBy: number): Promise<void>;
+  /**
+   * Commits a reservation whose report is stored, asking again until `commitBy` (CommitQuota is idempotent). A
+   * reservation the reaper refunded first (it outlived its TTL) is charged anew for `charge`'s job: the client gets
+   * the report, so the scan counts once.
+   */
+  settle(reservationId: string, log: Log, commitBy: number, charge: LateCharge): Promise<void>;
   /** Gives a failed scan back; a refund that fails is left to auth's reaper. */
   refund(reservationId: string, log: Log): Promise<void>;
+}
+
+/** The scan a reservation was for, to charge it anew when the reaper refunded its reservation before the commit. */
+export interface LateCharge {
+  principal: Principal;
+  req: ScanRequestFields;
+  jobId: string;
 }
 
 export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispatcher" | "config" | "uploads"> & { caps: InFlightCaps; workspaces?: WorkspaceSettings }): ScanSaga {
@@ -158,11 +169,11 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
   // write, and the commit may even have landed) is asked again until `commitBy`, the reservation's expiry as this edge
   // knows it: until then the reaper leaves it alone, after it a commit refunds instead. So a report the client gets
   // is charged unless auth stayed unreachable for the whole rest of the reservation's TTL; the answer waits meanwhile.
-  async function settle(reservationId: string, log: Log, commitBy: number) {
+  async function settle(reservationId: string, log: Log, commitBy: number, charge: LateCharge) {
     for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
       try {
         const res = await deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
-        if (!res.committed) log.warn({ reservation_id: reservationId }, "the reservation was refunded before its commit (it outlived its TTL): this scan is not charged");
+        if (!res.committed) await chargeAnew(reservationId, log, charge);
         else if (attempt > 1) log.info({ reservation_id: reservationId, attempts: attempt }, "quota committed after failed attempts");
         return;
       } catch (err) {
@@ -173,6 +184,22 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
         if (attempt === 1) log.info({ err: String(err), reservation_id: reservationId }, "quota commit failed; asking again until the reservation's expiry");
         await sleep(pause);
       }
+    }
+  }
+
+  // The reaper refunded the reservation first: an edge killed after its scan's result was stored, and the client's
+  // retry (which finishes that scan) came after the reservation's TTL (chaos under load, CI 2026-11-27: the edge back
+  // after 4.1 s, the retry past the 26 s TTL). The client gets the report, so the scan is charged with a reservation
+  // made and committed now. The refund settled the first one for good (auth's compare-and-swap), so this is the only
+  // charge. Without the idempotency key: the key already names this job. Refused (quota used up meanwhile, in-flight
+  // cap), the scan stays free; that is logged.
+  async function chargeAnew(refunded: string, log: Log, { principal, req, jobId }: LateCharge) {
+    try {
+      const res = await reserve(principal, req, jobId, undefined, log);
+      await settle(res.reservationId, log, Date.now() + reservationTtlMs, { principal, req, jobId });
+      log.info({ reservation_id: refunded, charged_with: res.reservationId }, "the reservation was refunded before its commit (it outlived its TTL); charged the delivered scan with a new one");
+    } catch (err) {
+      log.warn({ reservation_id: refunded, err: String(err) }, "the reservation was refunded before its commit (it outlived its TTL) and a new charge was refused: this scan is not charged");
     }
   }
 
@@ -253,7 +280,7 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
         throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
       const t3 = Date.now();
-      await settle(r.reservationId, log, r.commitBy);
+      await settle(r.reservationId, log, r.commitBy, { principal, req, jobId: r.jobId });
       log.info({ phase_ms: { reserve: r.reserveMs, scan: t1 - t0, render: t2 - t1, store: t3 - t2, commit: Date.now() - t3 } }, "scan done");
       return outcome;
     } catch (err) {

@@ -88,11 +88,14 @@ export async function runHeavyAd(opts: {
     // TaskDuration includes the running task so far (measured: +1.0 s a second through `while (true) {}` on a loaded
     // host, ThreadTime +0.1–0.9). The thread is busy when either grows: task time for a preempted task, the CPU clock
     // where a host's accounting lags. No answer within the bound: busy too (the ad frame shares the page's renderer).
+    // The span is the renderer's own (Timestamp, taken with the clocks): spans between our replies move with the
+    // delays of the replies, and on a host at load 12 an endless task read under 0.9 of a busy span that way (CI
+    // 2026-11-27), which is the host's reply delay, not a break in the task.
     const clocks = async () => {
       const m = await bounded(client.send("Performance.getMetrics"), 2_000, undefined);
       const get = (n: string) => m?.metrics.find((x) => x.name === n)?.value;
-      const thread = get("ThreadTime"), task = get("TaskDuration");
-      return thread !== undefined && task !== undefined ? { thread, task } : undefined;
+      const thread = get("ThreadTime"), task = get("TaskDuration"), at = get("Timestamp");
+      return thread !== undefined && task !== undefined ? { thread, task, at } : undefined;
     };
     const started = Date.now();
     out.checked = true;
@@ -110,7 +113,7 @@ export async function runHeavyAd(opts: {
       if (verdict) break;
       const now_ = await clocks();
       const now = Date.now();
-      const dt = (now - lastAt) / 1000;
+      const dt = now_?.at !== undefined && last?.at !== undefined && now_.at > last.at ? now_.at - last.at : (now - lastAt) / 1000;
       const cpu = now_ && last && dt > 0 ? (now_.thread - last.thread) / dt : undefined;
       const tasks = now_ && last && dt > 0 ? (now_.task - last.task) / dt : undefined;
       const busyShare = cpu !== undefined && tasks !== undefined ? Math.max(cpu, tasks) : 1;
