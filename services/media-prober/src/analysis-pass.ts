@@ -107,12 +107,13 @@ export async function startPass(args: string[], opts: ToolOptions, run: Runner =
 }
 
 export async function runAnalysis(
-  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool, how: { deadlineCut?: boolean; audioStarted?: Promise<PassRun> } = {},
+  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool,
+  how: { deadlineCut?: boolean; audioStarted?: Promise<PassRun>; videoStarted?: Promise<PassRun> } = {},
 ): Promise<PassOutcome> {
-  // The audio pass may have been started already (prober.ts: beside ffprobe); it is then the plan's audio pass.
+  // A pass may have been started already (prober.ts: beside ffprobe, early-pictures.ts); it is then the plan's pass.
   const [a, v] = await Promise.all([
     plan.audio && (how.audioStarted ?? startPass(plan.audio.args, opts, run)),
-    plan.video && startPass(plan.video.args, opts, run),
+    plan.video && (how.videoStarted ?? startPass(plan.video.args, opts, run)),
   ]);
   if (opts.signal?.aborted) throw opts.signal.reason;
   const [audio, video] = await Promise.all([
