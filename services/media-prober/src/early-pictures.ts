@@ -3,6 +3,7 @@ import { startPass, type PassRun } from "./analysis-pass.ts";
 import { MAX_PIXELS } from "./decode-limits.ts";
 import type { ToolOptions } from "./exec.ts";
 import type { ProbeStream } from "./ffprobe.ts";
+import { followFlashFrames, type FlashFollower } from "./file-flash-follow.ts";
 import { flashPlanOf } from "./flash-fields.ts";
 import { planFlashPass, type FlashPassPlan } from "./flash-pass.ts";
 import { canCarryPictureCaptions } from "./media-accessibility.ts";
@@ -70,6 +71,8 @@ export interface EarlyRun<P> {
   stop: AbortController;
   /** Every file it may write. */
   outputs: string[];
+  /** The flash pass's analysis, following the grid as it is written (file-flash-follow.ts). */
+  follower?: FlashFollower;
 }
 
 export interface EarlyPictures {
@@ -96,7 +99,7 @@ export async function startEarlyPictures(
   };
   return {
     video: start(plans.video, Object.values(plans.video.outputs)),
-    flash: plans.flash ? start(plans.flash, [plans.flash.flash.path]) : undefined,
+    flash: plans.flash ? { ...start(plans.flash, [plans.flash.flash.path]), follower: followFlashFrames(plans.flash.flash) } : undefined,
   };
 }
 
@@ -117,6 +120,7 @@ export async function discardEarly(e: EarlyRun<unknown> | undefined): Promise<vo
   if (!e) return;
   e.stop.abort(new Error("not the probe's pass"));
   await e.run;
+  await e.follower?.finish(false, 0);
   await Promise.all(e.outputs.map((f) => rm(f, { force: true })));
 }
 

@@ -23,7 +23,8 @@ import { probeDescribed, type PacketStats, type ProbeResult } from "./ffprobe.ts
 import { judgeLetterboxing } from "./letterbox.ts";
 import { discardEarly, keptRun, planPictures, sameFlashPass, sameVideoPass, startEarlyPictures } from "./early-pictures.ts";
 import { withFlashes } from "./flash-fields.ts";
-import { analyseFlashFrames, type FlashVerdict } from "./flash-frames.ts";
+import type { FlashVerdict } from "./flash-frames.ts";
+import { followFlashFrames } from "./file-flash-follow.ts";
 import {
   canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility, VAST_FLASHES_NOT_MEASURED,
 } from "./media-accessibility.ts";
@@ -53,6 +54,8 @@ export interface MediaProberLimits {
   analysisTimeoutMs?: number;
   /** OS limits on every ffprobe/ffmpeg process (exec.ts); defaults there. */
   processLimits?: Partial<ResourceLimits>;
+  /** Start the picture passes beside ffprobe when an MP4's index predicts them (early-pictures.ts; default true). */
+  earlyPictures?: boolean;
 }
 
 export const DEFAULT_LIMITS: MediaProberLimits = {
@@ -188,7 +191,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const probing = probeDescribed(file, toolOpts).then((r) => ({ r }), (err: unknown) => ({ err }));
     // The picture passes too, when an MP4's own index predicts their commands (early-pictures.ts): kept below when
     // ffprobe's facts plan the same ones.
-    const early = earlyTime.ms > 0
+    const early = earlyTime.ms > 0 && limits.earlyPictures !== false
       ? await startEarlyPictures(file, dir, head, input.analyzeFlashes, { ...toolOpts, timeoutMs: earlyTime.ms })
       : undefined;
     const stopPictures = () => Promise.all([discardEarly(early?.video), discardEarly(early?.flash)]);
@@ -254,6 +257,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const flashPlan = flashPass?.flash;
     let outcome: PassOutcome;
     let flashRun: PassRun | undefined;
+    // The flash analysis runs while the pass writes its grid (file-flash-follow.ts, as scanVideo's), not after it.
+    const follower = flashPlan && passTime.ms > 0 ? (keepFlash ? early!.flash!.follower : followFlashFrames(flashPlan)) : undefined;
     try {
       if (passTime.ms <= 0) await Promise.all([stopEarly(), keepVideo && discardEarly(early?.video), keepFlash && discardEarly(early?.flash)]);
       const videoStarted = keepVideo ? keptRun(early!.video!) : undefined;
@@ -266,7 +271,10 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
           flashPass ? (keepFlash ? keptRun(early!.flash!) : startPass(flashPass.args, passOpts)) : undefined,
         ]);
     } catch (e) {
-      if (signal?.aborted) throw e;
+      if (signal?.aborted) {
+        await follower?.finish(false, 0);
+        throw e;
+      }
       // runAnalysis only rejects on abort or a bug; either way nothing of the passes was measured.
       log?.warn({ url: input.url, err: describe(e) }, "analysis failed");
       outcome = { result: { cropFrames: [] }, failure: "media could not be decoded", audioFailed: true, videoFailed: true, ms: {} };
@@ -278,7 +286,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     if (flashRun) phaseMs.flash_pass = Math.round(flashRun.ms);
     if (early) phaseMs.early = keepVideo && (keepFlash || !flashPass) ? "kept" : "replanned";
     // A verdict over the whole video only: from a flash pass that finished.
-    const flashes: FlashVerdict | undefined = flashPlan && flashRun && !flashRun.failure ? await analyseFlashFrames(flashPlan, videoDuration) : undefined;
+    const flashes: FlashVerdict | undefined = await follower?.finish(!!flashRun && !flashRun.failure, videoDuration);
     const pass = outcome.result;
     const notMeasured = new Set<NotMeasuredField>();
 
