@@ -2,7 +2,8 @@
 // H.264/AAC, x264 defaults), with every ffmpeg/ffprobe it starts timed by /usr/bin/time (user + sys per process, by
 // pass), alternating with the bench's floor (creatives.ts mediaFloor: ffprobe, then the audio-only ebur128 pass beside
 // a full decode of the rendition) and, for an A/B in the same run, with another checkout's prober
-// (PROBER_B=/path/to/other/services/media-prober/src/index.ts).
+// (PROBER_B=/path/to/other/services/media-prober/src/index.ts); EARLY_OFF=1 adds this branch with its early picture
+// passes off.
 //   node --import tsx bench/vast-probe-cpu.ts [rounds]
 // Prints per variant: wall p50, CPU p50 (sum of its processes), each pass's CPU p50 and wall p50 ("<pass> wall"), and
 // each round's walls, so that pairs can be compared.
@@ -38,15 +39,20 @@ const mediaUrl = vast.url.replace("/vast.xml", "/ad.mp4");
 const policy = createOutboundPolicy(["127.0.0.0/8"]);
 const artifacts = createMemoryArtifactSink();
 type Prober = { probe(input: unknown): Promise<{ error: string; accessibility?: { maxFlashesPerSecond: number; framesAnalyzed: number } }> };
-async function proberFrom(path: string): Promise<Prober> {
+async function proberFrom(path: string, limits: object = {}): Promise<Prober> {
   const m = (await import(path)) as { createMediaProber(d: object): Prober };
-  return m.createMediaProber({ policy, artifacts, workDir: dir });
+  return m.createMediaProber({ policy, artifacts, workDir: dir, limits });
 }
 const variants: Array<{ name: string; go: () => Promise<unknown> }> = [];
 const a = await proberFrom("../services/media-prober/src/index.ts");
 const input = (flashes: boolean) => ({ $typeName: "cva.jobs.v1.MediaInput", url: mediaUrl, maxBytes: 0n, analyzeFlashes: flashes });
 variants.push({ name: "this branch, flash pass (as the VAST analyzer asks)", go: () => a.probe(input(true)) });
 variants.push({ name: "this branch, no flash pass", go: () => a.probe(input(false)) });
+if (process.env.EARLY_OFF === "1") {
+  // The picture passes after ffprobe (MediaProberLimits.earlyPictures false), for an A/B of the early start alone.
+  const off = await proberFrom("../services/media-prober/src/index.ts", { earlyPictures: false });
+  variants.push({ name: "this branch, early picture passes off", go: () => off.probe(input(true)) });
+}
 if (process.env.PROBER_B) {
   // PROBER_B_FLASHES=1: B is asked for flashes too (an A/B of two ways of analysing them).
   const b = await proberFrom(process.env.PROBER_B);
