@@ -11,7 +11,9 @@ import { planVideoPass, readVideoPass, type VideoPassInput, type VideoPassPlan, 
  *  1. one ffprobe (its description and every packet, demux only: ffprobe.ts probeWithPackets; until 2026-11-26 two
  *     ffprobes side by side, each paying ffmpeg 5.1's ~0.14 s of CPU to start) runs first: the passes depend on it —
  *     which stream is the video (not cover art), whether there is audio, the duration (poster time, strip times), and
- *     where the keyframes are (which frames make the film strip, which one the poster).
+ *     where the keyframes are (which frames make the film strip, which one the poster). For an MP4/MOV the video and
+ *     flash passes are planned from the file's own index and started beside it, kept when ffprobe's facts plan the
+ *     same commands (early-pictures.ts, 2026-11-27).
  *  2. The audio pass (`audio-pass.ts`), started beside 1 on the first audio stream (prober.ts keeps it when
  *     that is the stream chosen): every sample of the audio stream, nothing of the video. Loudness has no
  *     cheaper exact form; this is the floor any prober pays.
@@ -107,12 +109,13 @@ export async function startPass(args: string[], opts: ToolOptions, run: Runner =
 }
 
 export async function runAnalysis(
-  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool, how: { deadlineCut?: boolean; audioStarted?: Promise<PassRun> } = {},
+  plan: AnalysisPlan, opts: ToolOptions, run: Runner = runTool,
+  how: { deadlineCut?: boolean; audioStarted?: Promise<PassRun>; videoStarted?: Promise<PassRun> } = {},
 ): Promise<PassOutcome> {
-  // The audio pass may have been started already (prober.ts: beside ffprobe); it is then the plan's audio pass.
+  // A pass may have been started already (prober.ts: beside ffprobe, early-pictures.ts); it is then the plan's pass.
   const [a, v] = await Promise.all([
     plan.audio && (how.audioStarted ?? startPass(plan.audio.args, opts, run)),
-    plan.video && startPass(plan.video.args, opts, run),
+    plan.video && (how.videoStarted ?? startPass(plan.video.args, opts, run)),
   ]);
   if (opts.signal?.aborted) throw opts.signal.reason;
   const [audio, video] = await Promise.all([

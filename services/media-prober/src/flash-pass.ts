@@ -10,8 +10,9 @@ import type { FlashPlan } from "./flash-frames.ts";
  * that pass into a full decode on every rendition.
  *
  * It is the same consumer as the raw video file's (flash-frames.ts planFlashFrames: the frames at the video's own
- * rate, at most 60 a second, area-averaged into the 48-cell grid, raw RGB to one file; analyseFlashFrames reads it),
- * fed from its own input instead of a split of the file pass's decode. The input is the VAST pass's (the whitelists,
+ * rate, at most 60 a second, area-averaged into the 48-cell grid, raw RGB to one file, analysed while it is written:
+ * file-flash-follow.ts), fed from its own input instead of a split of the file pass's decode. For an MP4 it starts
+ * beside ffprobe, planned from the file's index (early-pictures.ts). The input is the VAST pass's (the whitelists,
  * frame size limits of decode-limits.ts), video only (`-an -sn -dn`).
  *
  * Threads as the raw file's full decode (file-limits.ts): its one filter chain unthreaded on ffmpeg's main thread

@@ -21,9 +21,10 @@ import { downloadMedia } from "./download.ts";
 import { toolUser, ToolError, type ResourceLimits } from "./exec.ts";
 import { probeDescribed, type PacketStats, type ProbeResult } from "./ffprobe.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
-import { flashPlanOf, withFlashes } from "./flash-fields.ts";
-import { analyseFlashFrames, type FlashVerdict } from "./flash-frames.ts";
-import { planFlashPass } from "./flash-pass.ts";
+import { discardEarly, keptRun, planPictures, sameFlashPass, sameVideoPass, startEarlyPictures } from "./early-pictures.ts";
+import { withFlashes } from "./flash-fields.ts";
+import type { FlashVerdict } from "./flash-frames.ts";
+import { followFlashFrames } from "./file-flash-follow.ts";
 import {
   canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility, VAST_FLASHES_NOT_MEASURED,
 } from "./media-accessibility.ts";
@@ -53,6 +54,8 @@ export interface MediaProberLimits {
   analysisTimeoutMs?: number;
   /** OS limits on every ffprobe/ffmpeg process (exec.ts); defaults there. */
   processLimits?: Partial<ResourceLimits>;
+  /** Start the picture passes beside ffprobe when an MP4's index predicts them (early-pictures.ts; default true). */
+  earlyPictures?: boolean;
 }
 
 export const DEFAULT_LIMITS: MediaProberLimits = {
@@ -185,14 +188,23 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     };
     // The description and the packet scan (demux only: bit rates, keyframe times for the video pass) from one ffprobe
     // (ffprobe.ts probeWithPackets: one process less beside the audio pass on a 2-core machine).
+    const probing = probeDescribed(file, toolOpts).then((r) => ({ r }), (err: unknown) => ({ err }));
+    // The picture passes too, when an MP4's own index predicts their commands (early-pictures.ts): kept below when
+    // ffprobe's facts plan the same ones.
+    const early = earlyTime.ms > 0 && limits.earlyPictures !== false
+      ? await startEarlyPictures(file, dir, head, input.analyzeFlashes, { ...toolOpts, timeoutMs: earlyTime.ms })
+      : undefined;
+    const stopPictures = () => Promise.all([discardEarly(early?.video), discardEarly(early?.flash)]);
     let meta: ProbeResult;
     let packets: PacketStats | undefined;
     try {
+      const probed = await probing;
+      if ("err" in probed) throw probed.err;
       let packetsError: unknown;
-      ({ meta, packets, packetsError } = await probeDescribed(file, toolOpts));
+      ({ meta, packets, packetsError } = probed.r);
       if (packetsError) log?.warn({ err: describe(packetsError) }, "packet statistics failed; the description alone was read");
     } catch (e) {
-      await stopEarly();
+      await Promise.all([stopEarly(), stopPictures()]);
       if (signal?.aborted) throw e;
       log?.warn({ url: input.url, err: describe(e) }, "ffprobe refused the file");
       return fail(ffprobeFailure(e, probeTime));
@@ -200,7 +212,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const video = pickVideoStream(meta.streams);
     const audio = pickAudioStream(meta.streams);
     if (!video && !audio) {
-      await stopEarly();
+      await Promise.all([stopEarly(), stopPictures()]);
       return fail("not a media file: no audio or video stream");
     }
     const firstAudio = meta.streams.find((s) => s.codec_type === "audio");
@@ -210,7 +222,7 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     const container = containerFacts(meta.format, head, video !== undefined);
     const moov = container.formatName.startsWith("mov") ? await moovAtomPosition(file) : "";
     if (signal?.aborted) {
-      await stopEarly();
+      await Promise.all([stopEarly(), stopPictures()]);
       throw signal.reason;
     }
     lap("packets");
@@ -218,18 +230,19 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     // Packet times are the container's; ffmpeg's filters see them minus the file's start time.
     const startTime = Number(meta.format.start_time) || 0;
 
-    const plan = planAnalysis({
-      input: file,
-      outDir: dir,
-      video: video
-        ? {
-          videoIndex: video.index, duration: videoDuration, keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
-          // Captions in the pictures: a branch of the video pass on its first frames (media-accessibility.ts captionChain).
-          captions: canCarryPictureCaptions(video),
-        }
-        : undefined,
-      audio: audio ? { index: audio.index } : undefined,
-    });
+    const plan = planAnalysis({ input: file, outDir: dir, audio: audio ? { index: audio.index } : undefined });
+    // The video pass and the flash pass (on the rendition the VAST analyzer chose: flash-pass.ts, every frame, a
+    // process of its own beside the audio and video passes), from ffprobe's facts.
+    const pictures = video
+      ? planPictures(file, dir, {
+        video, duration: videoDuration, keyframes: (packets?.keyframes.get(video.index) ?? []).map((t) => t - startTime),
+      }, input.analyzeFlashes)
+      : undefined;
+    plan.video = pictures?.video;
+    // An early picture pass is the probe's when ffprobe's facts planned the very same command (early-pictures.ts).
+    const keepVideo = !!(early?.video && pictures && sameVideoPass(early.video.plan, pictures.video));
+    const keepFlash = !!(early?.flash && pictures?.flash && sameFlashPass(early.flash.plan, pictures.flash));
+    await Promise.all([keepVideo ? undefined : discardEarly(early?.video), keepFlash ? undefined : discardEarly(early?.flash)]);
     // The audio pass already running (started beside ffprobe) is this plan's audio pass.
     if (keepEarly) plan.audio = earlyPlan;
     const audioStarted = keepEarly
@@ -240,22 +253,28 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
       : undefined;
     const passTime = timeLeft(limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs, deadlineMs);
     const passOpts = { ...toolOpts, timeoutMs: Math.max(1, passTime.ms) };
-    // Photosensitivity, on the rendition the VAST analyzer chose (flash-pass.ts): every frame, a process of its own
-    // beside the audio and video passes.
-    const flashPlan = input.analyzeFlashes && video ? flashPlanOf(video, dir) : undefined;
-    const flashPass = flashPlan && video ? planFlashPass(file, video.index, flashPlan) : undefined;
+    const flashPass = pictures?.flash;
+    const flashPlan = flashPass?.flash;
     let outcome: PassOutcome;
     let flashRun: PassRun | undefined;
+    // The flash analysis runs while the pass writes its grid (file-flash-follow.ts, as scanVideo's), not after it.
+    const follower = flashPlan && passTime.ms > 0 ? (keepFlash ? early!.flash!.follower : followFlashFrames(flashPlan)) : undefined;
     try {
-      if (passTime.ms <= 0) await stopEarly();
+      if (passTime.ms <= 0) await Promise.all([stopEarly(), keepVideo && discardEarly(early?.video), keepFlash && discardEarly(early?.flash)]);
+      const videoStarted = keepVideo ? keptRun(early!.video!) : undefined;
       [outcome, flashRun] = passTime.ms <= 0
         ? [{ result: { cropFrames: [] }, failure: `media analysis skipped: ${DEADLINE_REACHED}`, audioFailed: true, videoFailed: true, ms: {} }, undefined]
         : await Promise.all([
-          runAnalysis(plan, passOpts, undefined, { deadlineCut: passTime.cut || (keepEarly && earlyTime.cut), audioStarted }),
-          flashPass ? startPass(flashPass.args, passOpts) : undefined,
+          runAnalysis(plan, passOpts, undefined, {
+            deadlineCut: passTime.cut || ((keepEarly || keepVideo) && earlyTime.cut), audioStarted, videoStarted,
+          }),
+          flashPass ? (keepFlash ? keptRun(early!.flash!) : startPass(flashPass.args, passOpts)) : undefined,
         ]);
     } catch (e) {
-      if (signal?.aborted) throw e;
+      if (signal?.aborted) {
+        await follower?.finish(false, 0);
+        throw e;
+      }
       // runAnalysis only rejects on abort or a bug; either way nothing of the passes was measured.
       log?.warn({ url: input.url, err: describe(e) }, "analysis failed");
       outcome = { result: { cropFrames: [] }, failure: "media could not be decoded", audioFailed: true, videoFailed: true, ms: {} };
@@ -265,8 +284,9 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
     phaseMs.audio_pass = outcome.ms.audio;
     phaseMs.video_pass = outcome.ms.video;
     if (flashRun) phaseMs.flash_pass = Math.round(flashRun.ms);
+    if (early) phaseMs.early = keepVideo && (keepFlash || !flashPass) ? "kept" : "replanned";
     // A verdict over the whole video only: from a flash pass that finished.
-    const flashes: FlashVerdict | undefined = flashPlan && flashRun && !flashRun.failure ? await analyseFlashFrames(flashPlan, videoDuration) : undefined;
+    const flashes: FlashVerdict | undefined = await follower?.finish(!!flashRun && !flashRun.failure, videoDuration);
     const pass = outcome.result;
     const notMeasured = new Set<NotMeasuredField>();
 
@@ -377,6 +397,8 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
  */
 interface PhaseMs {
   download?: number; probe?: number; packets?: number; passes?: number; audio_pass?: number; video_pass?: number; flash_pass?: number; store?: number;
+  /** Not a time: the picture passes started beside ffprobe from an MP4's index (early-pictures.ts) were all kept, or one was re-planned. */
+  early?: "kept" | "replanned";
 }
 
 type LapPhase = "download" | "probe" | "packets" | "passes" | "store";

@@ -205,6 +205,30 @@ describe("media prober: generated media", () => {
     expect(planVideoPass({ input: file, outDir, videoIndex: 0, duration: 9, keyframes: [] }).stripTimesMs).toEqual([]);
   });
 
+  it("starts the picture passes beside ffprobe from an MP4's index: the same fields and images as after ffprobe", async () => {
+    // early-pictures.ts: planned from the moov box, kept when ffprobe's facts plan the same commands.
+    const logs: Array<{ phase_ms?: { early?: string } }> = [];
+    const logger = { info: (o: object) => logs.push(o), warn: () => undefined };
+    const run = async (earlyPictures: boolean) => {
+      const p = createMediaProber({ policy, artifacts, workDir, logger, limits: { downloadTimeoutMs: 20_000, earlyPictures } });
+      const r = await p.probe(create(MediaInputSchema, { url: `${server.base}/faststart.mp4`, analyzeFlashes: true }));
+      return { r, early: logs.at(-1)?.phase_ms?.early };
+    };
+    const on = await run(true);
+    const off = await run(false);
+    expect(on.early).toBe("kept");
+    expect(off.early).toBeUndefined();
+    expect(on.r.analysisError).toBe("");
+    expect(on.r.accessibility!.framesAnalyzed).toBeGreaterThan(0);
+    // Every field the same (download timing aside), every image byte for byte.
+    const image = (i: Image | undefined) => i && Buffer.from(artifacts.get(i.id)!.data).toString("base64");
+    const fields = (m: MediaProbe) => ({
+      ...m, downloadTimeMs: 0n, downloadSpeed: 0,
+      poster: image(m.poster), firstFrame: image(m.firstFrame), thumbnail: image(m.thumbnail), filmStrip: image(m.filmStrip), audioWave: image(m.audioWave),
+    });
+    expect(fields(on.r)).toEqual(fields(off.r));
+  });
+
   it("removes its temporary files", async () => {
     await probe("/letterbox.mp4");
     expect(await readdir(workDir)).toEqual([]);
