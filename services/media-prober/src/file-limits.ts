@@ -58,7 +58,8 @@ export function fullDecodeInputOptions(pixels: number): string[] {
 }
 
 /**
- * Global options of the raw file's video pass: its filters run on ffmpeg's main thread, unthreaded
+ * Global options of the VAST flash pass (flash-pass.ts), and of the raw file's video pass until 2026-11-27 14:30Z
+ * (that pass now slices its 480 px scale alone: FILE_VIDEO_PASS_FILTER_THREADS below): filters on ffmpeg's main thread, unthreaded
  * (`-filter_complex_threads 1`, where the other passes give their graphs DECODE_THREADS). Every frame of input 0 goes
  * through a dozen filters (the 480 px area scale, black, freeze, crop, interlace, the flash grid); slice-threaded, each
  * handed every frame to filter threads and waited for them while the 3 decoder threads held both cores, so the main
@@ -67,3 +68,18 @@ export function fullDecodeInputOptions(pixels: number): string[] {
  * CPU 8.1–8.4 → 7.5–7.8 s; the filters' outputs (logs, images, grid frames) byte for byte the same.
  */
 export const FILE_VIDEO_PASS_GLOBAL_OPTIONS = ["-filter_complex_threads", "1"];
+
+/**
+ * Filter threads of the raw file's video pass (file-video-pass.ts), used by one filter: the 480 px area scale of every
+ * frame (SMALL_SCALE there), the biggest piece of the pass's own work (0.66 CPU-s of ~1.4 over the bare decode on the
+ * bench's 30 s 1080p file, 2026-11-27 14:30Z); every other slice-threaded filter of that graph is pinned to
+ * `threads=1` (FILTER_UNTHREADED), so they still run inline as FILE_VIDEO_PASS_GLOBAL_OPTIONS says why. Unthreaded,
+ * the scale ran on ffmpeg's main thread, which also feeds input 0's decoders, so its ~0.7 ms a frame was serial;
+ * in two slices half of it runs on a filter thread beside the main thread. swscale's slices are exact (each output
+ * row from the same input rows and coefficients): the same logs, images and grid frames byte for byte. Measured in the
+ * media-prober README ("Performance: what is left", 2026-11-27 14:30Z).
+ */
+export const FILE_VIDEO_PASS_FILTER_THREADS = DECODE_THREADS;
+export const FILE_VIDEO_PASS_GRAPH_OPTIONS = ["-filter_complex_threads", String(FILE_VIDEO_PASS_FILTER_THREADS)];
+/** The generic filter option that keeps one filter unthreaded in a graph that has threads (FILE_VIDEO_PASS_GRAPH_OPTIONS). */
+export const FILTER_UNTHREADED = "threads=1";

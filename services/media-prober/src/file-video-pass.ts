@@ -1,5 +1,5 @@
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
-import { FILE_INPUT_OPTIONS, FILE_VIDEO_PASS_GLOBAL_OPTIONS, fullDecodeInputOptions } from "./file-limits.ts";
+import { FILE_INPUT_OPTIONS, FILE_VIDEO_PASS_GRAPH_OPTIONS, FILTER_UNTHREADED, fullDecodeInputOptions } from "./file-limits.ts";
 import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
@@ -63,8 +63,12 @@ export const FREEZE_MIN_S = 0.5;
  * raw 1080p frames, the filters of input 0 cost 0.58 s of CPU that way and 0.21 s this way (bench/RESULTS.md).
  */
 const SMALL_SCALE = `scale=w='min(${ANALYSIS_WIDTH},iw)':h=-2:flags=area`;
-/** blackdetect: a picture is black when 98 % of its pixels are under 10 % of the luma range; any run length counts. */
-const BLACKDETECT = "blackdetect=d=0:pic_th=0.98:pix_th=0.10";
+/**
+ * blackdetect: a picture is black when 98 % of its pixels are under 10 % of the luma range; any run length counts.
+ * Unthreaded (FILTER_UNTHREADED): on a 480 px picture its work is smaller than a hand-off to a filter thread; the
+ * graph's threads are for SMALL_SCALE (file-limits.ts FILE_VIDEO_PASS_FILTER_THREADS).
+ */
+const BLACKDETECT = `blackdetect=d=0:pic_th=0.98:pix_th=0.10:${FILTER_UNTHREADED}`;
 /**
  * -50 dB rather than freezedetect's -60: a held frame in a lossy encode is refined by the encoder over its first
  * copies, which -60 dB reads as motion (x264 at CRF 30: a 1.56 s hold measured 1.40 s at -60 dB, 1.56 s at -50 dB);
@@ -175,7 +179,9 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
   graph.push("[fcrop]nullsink");
   const maps = pictureOutputMaps(o, [...consumers.flatMap((c) => c.measuring), ...(p.captions ? ["ccinfo"] : [])]);
   const args = [
-    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...FILE_VIDEO_PASS_GLOBAL_OPTIONS,
+    // The graph's threads slice the 480 px scale; every other slice-threaded filter of input 0 runs inline
+    // (file-limits.ts FILE_VIDEO_PASS_FILTER_THREADS).
+    "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...FILE_VIDEO_PASS_GRAPH_OPTIONS,
     // Every frame of input 0 is decoded: more decoder threads for it (file-limits.ts fullDecodeThreads).
     ...fullDecodeInputOptions(p.pixels ?? 0), "-an", "-sn", "-dn", "-i", p.input,
     ...FILE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,

@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { createFlashAnalyzer, type FlashResult } from "@cva/imaging";
+import { FILTER_UNTHREADED } from "./file-limits.ts";
 
 /*
  * Photosensitivity of a raw video file (issue 25 §1, WCAG 2.2 SC 2.3.1): one more branch of the file video pass
@@ -62,7 +63,9 @@ export function planFlashFrames(p: FlashPlanInput): FlashPlan | undefined {
   const maxFrames = Math.floor(MAX_BYTES / (cols * rows * 3));
   const path = join(p.outDir, "flash.rgb");
   return {
-    chain: (inLabel) => `[${inLabel}]fps=${expr},scale=${cols}:${rows}:flags=area,format=rgb24,trim=end_frame=${maxFrames}[flashgrid]`,
+    // Unthreaded: in a graph with filter threads (the raw file pass, file-limits.ts FILE_VIDEO_PASS_FILTER_THREADS) a
+    // 48-cell picture is less work than a hand-off to a filter thread.
+    chain: (inLabel) => `[${inLabel}]fps=${expr},scale=${cols}:${rows}:flags=area:${FILTER_UNTHREADED},format=rgb24,trim=end_frame=${maxFrames}[flashgrid]`,
     outputArgs: ["-map", "[flashgrid]", "-f", "rawvideo", path],
     path, cols, rows, fps, fpsExpr: expr, maxFrames, width: p.width, height: p.height,
   };

@@ -6,7 +6,7 @@ import {
   leadingMs, longestFreezeMs, parseBlackdetect, parseFreezedetect, parseShowinfoTimes, parseSilencedetect, trailingMs,
 } from "../src/content.ts";
 import { parseClipping } from "../src/file-audio-pass.ts";
-import { fullDecodeThreads } from "../src/file-limits.ts";
+import { FILE_VIDEO_PASS_FILTER_THREADS, fullDecodeThreads } from "../src/file-limits.ts";
 import { planFileVideoPass } from "../src/file-video-pass.ts";
 import { planFlashFrames } from "../src/flash-frames.ts";
 import { planFlashPass } from "../src/flash-pass.ts";
@@ -177,19 +177,28 @@ describe("truncation", () => {
 });
 
 describe("the video pass's threads", () => {
-  // Both settings are exact (the same outputs byte for byte) and only about speed (file-limits.ts says why and what
-  // was measured); pinned so that the 8K address-space bound and the unthreaded filters are not lost by accident.
+  // These settings are exact (the same outputs byte for byte) and only about speed (file-limits.ts says why and what
+  // was measured); pinned so that the 8K address-space bound and the filters' threading are not lost by accident.
   const threadsOf = (args: string[]) => Number(args[args.indexOf("-threads") + 1]);
   const plan = (pixels: number) => planFileVideoPass({ input: "/x/file", outDir: "/x", videoIndex: 0, duration: 30, keyframes: [0, 10, 20], pixels });
 
-  it("input 0 gets a 4th frame thread up to 1440p on 2+ cores and at most 3 above; the filters run on the main thread", () => {
+  it("input 0 gets a 4th frame thread up to 1440p on 2+ cores and at most 3 above; only the 480 px scale is slice-threaded", () => {
     expect(fullDecodeThreads(1920 * 1080)).toBe(Math.max(2, Math.min(4, availableParallelism() + 2)));
     expect(fullDecodeThreads(2560 * 1440)).toBe(fullDecodeThreads(1920 * 1080));
     expect(fullDecodeThreads(3840 * 2160)).toBe(Math.max(2, Math.min(3, availableParallelism() + 1)));
     expect(fullDecodeThreads(0)).toBe(fullDecodeThreads(8192 * 4320));
     const args = plan(1920 * 1080).args;
     expect(threadsOf(args)).toBe(fullDecodeThreads(1920 * 1080));
-    expect(args.slice(args.indexOf("-filter_complex_threads"), args.indexOf("-filter_complex_threads") + 2)).toEqual(["-filter_complex_threads", "1"]);
+    expect(args.slice(args.indexOf("-filter_complex_threads"), args.indexOf("-filter_complex_threads") + 2)).toEqual(["-filter_complex_threads", String(FILE_VIDEO_PASS_FILTER_THREADS)]);
+    // The graph's threads are the small scale's: the other slice-threaded filters on input 0's frames run inline.
+    const graph = args[args.indexOf("-filter_complex") + 1]!;
+    expect(graph).toMatch(/scale=w='min\(480,iw\)':h=-2:flags=area[,\[]/);
+    expect(graph).toMatch(/blackdetect=[^,;\[]*:threads=1/);
+    const withFlash = planFileVideoPass({
+      input: "/x/file", outDir: "/x", videoIndex: 0, duration: 30, keyframes: [0, 10, 20], pixels: 1920 * 1080,
+      flash: planFlashFrames({ outDir: "/x", width: 1920, height: 1080, frameRate: "30/1" }),
+    }).args;
+    expect(withFlash[withFlash.indexOf("-filter_complex") + 1]).toMatch(/scale=48:27:flags=area:threads=1,/);
     expect(threadsOf(plan(7680 * 4320).args)).toBeLessThanOrEqual(3);
   });
 
