@@ -4,7 +4,8 @@
 // builds its next page under its own code, then two measured scans back to back 150 ms apart (the edge's hop). CPU is
 // user + sys of this process and every Chromium process (exited renderers through their reaper), per scan over the
 // block; with wall time, phase_ms and steps_ms (where B logs them) as medians, and the 1-min load.
-// Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]   (JOB=zip: the bench's zip, framed, v2)
+// Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]   (JOB=zip: the bench's zip, framed, v2;
+// JOB=landing: the v3 tag with capture_landing_page, as the edge sends it and the bench scans it)
 import { execSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
@@ -24,7 +25,9 @@ process.on("exit", () => rmSync(refDir, { recursive: true, force: true }));
 const A = (await import(`${refDir}src/index.ts`)) as typeof B;
 const logs: LogLine[] = [];
 const mk = (b: object): Log => keptLog(logs, b);
-const job = process.env.JOB === "zip" ? zipAdJob : staticAdJob;
+// JOB=landing: the static tag as the edge sends a v3 scanTag (capture_landing_page set), as the bench scans it.
+const landingJob = () => { const j = staticAdJob(); if (j.input.case === "tag") j.input.value.captureLandingPage = true; return j; };
+const job = process.env.JOB === "zip" ? zipAdJob : process.env.JOB === "landing" ? landingJob : staticAdJob;
 const pool = B.createBrowserPool({ browsers: 1, slots: 4 });
 const mkScanner = (M: typeof B) => M.createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger: mk({}), consentStates: true });
 const sc: Record<string, ReturnType<typeof B.createTagScanner>> = { A: mkScanner(A), B: mkScanner(B) };
