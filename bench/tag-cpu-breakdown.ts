@@ -4,7 +4,7 @@
 // renderers / GPU / network) per scan over each block, and the targets (pages, workers) made per scan. Variants: each
 // name given is set as process.env.CVA_EXP for its blocks, alternating, so that a switch read from it while measuring
 // (a local experiment, never committed) runs in the same minutes as the rest.
-// Usage: node --import tsx bench/tag-cpu-breakdown.ts [blocks] [scans-per-block] [variant,variant,...]
+// Usage: [JOB=landing] node --import tsx bench/tag-cpu-breakdown.ts [blocks] [scans-per-block] [variant,variant,...]
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { loadavg } from "node:os";
 import { countCpu, totalCpu, type CpuByKind } from "./cpu.ts";
@@ -16,7 +16,8 @@ const perBlock = Number(process.argv[3] ?? 12);
 const variants = (process.argv[4] ?? "base").split(",");
 const logs: LogLine[] = [];
 const mk = (b: object): Log => keptLog(logs, b);
-const job = staticAdJob;
+// JOB=landing: the v3 tag as the edge sends it (capture_landing_page set), the path every bench scan takes.
+const job = process.env.JOB === "landing" ? () => { const j = staticAdJob(); if (j.input.case === "tag") j.input.value.captureLandingPage = true; return j; } : staticAdJob;
 const pool = B.createBrowserPool({ browsers: 1, slots: 4 });
 const scanner = B.createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger: mk({}), consentStates: true, heavyAd: true });
 await scanner.warmUp();

@@ -4,14 +4,19 @@
 // builds its next page under its own code, then two measured scans back to back 150 ms apart (the edge's hop). CPU is
 // user + sys of this process and every Chromium process (exited renderers through their reaper), per scan over the
 // block; with wall time, phase_ms and steps_ms (where B logs them) as medians, and the 1-min load.
-// Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]   (JOB=zip: the bench's zip, framed, v2)
+// Usage: npx tsx services/tag-scanner/scripts/ab-tag.ts [rounds] [ref]   (JOB=zip: the bench's zip, framed, v2;
+// JOB=landing: the v3 tag with capture_landing_page, as the edge sends it and the bench scans it; FLOOR=1: each round
+// also runs the bench's floor twice on the same browser — bench/browser-floor.ts floorScan's unit of work, here as
+// floorScan below (a service's script imports no bench code) — with its CPU, so that both read against the floor of
+// the same minutes)
 import { execSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { createMemoryArtifactSink, createOutboundPolicy } from "@cva/platform";
 import { readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import * as B from "../src/index.ts";
-import { keptLog, staticAdJob, zipAdJob, type Log, type LogLine } from "./static-ad-kit.ts";
+import { keptLog, STATIC_AD, staticAdJob, zipAdJob, type Log, type LogLine } from "./static-ad-kit.ts";
+import type { Browser } from "puppeteer-core";
 
 const rounds = Number(process.argv[2] ?? 8);
 const ref = process.argv[3] ?? "main";
@@ -24,7 +29,9 @@ process.on("exit", () => rmSync(refDir, { recursive: true, force: true }));
 const A = (await import(`${refDir}src/index.ts`)) as typeof B;
 const logs: LogLine[] = [];
 const mk = (b: object): Log => keptLog(logs, b);
-const job = process.env.JOB === "zip" ? zipAdJob : staticAdJob;
+// JOB=landing: the static tag as the edge sends a v3 scanTag (capture_landing_page set), as the bench scans it.
+const landingJob = () => { const j = staticAdJob(); if (j.input.case === "tag") j.input.value.captureLandingPage = true; return j; };
+const job = process.env.JOB === "zip" ? zipAdJob : process.env.JOB === "landing" ? landingJob : staticAdJob;
 const pool = B.createBrowserPool({ browsers: 1, slots: 4 });
 const mkScanner = (M: typeof B) => M.createTagScanner({ pool, artifacts: createMemoryArtifactSink(), location: "usa", policy: createOutboundPolicy([]), logger: mk({}), consentStates: true });
 const sc: Record<string, ReturnType<typeof B.createTagScanner>> = { A: mkScanner(A), B: mkScanner(B) };
@@ -39,7 +46,24 @@ function cpuSeconds(): number {
 }
 const med = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
 for (const k of ["A", "B", "A", "B"]) await sc[k]!.scan(job());
-const wall: Record<string, number[]> = { A: [], B: [] }, cpu: Record<string, number[]> = { A: [], B: [] };
+const wall: Record<string, number[]> = { A: [], B: [], F: [] }, cpu: Record<string, number[]> = { A: [], B: [], F: [] };
+const floor = process.env.FLOOR === "1";
+/** bench/browser-floor.ts floorScan: new context, page, the creative set and loaded, its box shot, context closed. */
+async function floorScan(browser: Browser): Promise<number> {
+  const t = performance.now();
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setContent(`<!doctype html><html><body style="margin:0">${STATIC_AD}</body></html>`, { waitUntil: "load" });
+    await page.screenshot({ type: "png", clip: { x: 0, y: 0, width: 300, height: 250 } });
+  } finally {
+    await context.close();
+  }
+  return performance.now() - t;
+}
+const lease = floor ? await pool.acquire() : undefined;
+const floorBrowser = lease?.browser;
+lease?.release();
 const ph: Record<string, Array<Record<string, number>>> = { A: [], B: [] };
 const loads: number[] = [];
 for (let r = 0; r < rounds; r++) {
@@ -58,7 +82,13 @@ for (let r = 0; r < rounds; r++) {
     cpu[v]!.push((cpuSeconds() - c) * 1000 / 2);
     loads.push(loadavg()[0]!);
   }
+  if (floorBrowser) {
+    const c = cpuSeconds();
+    for (let i = 0; i < 2; i++) { wall.F!.push(await floorScan(floorBrowser)); await new Promise((ok) => setTimeout(ok, 150)); }
+    cpu.F!.push((cpuSeconds() - c) * 1000 / 2);
+  }
 }
+if (floorBrowser) console.log(`floor (bench/browser-floor.ts, same browser, same rounds): wall p50 ${Math.round(med(wall.F!))} ms (n=${wall.F!.length}), CPU p50 ${Math.round(med(cpu.F!))} ms`);
 for (const v of ["A", "B"]) {
   const keys = [...new Set(ph[v]!.flatMap((o) => Object.keys(o)))];
   console.log(`${v === "A" ? ref : "this checkout"} (${v}): wall p50 ${Math.round(med(wall[v]!))} ms (n=${wall[v]!.length}), CPU/scan p50 ${Math.round(med(cpu[v]!))} ms (mean ${Math.round(cpu[v]!.reduce((a, b) => a + b, 0) / cpu[v]!.length)})`);

@@ -36,12 +36,15 @@ export interface PreparedPage extends PageGatherers {
   proxy: EgressProxy;
   context: BrowserContext;
   /**
-   * Puppeteer's Page for the scan's tab, made on first call: only the click-through's landing capture uses one (its
-   * mouse, screenshot, evaluate). Every other step speaks CDP on `client`. Made eagerly, it cost every scan a second
+   * Puppeteer's Page for the scan's tab, made on first call: only a click-through whose click navigates the tab
+   * itself uses one (the landing's evaluate and screenshot; the click is sent on `client`). Every other step speaks
+   * CDP on `client`. Made eagerly, it cost every scan a second
    * session with Page, Network, Runtime, Log, Performance and Audits enabled (every event twice) and puppeteer's
    * utility world in every frame (see openTab).
    */
   page(): Promise<Page>;
+  /** The scan's tab. */
+  target: Target;
   client: CDPSession;
   mainFrameId: string;
   /** The creative's synthetic site: set by the scan, read by interception and the network gatherer. */
@@ -192,7 +195,7 @@ export async function preparePage(opts: {
     const [failed] = await setup(Promise.all([runPhase(gatherers, "start"), ...emulate(client, profile)]));
     if (failed.length > 0) throw new Error(`gatherers did not start: ${failed.map((f) => `${f.gatherer}: ${f.error}`).join("; ")}`);
     return {
-      browser: opts.browser, proxy, context: ctx, page, client, mainFrameId, site, popups,
+      browser: opts.browser, proxy, context: ctx, page, target, client, mainFrameId, site, popups,
       gatherers, ...byRole, worlds, consentSensor,
       async useProfile(p) {
         if (p.device === profile.device && p.language === profile.language && p.userAgent === profile.userAgent) return;

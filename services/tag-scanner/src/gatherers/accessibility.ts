@@ -4,6 +4,7 @@ import type { CDPSession, Protocol } from "puppeteer-core";
 import { bounded } from "../util.ts";
 import { pageFunction } from "./page-script.ts";
 import { axeSubset } from "./axe-subset.ts";
+import { asciiSource } from "./ascii-source.ts";
 import type { ProbeWorlds } from "./probe-world.ts";
 
 /** What page/a11y-probe.js returns for one frame. */
@@ -67,15 +68,22 @@ const MAX_TARGETS = 20;
 let axeSource: string | undefined;
 /**
  * axe-core's browser bundle (MPL-2.0) reduced to AXE_RULES (axe-subset.ts), derived once per process from the pinned
- * package; the full bundle if its shape is not the one the reduction knows.
+ * package; the full bundle if its shape is not the one the reduction knows. Sent as ASCII (ascii-source.ts: 8-bit over
+ * CDP and in V8 instead of UTF-16 for its 17 non-ASCII characters).
  */
 function axeScript(): string {
   if (axeSource === undefined) {
     const full = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+    let src: string;
     try {
-      axeSource = axeSubset(full, AXE_RULES);
+      src = axeSubset(full, AXE_RULES);
     } catch {
-      axeSource = full;
+      src = full;
+    }
+    try {
+      axeSource = asciiSource(src);
+    } catch {
+      axeSource = src;
     }
   }
   return axeSource;

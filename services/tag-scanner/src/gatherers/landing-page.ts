@@ -38,7 +38,13 @@ async function settle(page: Page, untilMs: number, stepMs: number): Promise<Page
 }
 
 export interface LandingOptions {
-  page: Page;
+  /** The scan's tab (a new page target that is not this one is the click's new tab). */
+  target: Target;
+  /**
+   * Puppeteer's Page on the scan's tab, asked for only when the click navigates it (the landing page is read and
+   * shot through it): a click that opens a new tab or nothing needs none (issue 22, see click()).
+   */
+  page: () => Promise<Page | undefined>;
   client: CDPSession;
   context: BrowserContext;
   worlds: ProbeWorlds;
@@ -71,8 +77,31 @@ export interface LandingOptions {
  * The landing page loads in the scan's context (same egress proxy, same cookies) with the scan's device, UA and
  * language (see new-tab-profile.ts). "working" = the final document (after redirects) answered 2xx and rendered.
  */
+/**
+ * A trusted click (or tap) on the scan's own session: the same Input commands, with the same parameters, that
+ * puppeteer's `page.mouse.click` / `page.touchscreen.tap` send on a fresh Page (pointer from (0,0), no modifiers,
+ * touch id 1). Puppeteer's Page is no longer made before every v3 click-through just to click: making it attached a
+ * second session to the tab with Page, Network, Runtime, Log, Performance and Audits enabled and its utility world in
+ * every frame (README, "Round four").
+ */
+async function click(client: CDPSession, point: { x: number; y: number }, touch: boolean | undefined): Promise<void> {
+  const { x, y } = point;
+  if (touch) {
+    const touchPoints = [{ x: Math.round(x), y: Math.round(y), radiusX: 0.5, radiusY: 0.5, force: 0.5, id: 1 }];
+    await client.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints, modifiers: 0 });
+    await client.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints, modifiers: 0 });
+    return;
+  }
+  // Sent together, in order, as puppeteer queues them (one session delivers them in order).
+  await Promise.all([
+    client.send("Input.dispatchMouseEvent", { type: "mouseMoved", modifiers: 0, buttons: 0, button: "none", x, y }),
+    client.send("Input.dispatchMouseEvent", { type: "mousePressed", modifiers: 0, clickCount: 1, buttons: 1, button: "left", x, y }),
+    client.send("Input.dispatchMouseEvent", { type: "mouseReleased", modifiers: 0, clickCount: 1, buttons: 0, button: "left", x, y }),
+  ]);
+}
+
 export async function captureLandingPage(opts: LandingOptions): Promise<LandingArtifact> {
-  const { page, client, context } = opts;
+  const { client, context } = opts;
   const until = Date.now() + opts.waitMs;
   let popup: Target | undefined;
   let popupRequested = "";
@@ -81,7 +110,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
   let wake: (() => void) | undefined;
   const poke = () => wake?.();
   const onTarget = (t: Target) => {
-    if (t.type() !== "page" || t === page.target()) return;
+    if (t.type() !== "page" || t === opts.target) return;
     popup ??= t;
     poke();
   };
@@ -120,8 +149,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
   const loaded = (st: PageState | undefined) => !!st && st.ready === "complete" && st.href !== "about:blank";
   try {
     const startIndex = opts.requestCount();
-    const press = opts.touch ? page.touchscreen.tap(opts.point.x, opts.point.y) : page.mouse.click(opts.point.x, opts.point.y);
-    await bounded(press, opts.stepMs, undefined);
+    await bounded(click(client, opts.point, opts.touch), opts.stepMs, undefined);
     let quietChecks = 0;
     let evidence = "";
     while (Date.now() < until) {
@@ -160,7 +188,12 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       }
     }
     if (!sameTab) return { tab: "none", url: "", title: "", working: false, evidence, ...(evidence === "time-out" ? unfinished() : {}) };
+    // The tab navigates: its Page is made now, beside the navigation (bounded: a tab that does not answer is a
+    // landing not read, as a Page that could not be made before the click was).
+    const made = bounded(opts.page(), opts.stepMs, undefined);
     while (!committed && Date.now() < until) await wait(50);
+    const page = await made;
+    if (!page) return { tab: "same_tab", url: sameTab, title: "", working: false, evidence, ...unfinished() };
     const st = committed ? await settle(page, until, opts.stepMs) : undefined;
     const shot = await bounded(page.screenshot({ type: "jpeg", quality: 70 }), opts.stepMs, undefined);
     const href = st?.href && !st.href.startsWith("chrome-error:") ? st.href : sameTab;

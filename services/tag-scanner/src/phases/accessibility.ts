@@ -13,9 +13,10 @@ const PAUSE_OBSERVE_MS = 1_500;
  * frame's layout probe on a loaded machine, a top frame compiling axe held the probe past its step: truth row
  * xo-iframe-300x600-paints-top measured its frame's stand-in box; beside the capture, the capture's frame). A framed bundle's top is our slot page (checked only when
  * the creative wrote into it): there axe goes into the slot's frame instead, when the creative is that one document.
- * With the consent sensor, only for a page of one frame: its Debugger is still on then, and V8 caches no compile
- * while it is — with more frames, the first one loaded after the release is what lets the others take axe from the
- * cache. Resolves whether axe was loaded; the checks load it where it is not.
+ * With the consent sensor, only for a page of one frame: the scanner starts this once the sensor's Debugger is off
+ * (bounded: past the bound it may still be on, and V8 caches no compile while it is) — with more frames, the first one
+ * loaded in the checks after the release is what lets the others take axe from the cache. Resolves whether axe was
+ * loaded; the checks load it where it is not.
  */
 export function loadAxeTop(prepared: PreparedPage, site: SyntheticSite, stepMs: number): Promise<boolean> {
   const { worlds, mainFrameId } = prepared;

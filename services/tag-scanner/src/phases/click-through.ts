@@ -37,17 +37,15 @@ export async function clickThroughPhase(prepared: PreparedPage, opts: {
   if (!opts.responsive || !click) return { landing: noLanding("nothing to click"), errors };
   const landingMs = Math.min(maxMs, opts.jobDeadline - Date.now() - stepMs);
   if (landingMs < 1_000) return { landing: noLanding("no time left before the job's deadline"), errors };
-  // Puppeteer's Page for the click and the landing shot: made here, only for a scan that clicks through.
   const fromMs = Date.now();
   // A bound that ran out is the machine's delay as much as the page's (LandingArtifact.unfinished).
   const gaveUp = (evidence: string): LandingArtifact => ({ ...noLanding(evidence), unfinished: { fromMs, toMs: Date.now() } });
-  const page = await bounded(prepared.page(), stepMs, undefined);
-  if (!page) return { landing: gaveUp("the tab did not answer before the click"), errors };
   prepared.popups.close = false;
   interception.allowClickNavigation();
   const landing = await bounded(
     captureLandingPage({
-      page, client, context, worlds, mainFrameId, point: click, touch: opts.touch,
+      // Puppeteer's Page (the landing's reads and shot) only if the click navigates the tab itself.
+      target: prepared.target, page: () => prepared.page(), client, context, worlds, mainFrameId, point: click, touch: opts.touch,
       waitMs: landingMs, stepMs,
       nextTopNavigation: interception.nextTopNavigation,
       inflightSince: (i) => net.inflightSince(i),
