@@ -97,6 +97,35 @@ describe("dispatch over JetStream", () => {
     await until("the stopped workers to drop out", liveCount(dispatcher), (n) => n === 0);
   });
 
+  it("with slotOnArrival, serves several locations from one slot: a job takes the slot when it arrives, never more than one at once", async () => {
+    let running = 0;
+    let most = 0;
+    const seenLocations: string[] = [];
+    const both = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa,nld", slots: 1, slotOnArrival: true, logger: silentLogger(), settings, workerId: "w-arrival",
+      handle: async (j, ctx) => {
+        running++;
+        most = Math.max(most, running);
+        seenLocations.push(ctx.location);
+        await new Promise((r) => setTimeout(r, 100));
+        running--;
+        return { case: "media", value: create(MediaProbeSchema, { url: `${ctx.location}:${j.jobId}` }) };
+      } });
+    await until("the worker's heartbeat in usa and nld", async () => [dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length, dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length], ([u, n]) => u === 1 && n === 1);
+    // One at a time (each location's job starts whichever pull holds nothing), then six at once.
+    for (const location of ["nld", "usa", "nld"]) {
+      const j = job();
+      const r = await dispatcher.submit(j, { timeoutMs: 20_000, location });
+      expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${location}:${j.jobId}`);
+    }
+    const jobs = Array.from({ length: 6 }, (_, i) => ({ j: job(), location: i % 2 ? "nld" : "usa" }));
+    const results = await Promise.all(jobs.map(({ j, location }) => dispatcher.submit(j, { timeoutMs: 20_000, location })));
+    results.forEach((r, i) => expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${jobs[i]!.location}:${jobs[i]!.j.jobId}`));
+    expect(most).toBe(1);
+    expect(new Set(seenLocations)).toEqual(new Set(["usa", "nld"]));
+    await both.stop();
+    await until("the stopped workers to drop out", liveCount(dispatcher), (n) => n === 0);
+  });
+
   it("redelivers a job to another worker when the one holding it is killed", async () => {
     const doomed = spawnWorker({ NATS_URL: nats.url, WORKER_ID: "doomed", HOLD_MS: "60000", LOCATION: "usa" });
     children.push(doomed.proc);

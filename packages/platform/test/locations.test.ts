@@ -3,6 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { MetaSchema, TagReportSchema, VastReportSchema, ZipReportSchema } from "@cva/contracts";
 import { ALL_LOCATIONS, loadCommonConfig, parseServerLocations, servedLocationOf, splitLocations, stampServerLocation } from "@cva/platform";
 import { createSlotGate } from "../src/dispatch/slot-gate.ts";
+import { until } from "../src/testing/until.ts";
 
 describe("SERVER_LOCATION", () => {
   it("reads one location or several, normalised, and refuses unknown names", () => {
@@ -54,5 +55,26 @@ describe("slot gate", () => {
     expect(order).toEqual(["b", "c", "a"]);
     gate.close();
     await gate.acquire();
+  });
+
+  it("says when a slot is free without taking it, and not while a freed slot goes to a waiter", async () => {
+    const gate = createSlotGate(1);
+    await gate.whenFree();
+    await gate.acquire();
+    let free = 0;
+    const watch = () => gate.whenFree().then(() => free++);
+    void watch();
+    const b = gate.acquire();
+    // The slot goes to b, who waited for it: still none free.
+    gate.release();
+    await b;
+    await Promise.resolve();
+    expect(free).toBe(0);
+    gate.release();
+    await until("whenFree to resolve", async () => free, (n) => n === 1, 1_000);
+    // It took nothing: the slot is still there to acquire.
+    await gate.acquire();
+    gate.close();
+    await gate.whenFree();
   });
 });

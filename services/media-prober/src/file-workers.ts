@@ -43,6 +43,10 @@ export async function startFileWorkers(opts: FileWorkersOptions): Promise<FileWo
         location: opts.location,
         slots: opts.slots,
         gate,
+        // Four pulls (video and audio, each location) share the gate: a job takes its slot when it arrives, not a
+        // pull while it waits (worker.ts), or a job of the location whose pull was not waiting sat in the queue until a
+        // holder's pull expired: 194–863 ms between dispatch and the job's start, 2026-11-27 (media-prober README).
+        slotOnArrival: true,
         logger: opts.logger,
         async handle(job, ctx) {
           opts.shared?.acquire();

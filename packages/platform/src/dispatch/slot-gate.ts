@@ -5,6 +5,11 @@
  */
 export interface SlotGate {
   acquire(): Promise<void>;
+  /**
+   * Resolves when a slot is free and nobody waits for one, without taking it (a worker that takes its slot only when
+   * a job arrives issues its pulls then: worker.ts `slotOnArrival`).
+   */
+  whenFree(): Promise<void>;
   release(): void;
   close(): void;
 }
@@ -13,6 +18,7 @@ export function createSlotGate(size: number): SlotGate {
   let free = Math.max(1, size);
   let closed = false;
   const waiters: Array<() => void> = [];
+  const freeWaiters: Array<() => void> = [];
   return {
     acquire() {
       if (closed) return Promise.resolve();
@@ -22,14 +28,22 @@ export function createSlotGate(size: number): SlotGate {
       }
       return new Promise<void>((resolve) => waiters.push(resolve));
     },
+    whenFree() {
+      if (closed || (free > 0 && waiters.length === 0)) return Promise.resolve();
+      return new Promise<void>((resolve) => freeWaiters.push(resolve));
+    },
     release() {
       const next = waiters.shift();
       if (next) next();
-      else free++;
+      else {
+        free++;
+        for (const w of freeWaiters.splice(0)) w();
+      }
     },
     close() {
       closed = true;
       for (const w of waiters.splice(0)) w();
+      for (const w of freeWaiters.splice(0)) w();
     },
   };
 }

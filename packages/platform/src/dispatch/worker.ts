@@ -53,6 +53,15 @@ export interface WorkerOptions {
    * video and audio files); by default the worker's own gate of `slots`.
    */
   gate?: SlotGate;
+  /**
+   * Take a slot when a job arrives instead of when its pull is issued; a pull is still issued only while a slot is
+   * free. For workers whose gate is shared by several pulls (kinds × locations): a pull waiting on a quiet location
+   * otherwise holds a slot until it expires, and a job of another location waits that long in the queue (the media
+   * prober's video and audio files, four pulls on one gate: 194–863 ms between dispatch and the job's start, 2026-11-27).
+   * The price: when several pulls answer at once, the jobs beyond the free slots wait here for one (kept alive), at
+   * most one per pull, instead of in the queue for another replica.
+   */
+  slotOnArrival?: boolean;
   handle(job: ScanJob, ctx: JobContext): Promise<JobOutcome>;
 }
 
@@ -197,7 +206,51 @@ export async function startWorker(nc: NatsConnection, opts: WorkerOptions): Prom
     return stored;
   }
 
+  // A job pulled while no slot was held for it (slotOnArrival): it takes one, waiting while another pull's job has the
+  // last, kept alive meanwhile. Given back to the queue when the worker stops before it got one.
+  async function runOnArrival(m: JsMsg, location: string): Promise<void> {
+    const alive = setInterval(() => m.working(), Math.max(250, Math.floor(settings.ackWaitMs / 3)));
+    try {
+      await gate.acquire();
+    } finally {
+      clearInterval(alive);
+    }
+    if (stopping) {
+      m.nak();
+      return;
+    }
+    busy++;
+    beat();
+    try {
+      await process(m, location);
+    } finally {
+      busy--;
+      gate.release();
+    }
+  }
+
+  async function pullOnArrival(location: string, consumer: (typeof pulls)[number]["consumer"]): Promise<void> {
+    while (!stopping) {
+      await gate.whenFree();
+      if (stopping) break;
+      let m: JsMsg | null;
+      try {
+        m = await consumer.next({ expires });
+      } catch (err) {
+        if (stopping || nc.isClosed()) break;
+        log.warn({ err: (err as Error).message, location }, "fetch failed; retrying");
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (!m) continue;
+      // Takes its slot synchronously when one is free, before this loop asks whenFree again.
+      const p = runOnArrival(m, location).finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+  }
+
   async function pullLoop(location: string, consumer: (typeof pulls)[number]["consumer"]): Promise<void> {
+    if (opts.slotOnArrival) return pullOnArrival(location, consumer);
     while (!stopping) {
       await gate.acquire();
       if (stopping) {
