@@ -7,7 +7,7 @@ import { followFlashFrames, type FlashFollower } from "./file-flash-follow.ts";
 import { flashPlanOf } from "./flash-fields.ts";
 import { planFlashPass, type FlashPassPlan } from "./flash-pass.ts";
 import { canCarryPictureCaptions } from "./media-accessibility.ts";
-import { readMp4VideoIndex, type Mp4VideoIndex } from "./mp4-index.ts";
+import { isMp4Head, readMp4VideoIndex, streamOfIndex, type Mp4VideoIndex } from "./mp4-index.ts";
 import { planVideoPass, type VideoPassPlan } from "./video-pass.ts";
 
 /*
@@ -52,16 +52,9 @@ export function planPictures(input: string, outDir: string, f: PictureFacts, fla
   return { video, flash: flashPlan ? planFlashPass(input, f.video.index, flashPlan) : undefined };
 }
 
-/** The facts an MP4's index predicts, as ffprobe would describe the stream (file-prober.ts passInputOfIndex). */
+/** The facts an MP4's index predicts, as ffprobe would describe the stream. */
 export function factsOfIndex(x: Mp4VideoIndex): PictureFacts {
-  return {
-    video: {
-      index: x.index, codec_type: "video", codec_name: x.codecName, width: x.width, height: x.height, r_frame_rate: x.frameRate,
-      side_data_list: x.quarterTurn ? [{ rotation: 90 }] : [],
-    },
-    duration: x.duration,
-    keyframes: x.keyframes,
-  };
+  return { video: streamOfIndex(x), duration: x.duration, keyframes: x.keyframes };
 }
 
 /** A pass started early: its plan, its run (an abort resolves to `err`), its own stop. */
@@ -87,7 +80,7 @@ export interface EarlyPictures {
 export async function startEarlyPictures(
   file: string, outDir: string, head: Uint8Array, flashes: boolean, opts: ToolOptions,
 ): Promise<EarlyPictures | undefined> {
-  if (head.length < 8 || Buffer.from(head.subarray(4, 8)).toString("latin1") !== "ftyp") return undefined;
+  if (!isMp4Head(head)) return undefined;
   const index = await readMp4VideoIndex(file).catch(() => undefined);
   if (!index || !(index.width > 0 && index.height > 0) || index.width * index.height > MAX_PIXELS) return undefined;
   if (opts.signal?.aborted) return undefined;

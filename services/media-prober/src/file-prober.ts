@@ -18,7 +18,7 @@ import { FILE_FIELD, type FileField } from "./file-not-measured.ts";
 import { flashPlanOf, withFlashes } from "./flash-fields.ts";
 import { followFlashFrames, type FlashFollower } from "./file-flash-follow.ts";
 import { FREEZE_MIN_S, planFileVideoPass, readFileVideoPass, type FileVideoPassInput, type FileVideoPassPlan, type FileVideoPassResult } from "./file-video-pass.ts";
-import { readMp4VideoIndex, type Mp4VideoIndex } from "./mp4-index.ts";
+import { isMp4Head, readMp4VideoIndex, streamOfIndex, type Mp4VideoIndex } from "./mp4-index.ts";
 import { judgeScanType } from "./interlace.ts";
 import { canCarryPictureCaptions, captionsUnmeasured, FLASH_FIELD_KEYS, mediaAccessibility } from "./media-accessibility.ts";
 import { judgeLetterboxing } from "./letterbox.ts";
@@ -170,7 +170,7 @@ export function createFileProber(deps: { artifacts: ArtifactSink; limits?: Parti
 
     // The early pass (comment at the top): planned from the MP4's own index, started before ffprobe.
     let early: EarlyPass<PassOutcome> | undefined;
-    if (kind === "video" && limits.earlyPass !== false && head.length >= 8 && Buffer.from(head.subarray(4, 8)).toString("latin1") === "ftyp") {
+    if (kind === "video" && limits.earlyPass !== false && isMp4Head(head)) {
       const index = await readMp4VideoIndex(path).catch(() => undefined);
       if (index && index.width > 0 && index.height > 0 && index.width <= MAX_SIDE && index.height <= MAX_SIDE) {
         const plan = planFileVideoPass(passInputOfIndex(path, opts.dir, index));
@@ -409,10 +409,7 @@ function passInputOfProbe(path: string, dir: string, video: ProbeStream, meta: P
 
 /** The same, predicted from an MP4's own index (mp4-index.ts), as the stream ffprobe would describe. */
 function passInputOfIndex(path: string, dir: string, x: Mp4VideoIndex): FileVideoPassInput {
-  const stream: ProbeStream = {
-    index: x.index, codec_type: "video", codec_name: x.codecName, width: x.width, height: x.height, r_frame_rate: x.frameRate,
-    side_data_list: x.quarterTurn ? [{ rotation: 90 }] : [],
-  };
+  const stream = streamOfIndex(x);
   return {
     input: path, outDir: dir, videoIndex: x.index, duration: x.duration, pixels: x.width * x.height, keyframes: x.keyframes,
     flash: flashPlanOf(stream, dir), captions: canCarryPictureCaptions(stream),

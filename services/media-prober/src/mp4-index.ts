@@ -1,4 +1,5 @@
 import { open } from "node:fs/promises";
+import type { ProbeStream } from "./ffprobe.ts";
 
 /*
  * What scanVideo's video pass needs to be planned (file-video-pass.ts planFileVideoPass: the stream's index, picture
@@ -136,6 +137,19 @@ function readEdits(buf: Buffer, trak: Box, movieScale: number, timescale: number
     }
   }
   return normal ? { ...normal, emptyTicks } : undefined;
+}
+
+/** A file whose first box is `ftyp` (MP4/MOV): the only kind this reader is asked about. */
+export function isMp4Head(head: Uint8Array): boolean {
+  return head.length >= 8 && Buffer.from(head.subarray(4, 8)).toString("latin1") === "ftyp";
+}
+
+/** The video stream as ffprobe would describe it, for planning a pass from the index (both early passes). */
+export function streamOfIndex(x: Mp4VideoIndex): ProbeStream {
+  return {
+    index: x.index, codec_type: "video", codec_name: x.codecName, width: x.width, height: x.height, r_frame_rate: x.frameRate,
+    side_data_list: x.quarterTurn ? [{ rotation: 90 }] : [],
+  };
 }
 
 /** The video track's plan facts, or undefined when the file is not an MP4/MOV this reader fully understands. */
