@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { launchFloorBrowser } from "./browser-floor.ts";
 import { axeSubset } from "@cva/tag-scanner/gatherers/axe-subset.ts";
 import { AXE_RULES } from "@cva/tag-scanner/gatherers/accessibility.ts";
+import { asciiSource } from "@cva/tag-scanner/gatherers/ascii-source.ts";
 function perPid(): Map<string, number> {
   const kids = new Map<number, number[]>(); const ticks = new Map<number, number>();
   for (const d of readdirSync("/proc")) { if (!/^\d+$/.test(d)) continue;
@@ -26,7 +27,7 @@ function perPid(): Map<string, number> {
 const byKind: Record<string, Record<string, number>> = {};
 const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const axe = axeSubset(readFileSync(createRequire(import.meta.resolve("@cva/tag-scanner/gatherers/accessibility.ts")).resolve("axe-core/axe.min.js"), "utf8"), AXE_RULES) + '\n;typeof axe === "object"';
-const axeEsc = axe.replace(/[^\x00-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const axeEsc = asciiSource(axe);
 const dbg = process.env.DEBUGGER !== "0";
 const fb = await launchFloorBrowser(); const browser = fb.browser;
 const bs = await browser.target().createCDPSession();
