@@ -57,7 +57,8 @@ describe("the reaper", () => {
     const store = await createAuthStore(nc);
     await store.createKey("abandoned", 10);
     await reaper(store, 100);
-    const r = reserved(await store.reserve("abandoned", "job-lost", { ttlMs: 400 }));
+    // Long enough that the two reads below come before the expiry on a stalled machine.
+    const r = reserved(await store.reserve("abandoned", "job-lost", { ttlMs: 1500 }));
     expect(await used(store, "abandoned")).toBe(1);
     expect((await store.listHeld()).map((h) => h.reservationId)).toContain(r.reservationId);
 
@@ -76,10 +77,11 @@ describe("the reaper", () => {
     const a = await createAuthStore(nc);
     const b = await createAuthStore(nc2);
     await a.createKey("raced", 20);
-    // Long intervals: the sweeps below are the only ones, run at the same moment on both replicas.
+    // Long intervals: the sweeps below are the only ones, run at the same moment on both replicas. The TTL leaves six
+    // reserves and a commit time before the expiry on a stalled machine.
     const ra = await reaper(a, 3_600_000);
     const rb = await reaper(b, 3_600_000);
-    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => a.reserve("raced", `job-${i}`, { ttlMs: 300 }).then(reserved)));
+    const rs = await Promise.all(Array.from({ length: 6 }, (_, i) => a.reserve("raced", `job-${i}`, { ttlMs: 1500 }).then(reserved)));
     const committed = rs[5]!;
     expect(await a.commit(committed.reservationId)).toBe(true);
     expect(await used(a, "raced")).toBe(6);
@@ -109,7 +111,8 @@ describe("the reaper", () => {
   it("never refunds a committed reservation; a commit after expiry refunds it instead (that scan is free)", async () => {
     const store = await createAuthStore(nc);
     await store.createKey("committer", 10);
-    const kept = reserved(await store.reserve("committer", "kept", { ttlMs: 300 }));
+    // A minute: the commit that follows must not race the expiry on a stalled machine.
+    const kept = reserved(await store.reserve("committer", "kept", { ttlMs: 60_000 }));
     expect(await store.commit(kept.reservationId)).toBe(true);
     expect(await store.commit(kept.reservationId)).toBe(true);
     expect(await store.refund(kept.reservationId)).toBe(false);
@@ -252,11 +255,13 @@ describe("in-flight cap", () => {
   });
 
   it("does not count holds past their expiry", async () => {
-    const store = await createAuthStore(nc);
+    // The store's clock, moved by hand: a real 150 ms expiry could pass before the second reserve on a stalled machine.
+    let t = Date.now();
+    const store = await createAuthStore(nc, { now: () => t });
     await store.createKey("stale-holds", 100);
     const r = reserved(await store.reserve("stale-holds", "a", { ttlMs: 150, maxInFlight: 1 }));
     expect((await store.reserve("stale-holds", "b", { maxInFlight: 1 })).ok).toBe(false);
-    await until("expiry", async () => Date.now(), (t) => t > r.expiresUnixMs);
+    t = r.expiresUnixMs + 1;
     expect((await store.reserve("stale-holds", "c", { maxInFlight: 1 })).ok).toBe(true);
   });
 
