@@ -20,6 +20,16 @@ import type { FlashPlan } from "./flash-frames.ts";
  * DECODE_THREADS for both: this pass is the VAST scan's long pole and the only one decoding every frame. On the bench's
  * 15 s 720p file beside the audio and video passes (2026-11-27, bench/RESULTS.md): wall 1.39 → 1.04 s median at load
  * ~40 (faster in 8 of 8), 1.02 → 0.97 s at load ~11 (5 of 6); the grid file byte for byte the same.
+ *
+ * Measured and left as it is (2026-11-27 16:30–17:00Z, branch vast6, bench/RESULTS.md). The grid's scale cut into
+ * two slices on a filter thread, the way scanVideo's 480 px scale is (`-filter_complex_threads 2`, the scale's
+ * `threads=2`): the same grid byte for byte, no faster (12 pairs alone, 12 beside the other passes, 14 probes). 2, 3
+ * or 5 decoder threads instead of 4: no difference either. The reason is that the probe's passes together are bound
+ * by CPU on 2 cores (ffprobe, audio, video and flash passes ~1.2–1.3 CPU-s against the floor's ~0.9), so moving work
+ * from one of this pass's threads to another does not shorten it. What it costs over a bare decode with the same
+ * threads is the grid, ~0.1 CPU-s (swscale's 28-tap area filter on every line is ~75 ms of it). One decoder thread
+ * cuts the probe's CPU by ~0.19 s (frame threading's own cost on this 2-vCPU host), but it ties the pass to one core
+ * and was no faster in wall.
  */
 export interface FlashPassPlan {
   args: string[];
