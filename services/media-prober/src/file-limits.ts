@@ -33,14 +33,15 @@ export function refusedStreamCount(stderr: string): boolean {
   return /Number of streams exceeds max_streams parameter/.test(stderr);
 }
 
-/** 2560x1440: the largest picture decoded with a 4th frame thread (fullDecodeThreads). */
+/** 2560x1440: the largest picture decoded with more frame threads (fullDecodeThreads, fileVideoPassDecodeThreads). */
 export const SMALL_FULL_DECODE_PIXELS = 2560 * 1440;
 
 /**
- * Decoder threads of the one input of a raw file's video pass that decodes every frame (file-video-pass.ts input 0).
- * At least ffmpeg's own default (cores + 1, the `ffmpeg -i f -f null -` floor's: 3 on 2 cores) rather than
- * DECODE_THREADS, because that decode is the scan's long pole and H.264/HEVC frame threading keeps only about
- * threads − 1 frames in flight. Pictures of at most SMALL_FULL_DECODE_PIXELS (1440p and below) get one thread more
+ * Decoder threads of a full decode beside per-frame filters: the VAST flash pass (flash-pass.ts), and the base of
+ * scanVideo's video pass's input 0 (fileVideoPassDecodeThreads below gives that one more up to 1440p). At least
+ * ffmpeg's own default (cores + 1, the `ffmpeg -i f -f null -` floor's: 3 on 2 cores) rather than DECODE_THREADS,
+ * because that decode is the scan's long pole and H.264/HEVC frame threading keeps only about threads − 1 frames in
+ * flight. Pictures of at most SMALL_FULL_DECODE_PIXELS (1440p and below) get one thread more
  * (cores + 2, at most 4): the pass's filters run on ffmpeg's main thread (FILE_VIDEO_PASS_GLOBAL_OPTIONS), and while
  * it filters one frame, a 4th frame in flight keeps both cores decoding. On the bench's 30 s 1080p file (2026-11-27,
  * 4 pairs, bench/RESULTS.md): 5.42 → 4.69 s wall (floor 4.05 s), CPU no higher; the same outputs byte for byte
@@ -52,9 +53,32 @@ export function fullDecodeThreads(pixels: number): number {
   return Math.max(DECODE_THREADS, Math.min(most, availableParallelism() + (most === 4 ? 2 : 1)));
 }
 
-/** FILE_INPUT_OPTIONS with fullDecodeThreads decoder threads, for a picture of this many pixels (0 = unknown). */
-export function fullDecodeInputOptions(pixels: number): string[] {
-  return [...FILE_INPUT_OPTIONS.slice(0, -1), String(fullDecodeThreads(pixels))];
+/** The most decoder threads input 0 of scanVideo's video pass gets (fileVideoPassDecodeThreads). */
+export const FILE_VIDEO_PASS_MOST_THREADS = 6;
+
+/**
+ * Decoder threads of input 0 of scanVideo's video pass (file-video-pass.ts), the one decode of every frame beside a
+ * dozen frame consumers: for pictures of at most SMALL_FULL_DECODE_PIXELS, 3 per core and at most
+ * FILE_VIDEO_PASS_MOST_THREADS (6 on 2 cores), else fullDecodeThreads. That pass's main thread filters every frame (the
+ * unthreaded filters, half the 480 px scale) while a filter thread does the scale's other half, so 4 frame threads kept
+ * fewer frames in flight than both cores could decode; the decoder's frame threads mostly wait on one another's
+ * reference rows, and two more keep a core busy through those waits. Frame threading is exact: the same images, grid
+ * and log lines byte for byte with 4, 6 and 8 threads. Measured on the bench's 30 s 1080p file, 2 cores, 2026-11-27
+ * (bench/RESULTS.md, branch video6): the pass with 4 → 6 threads faster in 20 of 24 pairs (wall median 3.25 → 3.04 s
+ * against a 2.61 s floor in one set of 6), CPU the same (4.94 → 4.99 s), RSS 219 → 232 MB; 8 threads no faster than 6,
+ * and with 6 a third filter thread (the scale in 3 slices) slower (2 of 8 pairs, CPU 5.59 → 5.82 s).
+ * Not measured on more cores (the cap bounds the memory per pass). The VAST flash pass keeps fullDecodeThreads (its
+ * filters are one small scale, not measured with more threads).
+ */
+export function fileVideoPassDecodeThreads(pixels: number): number {
+  const full = fullDecodeThreads(pixels);
+  if (!(pixels > 0 && pixels <= SMALL_FULL_DECODE_PIXELS)) return full;
+  return Math.max(full, Math.min(FILE_VIDEO_PASS_MOST_THREADS, availableParallelism() * 3));
+}
+
+/** FILE_INPUT_OPTIONS with fileVideoPassDecodeThreads decoder threads, for a picture of this many pixels (0 = unknown). */
+export function fileVideoPassInputOptions(pixels: number): string[] {
+  return [...FILE_INPUT_OPTIONS.slice(0, -1), String(fileVideoPassDecodeThreads(pixels))];
 }
 
 /**

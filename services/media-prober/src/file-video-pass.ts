@@ -1,5 +1,5 @@
 import { parseBlackdetect, parseFreezedetect, parseShowinfoTimes, type Interval } from "./content.ts";
-import { FILE_INPUT_OPTIONS, FILE_VIDEO_PASS_GRAPH_OPTIONS, FILTER_UNTHREADED, fullDecodeInputOptions } from "./file-limits.ts";
+import { FILE_INPUT_OPTIONS, FILE_VIDEO_PASS_GRAPH_OPTIONS, FILTER_UNTHREADED, fileVideoPassInputOptions } from "./file-limits.ts";
 import type { FlashPlan } from "./flash-frames.ts";
 import { parseIdet, type IdetCounts } from "./interlace.ts";
 import { parseCropdetect, type CropFrame } from "./letterbox.ts";
@@ -87,7 +87,7 @@ export interface FileVideoPassInput {
   duration: number;
   /** Keyframe times on ffmpeg's timeline, from the packet scan; [] = unknown. */
   keyframes: number[];
-  /** The coded picture's width x height (sets input 0's decoder threads: fullDecodeThreads); 0 or absent = unknown. */
+  /** The coded picture's width x height (sets input 0's decoder threads: fileVideoPassDecodeThreads); 0 or absent = unknown. */
   pixels?: number;
   stripFrames?: number;
   /** The photosensitivity branch (flash-frames.ts): one more output of the same decode. */
@@ -182,8 +182,8 @@ export function planFileVideoPass(p: FileVideoPassInput): FileVideoPassPlan {
     // The graph's threads slice the 480 px scale; every other slice-threaded filter of input 0 runs inline
     // (file-limits.ts FILE_VIDEO_PASS_FILTER_THREADS).
     "-hide_banner", "-nostdin", "-nostats", "-v", "info", ...FILE_VIDEO_PASS_GRAPH_OPTIONS,
-    // Every frame of input 0 is decoded: more decoder threads for it (file-limits.ts fullDecodeThreads).
-    ...fullDecodeInputOptions(p.pixels ?? 0), "-an", "-sn", "-dn", "-i", p.input,
+    // Every frame of input 0 is decoded: more decoder threads for it (file-limits.ts fileVideoPassDecodeThreads).
+    ...fileVideoPassInputOptions(p.pixels ?? 0), "-an", "-sn", "-dn", "-i", p.input,
     ...FILE_INPUT_OPTIONS, "-t", String(FIRST_FRAME_WINDOW_S), "-an", "-sn", "-dn", "-i", p.input,
     ...poster.input,
     "-filter_complex", graph.join(";"),

@@ -6,7 +6,7 @@ import {
   leadingMs, longestFreezeMs, parseBlackdetect, parseFreezedetect, parseShowinfoTimes, parseSilencedetect, trailingMs,
 } from "../src/content.ts";
 import { parseClipping } from "../src/file-audio-pass.ts";
-import { FILE_VIDEO_PASS_FILTER_THREADS, fullDecodeThreads } from "../src/file-limits.ts";
+import { FILE_VIDEO_PASS_FILTER_THREADS, FILE_VIDEO_PASS_MOST_THREADS, fileVideoPassDecodeThreads, fullDecodeThreads } from "../src/file-limits.ts";
 import { planFileVideoPass } from "../src/file-video-pass.ts";
 import { planFlashFrames } from "../src/flash-frames.ts";
 import { planFlashPass } from "../src/flash-pass.ts";
@@ -182,13 +182,17 @@ describe("the video pass's threads", () => {
   const threadsOf = (args: string[]) => Number(args[args.indexOf("-threads") + 1]);
   const plan = (pixels: number) => planFileVideoPass({ input: "/x/file", outDir: "/x", videoIndex: 0, duration: 30, keyframes: [0, 10, 20], pixels });
 
-  it("input 0 gets a 4th frame thread up to 1440p on 2+ cores and at most 3 above; only the 480 px scale is slice-threaded", () => {
+  it("input 0 gets 3 frame threads a core (at most 6) up to 1440p and at most 3 above; only the 480 px scale is slice-threaded", () => {
     expect(fullDecodeThreads(1920 * 1080)).toBe(Math.max(2, Math.min(4, availableParallelism() + 2)));
     expect(fullDecodeThreads(2560 * 1440)).toBe(fullDecodeThreads(1920 * 1080));
     expect(fullDecodeThreads(3840 * 2160)).toBe(Math.max(2, Math.min(3, availableParallelism() + 1)));
     expect(fullDecodeThreads(0)).toBe(fullDecodeThreads(8192 * 4320));
+    expect(fileVideoPassDecodeThreads(1920 * 1080)).toBe(Math.max(fullDecodeThreads(1920 * 1080), Math.min(FILE_VIDEO_PASS_MOST_THREADS, availableParallelism() * 3)));
+    expect(fileVideoPassDecodeThreads(2560 * 1440)).toBe(fileVideoPassDecodeThreads(1920 * 1080));
+    expect(fileVideoPassDecodeThreads(3840 * 2160)).toBe(fullDecodeThreads(3840 * 2160));
+    expect(fileVideoPassDecodeThreads(0)).toBe(fullDecodeThreads(0));
     const args = plan(1920 * 1080).args;
-    expect(threadsOf(args)).toBe(fullDecodeThreads(1920 * 1080));
+    expect(threadsOf(args)).toBe(fileVideoPassDecodeThreads(1920 * 1080));
     expect(args.slice(args.indexOf("-filter_complex_threads"), args.indexOf("-filter_complex_threads") + 2)).toEqual(["-filter_complex_threads", String(FILE_VIDEO_PASS_FILTER_THREADS)]);
     // The graph's threads are the small scale's: the other slice-threaded filters on input 0's frames run inline.
     const graph = args[args.indexOf("-filter_complex") + 1]!;
