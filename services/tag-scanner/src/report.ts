@@ -19,7 +19,7 @@ import type { LayoutArtifact } from "./gatherers/layout.ts";
 import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
-import type { CpuSample } from "./gatherers/performance.ts";
+import type { CpuSample, MetricsAnswer } from "./gatherers/performance.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 import type { ConsentRunArtifact } from "./privacy/artifact.ts";
 import { privacyField } from "./privacy/report-field.ts";
@@ -62,6 +62,8 @@ export interface TagArtifacts {
   starvation: Array<{ at: number; ms: number }>;
   /** The render's (time, CPU time) samples (performance.ts), for `cpu`. */
   cpuSeries: CpuSample[];
+  /** The render's getMetrics samples as the renderer answered them (performance.ts), for `measurement`. */
+  answers?: MetricsAnswer[];
   /** The host's calibration scale (cpu-calibration.ts); undefined when the calibration was not available. */
   cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
@@ -246,7 +248,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation, motionTail, assets: heldAssets(art),
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, answers: art.answers, motionTail, assets: heldAssets(art),
     landingHeldMs: art.landing?.unfinished && art.loopHeld ? art.loopHeld(art.landing.unfinished.fromMs, art.landing.unfinished.toMs) : undefined,
   });
   const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;

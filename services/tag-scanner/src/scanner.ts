@@ -451,7 +451,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       stillMoving: watch.stillMoving, usesDocumentWrite: signals.artifact.usesDocumentWrite, videoPlayed: signals.artifact.videoPlayed,
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized,
       cpuMs: perf.artifact.cpuMs, cpuUnanswered, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
-      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries,
+      starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries, answers: perf.artifact.answers,
       loopHeld: (from, to) => loopLag.heldBetween(from, to),
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),

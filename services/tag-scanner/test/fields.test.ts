@@ -8,7 +8,7 @@ import { loadSize } from "../src/fields/load-size.ts";
 import { missingAssets } from "../src/fields/missing-assets.ts";
 import { sslCompliance } from "../src/fields/ssl.ts";
 import { thirdPartyAdServer } from "../src/fields/third-party-ad-server.ts";
-import { measurementConfidence } from "../src/fields/measurement.ts";
+import { idleLateness, measurementConfidence } from "../src/fields/measurement.ts";
 import { animationDuration, timeToVisualStart } from "../src/fields/timing.ts";
 import { imageSizeFromBytes, type RequestRecord } from "../src/gatherers/network.ts";
 import { PIXEL_GIF } from "./helpers.ts";
@@ -178,6 +178,38 @@ describe("fields", () => {
     const still = measurementConfidence({ ...base, pixelChanges: [20, 150], assets: [{ name: "script lib.js", arrivedWallMs: 100, heldMs: 400 }] });
     expect(still.fields.sort()).toEqual(["dom_content_loaded", "time_to_visual_start"]);
     expect(early.reasons).toEqual(["the creative's script lib.js (arrived before the first paint) loaded while the scanner's own network path (request interception, egress proxy) was kept from the CPU for 0.4 s"]);
+  });
+
+  it("measurement confidence: the renderer answering late with no task of its own to explain it", () => {
+    // A natural reading (css-iterations-3-stopped-early at load ~25, 2 cores, truth ~2 000): 2 993 unmarked, its
+    // TaskDuration − ThreadTime 99 ms in all. getMetrics samples as [sent (local ms), Timestamp (renderer ms), busy]:
+    // the one sent at 2 305 was handled 1 135 ms later than the clocks' offset with 10 ms of the renderer's tasks.
+    const answers = ([[-70, 528, 0], [42, 591, 19], [445, 979, 67], [710, 1250, 102], [1225, 1927, 118], [1522, 2567, 121],
+      [1783, 2567, 121], [2305, 3974, 131], [2806, 3974, 132], [3310, 3975, 132], [3819, 4355, 160], [4196, 5205, 170]] as const)
+      .map(([sent, t, busy]) => ({ sent, t, busy }));
+    const worst = idleLateness(answers).reduce((w, x) => (x.ms > w.ms ? x : w));
+    expect(worst).toEqual({ from: 2305, to: 3440, ms: 1125 });
+    const base = { navWallMs: -100, firstPaintWallMs: 83, paints: [83], pixelChanges: [-25, 109, 2093], renderEndedAt: 4128, starvation: [] };
+    expect(measurementConfidence({ ...base, answers })).toEqual({
+      confidence: "low", fields: ["animation_duration"],
+      reasons: ["the renderer answered the scanner 1.1 s late while the creative rendered with no work of its own to explain it (the browser or the renderer was kept from running)"],
+    });
+    // The same waits behind the creative's own long task (its main thread busy from renderer ms 1 927 to 3 974, so its
+    // TaskDuration grew by as much): the creative's, not the machine's.
+    const busy = answers.map((a) => ({ ...a, busy: a.busy + Math.max(0, Math.min(a.t, 3_974) - 1_927) }));
+    expect(measurementConfidence({ ...base, answers: busy }).confidence).toBe("high");
+    // The same wait after the render ended decided nothing.
+    expect(measurementConfidence({ ...base, renderEndedAt: 1_500, answers }).confidence).toBe("high");
+    // Before the first paint: time_to_visual_start and DOMContentLoaded too.
+    const early = measurementConfidence({ ...base, firstPaintWallMs: 3_500, paints: [3_500], dclWallMs: 3_450, pixelChanges: [-25, 3_510], answers });
+    expect(early.fields.sort()).toEqual(["animation_duration", "dom_content_loaded", "time_to_visual_start"]);
+    expect(early.reasons).toEqual(["the renderer answered the scanner 1.1 s late before the first paint with no work of its own to explain it (the browser or the renderer was kept from running)"]);
+    // A quiet machine's answers (a real scan, load ~9): nothing. Waits of 0–70 ms while the page loaded.
+    const quiet = ([[-5, 117, 1], [82, 268, 67], [344, 472, 76], [604, 730, 88], [860, 1008, 95], [1158, 1281, 105],
+      [1459, 1583, 111], [1778, 1899, 118], [2366, 2494, 125], [2924, 3067, 138], [3448, 3570, 155], [3828, 3992, 169]] as const)
+      .map(([sent, t, b]) => ({ sent, t, busy: b }));
+    expect(Math.max(...idleLateness(quiet).map((x) => x.ms))).toBeLessThan(100);
+    expect(measurementConfidence({ ...base, answers: quiet }).confidence).toBe("high");
   });
 
   it("measurement confidence: a click-through that gave up at its bound while the scanner was starved marks landing_page", () => {

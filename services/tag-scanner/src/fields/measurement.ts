@@ -1,3 +1,4 @@
+import type { MetricsAnswer } from "../gatherers/performance.ts";
 import type { MotionTail } from "./timing.ts";
 /**
  * Whether the scan's time-based fields describe the creative or the machine. On a machine short of CPU the renderer's
@@ -11,6 +12,12 @@ import type { MotionTail } from "./timing.ts";
  *  - the creative's assets held by the scanner's own process: the event loop that answers request interception and
  *    relays the egress proxy's bytes was kept from the CPU while the asset loaded (gatherers/loop-lag.ts), so it
  *    arrived late — a timeline that starts when it arrives (an SVG image's SMIL, a late logo) ends late.
+ *  - the renderer answering the scanner late while it had nothing of its own to run (idleLateness): the scanner's
+ *    getMetrics requests, stamped by the renderer when its main thread handled them, waited for longer than the
+ *    renderer's own tasks in the meantime explain — the browser process that relays them or the renderer itself was
+ *    kept from running between tasks, which TaskDuration − ThreadTime (time inside tasks) cannot see. Measured: the
+ *    browser process stopped for 1.2 s (SIGSTOP) 3.3 s into css-infinite-stopped-3rd-iteration read 4 304 against
+ *    2 600..4 300 unmarked, its starvation 65 ms; a sample sent then was handled 1 048 ms late with 7 ms of tasks.
  * A field is low-confidence when the starvation up to its moment reached STARVED_MS — more than a field's
  * tolerance for a loaded worker allows to pass unnoticed — and the report says by how much.
  */
@@ -28,6 +35,8 @@ export interface MeasurementInput {
   renderEndedAt: number;
   /** Starvation samples of the render (performance.ts): at local ms `at`, `ms` starved since the render began. */
   starvation: Array<{ at: number; ms: number }>;
+  /** The render's getMetrics samples as the renderer answered them (performance.ts MetricsAnswer). */
+  answers?: MetricsAnswer[];
   /** The screencast's lag at its last change and the end the page scheduled (timing.ts MotionTail). */
   motionTail?: MotionTail;
   /**
@@ -71,6 +80,43 @@ export function starvedBy(samples: MeasurementInput["starvation"], t: number): n
   return samples[samples.length - 1]!.ms;
 }
 
+/** A request of the scanner's that the renderer handled late with no task of its own to explain it. */
+export interface IdleLate {
+  /** Local epoch ms: the request went out, and when the renderer handled it (sent + late). */
+  from: number;
+  to: number;
+  /** ms of the wait that the renderer's own tasks do not explain. */
+  ms: number;
+}
+
+/**
+ * The waits of the scanner's getMetrics requests that the renderer's own work does not explain. Each answer's
+ * Timestamp (renderer clock) less its local send time is the two clocks' offset plus the wait before the renderer
+ * handled it; the least of them over the render is the offset with (nearly) no wait, so each one's excess is its
+ * wait. A wait behind the creative's own tasks is the creative's, counted in TaskDuration: the renderer's task time
+ * from the last answer it handled before this request went out to this one's (which may begin before the request
+ * went out, so it errs towards explaining) is taken off. What remains is time in which neither the browser relaying
+ * the request nor the renderer's main thread got to run. On a quiet machine it stayed under 80 ms (the page's load
+ * included); see STARVED_MS.
+ */
+export function idleLateness(answers: MetricsAnswer[]): IdleLate[] {
+  if (answers.length < 2) return [];
+  const base = Math.min(...answers.map((a) => a.t - a.sent));
+  const out: IdleLate[] = [];
+  for (const a of answers) {
+    // The last answer the renderer handled before this request could have reached it (renderer clock).
+    let prev: MetricsAnswer | undefined;
+    for (const b of answers) if (b !== a && b.t <= a.sent + base && (prev === undefined || b.t > prev.t)) prev = b;
+    if (prev === undefined) continue;
+    const tasks = a.busy - prev.busy;
+    // A smaller TaskDuration than before: another renderer process (a navigation) — its tasks are unknown.
+    if (tasks < 0) continue;
+    const late = a.t - a.sent - base;
+    if (late - tasks > 0) out.push({ from: a.sent, to: a.sent + late, ms: Math.round(late - tasks) });
+  }
+  return out;
+}
+
 export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   const reasons: string[] = [];
   const fields = new Set<string>();
@@ -106,6 +152,37 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   // svg-smil-delayed, whose SMIL runs on the document's clock, read 1 907 against 2 000–3 700 with its page held
   // 0.3 s and its first paint at 1.3 s).
   const movedAfterPaint = m.firstPaintWallMs !== undefined && m.pixelChanges.filter((c) => c > m.firstPaintWallMs!).length > 0;
+  // The renderer (or the browser relaying to it) kept from running between tasks: a wait in a window that overlaps the
+  // field's span may have delayed what the field times (its first paint, its timers' and animation events' effects).
+  const idle = idleLateness(m.answers ?? []).filter((w) => w.ms >= STARVED_MS);
+  const worstIdle = (from: number, to: number) => idle
+    .filter((w) => w.to > from && w.from < to)
+    .reduce<IdleLate | undefined>((x, w) => (x === undefined || w.ms > x.ms ? w : x), undefined);
+  const idleReason = (w: IdleLate, when: string) =>
+    `the renderer answered the scanner ${seconds(w.ms)} late ${when} with no work of its own to explain it (the browser or the renderer was kept from running)`;
+  if (m.firstPaintWallMs !== undefined) {
+    const w = worstIdle(m.navWallMs ?? -Infinity, m.firstPaintWallMs);
+    if (w) {
+      if (!fields.has("time_to_visual_start")) reasons.push(idleReason(w, "before the first paint"));
+      fields.add("time_to_visual_start");
+      // As for a held asset: a first paint held back shortens the motion counted from it.
+      if (movedAfterPaint) fields.add("animation_duration");
+    }
+  }
+  if (m.dclWallMs !== undefined) {
+    const w = worstIdle(m.navWallMs ?? -Infinity, m.dclWallMs);
+    if (w) {
+      if (!fields.has("dom_content_loaded") && !fields.has("time_to_visual_start")) reasons.push(idleReason(w, "before DOMContentLoaded"));
+      fields.add("dom_content_loaded");
+    }
+  }
+  {
+    const w = worstIdle(m.firstPaintWallMs ?? m.navWallMs ?? -Infinity, m.renderEndedAt);
+    if (w) {
+      if (!fields.has("animation_duration")) reasons.push(idleReason(w, "while the creative rendered"));
+      fields.add("animation_duration");
+    }
+  }
   if (m.firstPaintWallMs !== undefined && !fields.has("time_to_visual_start")) {
     const a = worstHeld(nav, m.firstPaintWallMs);
     if (a) {

@@ -24,7 +24,16 @@ export interface PerformanceArtifact {
    * thread answers late) is still a true pair. fields/cpu-load.ts makes the 1 s windows of `cpu` from it.
    */
   cpuSeries: CpuSample[];
+  /**
+   * Each getMetrics sample of the render as the renderer answered it: `sent` (local epoch ms, just before the request
+   * went out), `t` (renderer ms, Timestamp: when its main thread handled it) and `busy` (TaskDuration ms since the
+   * render began). measurement.ts (idleLateness) tells from them when the request waited with no task of the
+   * renderer's to wait behind — the browser or the renderer kept from running, which TaskDuration − ThreadTime misses.
+   */
+  answers: MetricsAnswer[];
 }
+
+export interface MetricsAnswer { sent: number; t: number; busy: number }
 
 export interface CpuSample { t: number; cpu: number; busy: number }
 
@@ -42,7 +51,7 @@ const MAX_CPU_SAMPLES = 240;
  * intervention counts. The value just before navigation (the prepared page's own set-up) is subtracted.
  */
 export function gatherPerformance(client: CDPSession) {
-  const artifact: PerformanceArtifact = { cpuMs: 0, heapBytes: 0, starvation: [], cpuSeries: [] };
+  const artifact: PerformanceArtifact = { cpuMs: 0, heapBytes: 0, starvation: [], cpuSeries: [], answers: [] };
   let last = 0;
   let base: number | undefined;
   let baseStarved: number | undefined;
@@ -60,11 +69,15 @@ export function gatherPerformance(client: CDPSession) {
     return m ? (n: string) => m.metrics.find((x) => x.name === n)?.value : undefined;
   };
   async function sample(): Promise<void> {
+    const sent = Date.now();
     const get = await metrics();
     if (!get) return;
+    const ts = get("Timestamp"), task = get("TaskDuration");
+    if (ts !== undefined && task !== undefined && baseTask !== undefined && artifact.answers.length < MAX_CPU_SAMPLES) {
+      artifact.answers.push({ sent, t: ts * 1000, busy: (task - baseTask) * 1000 });
+    }
     const thread = get("ThreadTime");
     if (thread !== undefined) artifact.cpuMs = Math.max(artifact.cpuMs, Math.round((thread - (base ?? 0)) * 1000));
-    const task = get("TaskDuration");
     if (thread !== undefined && task !== undefined && baseStarved !== undefined && artifact.starvation.length < 200) {
       artifact.starvation.push({ at: Date.now(), ms: Math.max(0, Math.round((task - thread - baseStarved) * 1000)) });
     }
@@ -73,11 +86,14 @@ export function gatherPerformance(client: CDPSession) {
   }
   /** The renderer's CPU time before the creative: what cpu_usage is counted from. */
   async function mark(): Promise<void> {
+    const sent = Date.now();
     const get = await metrics();
     base = get?.("ThreadTime");
     const task = get?.("TaskDuration");
     if (base !== undefined && task !== undefined) baseStarved = task - base;
     baseTask = task;
+    const ts = get?.("Timestamp");
+    if (ts !== undefined && task !== undefined) artifact.answers.push({ sent, t: ts * 1000, busy: 0 });
     begun = Date.now();
     if (get) record(get);
   }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createMemoryArtifactSink, createOutboundPolicy, staticHostResolver } from "@cva/platform";
 import { PNG } from "pngjs";
-import { createBrowserPool, createTagScanner, type TagScanner } from "../../src/index.ts";
+import { type BrowserPool, createBrowserPool, createTagScanner, type TagScanner } from "../../src/index.ts";
 import type { Device } from "@cva/contracts";
 import { PIXEL_GIF, tagJob } from "../helpers.ts";
 
@@ -248,7 +248,7 @@ function scanLog(bindings: Record<string, unknown>): ScanLog {
   return { info: log, warn: log, error: log, child: (b) => scanLog({ ...bindings, ...b }) };
 }
 
-export function makeScanner(slots: number): { scanner: TagScanner; close(): Promise<void> } {
+export function makeScanner(slots: number): { scanner: TagScanner; pool: BrowserPool; close(): Promise<void> } {
   const pool = createBrowserPool({ browsers: 1, slots, extraArgs: ["--ignore-certificate-errors"] });
   const resolve = staticHostResolver(Object.fromEntries(HOSTS.map((h) => [h, "127.0.0.1"])));
   const scanner = createTagScanner({
@@ -257,7 +257,7 @@ export function makeScanner(slots: number): { scanner: TagScanner; close(): Prom
     timeouts: TRUTH_TIMEOUTS,
     logger: scanLog({}),
   });
-  return { scanner, close: () => pool.close() };
+  return { scanner, pool, close: () => pool.close() };
 }
 
 /**

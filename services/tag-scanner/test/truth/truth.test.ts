@@ -6,6 +6,7 @@
 // quiet of one scan at a time, where its duration must be right without being marked low-confidence. Those other
 // rows are skipped here, visibly (48 of 82 rows: 72 s of a CI worker on 2026-11-27); CVA_TRUTH_ALL=1 runs them alone too, e.g. to tell
 // a row that fails under load from one that fails anyway.
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cases, differences, expectationOf, truthJob } from "./corpus.ts";
 import { failureOf, makeScanner, startFixtures, type Fixtures } from "./fixtures.ts";
@@ -53,6 +54,55 @@ describe("an asset the scanner's own process held back", () => {
     const reason = m?.reasons.find((x) => x.startsWith("the creative's image badge-smil.svg (arrived while the creative moved) loaded while the scanner's own network path"));
     const held = Number(/kept from the CPU for (\d+\.\d) s/.exec(reason ?? "")?.[1] ?? 0);
     if (held < 1.1) diff.push(`no reason naming the image with >= 1.1 s held: ${JSON.stringify(m?.reasons)}`);
+    expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
+  }, 120_000);
+});
+
+// The renderer-idle signal's known truth (measurement.ts idleLateness): the browser process is stopped (SIGSTOP) for
+// 1.2 s about 3.2 s into css-infinite-stopped-3rd-iteration, around its 3rd animationiteration (≈ 3.6 s after the first
+// paint). The renderer's main thread is idle meanwhile, so TaskDuration − ThreadTime does not grow (measured 65 ms),
+// yet the page's stop reaches the screen late: 4 304 against 2 600..4 300 unmarked before this signal. The scanner's
+// getMetrics requests wait in the stopped browser: animation_duration must be marked low-confidence, with the wait.
+describe("the browser kept from running while the creative moved", () => {
+  /** The browser process of the pool's one browser: in its process group, a Chromium without --type=. */
+  function browserProcess(): number | undefined {
+    const leader = s.pool.held?.().pids[0];
+    if (leader === undefined) return undefined;
+    for (const d of readdirSync("/proc")) {
+      if (!/^\d+$/.test(d)) continue;
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+        const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
+        if (pgrp === leader && /chrom/i.test(cmd.split("\0")[0] ?? "") && !cmd.includes("--type=")) return Number(d);
+      } catch { /* gone meanwhile */ }
+    }
+    return undefined;
+  }
+
+  it("marks animation_duration low-confidence, with how late the renderer answered", async () => {
+    const c = cases.find((x) => x.id === "css-infinite-stopped-3rd-iteration")!;
+    const pid = browserProcess();
+    expect(pid, "the browser's process").toBeDefined();
+    const job = truthJob(c, f);
+    let stopped = false;
+    const stop = setTimeout(() => {
+      process.kill(pid!, "SIGSTOP");
+      stopped = true;
+      setTimeout(() => process.kill(pid!, "SIGCONT"), 1_200);
+    }, 3_200);
+    let r;
+    try {
+      r = await s.scanner.scan(job);
+    } finally {
+      clearTimeout(stop);
+      if (stopped) process.kill(pid!, "SIGCONT");
+    }
+    const m = r.measurement;
+    const diff = m?.lowConfidenceFields.includes("animation_duration") ? [] : [`animation_duration ${r.animationDurationMs} not marked low: ${JSON.stringify(m)}`];
+    const reason = m?.reasons.find((x) => x.startsWith("the renderer answered the scanner "));
+    const late = Number(/answered the scanner (\d+\.\d) s late/.exec(reason ?? "")?.[1] ?? 0);
+    if (late < 0.6) diff.push(`no reason with a wait >= 0.6 s: ${JSON.stringify(m?.reasons)}`);
     expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
   }, 120_000);
 });
