@@ -65,6 +65,7 @@ const lease = floor ? await pool.acquire() : undefined;
 const floorBrowser = lease?.browser;
 lease?.release();
 const ph: Record<string, Array<Record<string, number>>> = { A: [], B: [] };
+const floorAfter: Record<string, number[]> = { A: [], B: [] };
 const loads: number[] = [];
 for (let r = 0; r < rounds; r++) {
   for (const v of r % 2 ? ["B", "A"] : ["A", "B"]) {
@@ -84,11 +85,13 @@ for (let r = 0; r < rounds; r++) {
   }
   if (floorBrowser) {
     const c = cpuSeconds();
-    for (let i = 0; i < 2; i++) { wall.F!.push(await floorScan(floorBrowser)); await new Promise((ok) => setTimeout(ok, 150)); }
+    // Which scanner's scans the floor followed: work a scanner leaves after its scans falls on this floor.
+    const after = r % 2 ? "A" : "B";
+    for (let i = 0; i < 2; i++) { const w = await floorScan(floorBrowser); wall.F!.push(w); floorAfter[after]!.push(w); await new Promise((ok) => setTimeout(ok, 150)); }
     cpu.F!.push((cpuSeconds() - c) * 1000 / 2);
   }
 }
-if (floorBrowser) console.log(`floor (bench/browser-floor.ts, same browser, same rounds): wall p50 ${Math.round(med(wall.F!))} ms (n=${wall.F!.length}), CPU p50 ${Math.round(med(cpu.F!))} ms`);
+if (floorBrowser) console.log(`floor (bench/browser-floor.ts, same browser, same rounds): wall p50 ${Math.round(med(wall.F!))} ms (n=${wall.F!.length}), CPU p50 ${Math.round(med(cpu.F!))} ms; right after ${ref}'s scans ${Math.round(med(floorAfter.A!))} ms, after this checkout's ${Math.round(med(floorAfter.B!))} ms`);
 for (const v of ["A", "B"]) {
   const keys = [...new Set(ph[v]!.flatMap((o) => Object.keys(o)))];
   console.log(`${v === "A" ? ref : "this checkout"} (${v}): wall p50 ${Math.round(med(wall[v]!))} ms (n=${wall[v]!.length}), CPU/scan p50 ${Math.round(med(cpu[v]!))} ms (mean ${Math.round(cpu[v]!.reduce((a, b) => a + b, 0) / cpu[v]!.length)})`);

@@ -153,6 +153,8 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     startProxy: (policy) => startProxy(policy, l.proxyListener), consentSensor: deps.consentStates === true,
   });
   const warm = createWarmPages({ perBrowser: deps.pool.slotsPerBrowser ?? 1, prepare });
+  /** Scans running per browser (afterRender: whether the pages ready cover every one of them). */
+  const scansOn = new WeakMap<PageLease["browser"], number>();
   const imageWork = deps.imageWork ?? createImageWork();
   // How long this process was kept from the CPU, over time: how late it made the creatives' assets (measurement).
   const loopLag = createLoopLag();
@@ -226,6 +228,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   async function attempt(job: ScanJob, signal: AbortSignal | undefined, log: ScanLogger | undefined, exclusive: boolean): Promise<TagReport> {
     const lease = await deps.pool.acquire(signal, { exclusive });
     const t0 = Date.now();
+    scansOn.set(lease.browser, (scansOn.get(lease.browser) ?? 0) + 1);
     // A browser that goes away ends the watch at once (not at its deadline), so the retry starts with time left.
     const lost = new AbortController();
     const onLost = () => lost.abort();
@@ -237,7 +240,13 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     let renderEndedMs: number | undefined;
     let endSpeedo = () => {};
     let prepared: PreparedPage | undefined;
-    const refill = () => { if (!exclusive) warm.refill(lease); };
+    // Each scan replaces the page it took, once: one build a scan, never a burst of them (see afterRender).
+    let replaced = false;
+    const refill = () => {
+      if (exclusive || replaced) return;
+      replaced = true;
+      warm.refill(lease, 1);
+    };
     try {
       const profile = deviceProfile(job, lease.chromeMajor);
       prepared = (await warm.take(lease)) ?? (await prepare(lease));
@@ -248,7 +257,15 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       const afterRender = () => {
         renderEndedMs = Date.now();
         endSpeedo();
-        refill();
+        // With a page ready for every scan now on this browser (fewer scans at once than slots), this slot's page is
+        // built when the scan ends (the `finally` below), not now: the build's work in Chromium's browser process (a
+        // CDP trace: its UI thread, which relays every CDP command, 50–120 ms busy during the measure phase, the new
+        // context one task of 60–90 ms, while the creative's renderer was idle) held the measuring round trips behind
+        // it. Bench, 1 client, 8 pairs in turns (bench/RESULTS.md 2026-11-27, branch tagperf6): measure 139–382 →
+        // 47–68 ms, end to end p50 712 → 626 ms. The build then runs after the scan, on what comes next: the next
+        // scan's setup and render (back to back) or, in the bench, the floor's scan (+65 ms median). Short of a page ready for every
+        // scan (every slot busy), a scan starting meanwhile may need this one: built now, as before.
+        if (warm.readyCount(lease) < (scansOn.get(lease.browser) ?? 1)) refill();
         if (calibrationWanted && (!speedometer || speedometerDead)) void calibrate(lease.browser);
       };
       // v3 reports only: v2's documented shape has no privacy to carry them.
@@ -303,8 +320,9 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       // next scan. A context that does not close means a wedged browser: replace it. The report does not wait for
       // this; the slot does.
       lease.browser.off("disconnected", onLost);
+      scansOn.set(lease.browser, (scansOn.get(lease.browser) ?? 1) - 1);
       endSpeedo(); // a scan that failed before its render ended
-      refill(); // a scan that failed before its render ended (refill is idempotent: it tops up to one page per slot)
+      refill(); // the page built now, when the render's end left it for later (or the scan failed before that)
       const page = prepared;
       void (async () => {
         if (page && !(await page.dispose()).closed) broken = true;

@@ -14,6 +14,8 @@ export type PageLease = Pick<BrowserLease, "browser" | "tabProfiles" | "chromeMa
  */
 export function createWarmPages(opts: { prepare(lease: PageLease): Promise<PreparedPage>; perBrowser: number }) {
   const ready = new Map<Browser, Array<Promise<PreparedPage | undefined>>>();
+  /** The preparations that are over with a page: ready to be taken at once. */
+  const done = new WeakSet<Promise<PreparedPage | undefined>>();
   let closed = false;
   const list = (b: Browser) => {
     let l = ready.get(b);
@@ -31,13 +33,18 @@ export function createWarmPages(opts: { prepare(lease: PageLease): Promise<Prepa
       }
       return undefined;
     },
-    /** Prepares pages on the lease's browser until it has `perBrowser` waiting. */
-    refill(lease: PageLease): void {
+    /** Pages prepared and waiting for the lease's browser's next scans (not those still being prepared). */
+    readyCount({ browser }: PageLease): number {
+      return (ready.get(browser) ?? []).filter((p) => done.has(p)).length;
+    },
+    /** Prepares pages on the lease's browser until it has `perBrowser` waiting (`most`: at most that many now). */
+    refill(lease: PageLease, most = Infinity): void {
       if (closed || !lease.browser.connected) return;
       for (const [b, l] of ready) if (!b.connected) { ready.delete(b); for (const p of l) void p.then((x) => x?.dispose()); }
       const l = list(lease.browser);
-      while (l.length < opts.perBrowser) {
-        const p = opts.prepare(lease).catch(() => undefined);
+      for (let n = 0; n < most && l.length < opts.perBrowser; n++) {
+        const p: Promise<PreparedPage | undefined> = opts.prepare(lease).catch(() => undefined);
+        void p.then((x) => { if (x) done.add(p); });
         l.push(p);
       }
     },
