@@ -95,3 +95,21 @@ export function countCpu(roots: Map<string, number>, chromiumRoot = "tag-scanner
 }
 
 export const totalCpu = (c: CpuByKind) => Object.values(c).reduce((a, b) => a + b, 0);
+
+/**
+ * Waits until the process tree of `root` (the tag scanner and its Chromium) has used at most `idleCpuMs` of CPU over
+ * `windowMs`: the work a scan leaves behind once answered (its slot's next page, built after the scan when pages are
+ * ready for every scan: tag-scanner scanner.ts) is over. A floor measured right after a scan would otherwise share the
+ * cores with it (measured: the tag floor +65 ms median, branch tagperf6). Bounded by `boundMs`; gives the ms waited.
+ */
+export async function untilIdle(root: { name: string; pid: number }, opts: { windowMs?: number; idleCpuMs?: number; boundMs?: number } = {}): Promise<number> {
+  const { windowMs = 100, idleCpuMs = 10, boundMs = 3_000 } = opts;
+  const t0 = Date.now();
+  while (Date.now() - t0 < boundMs) {
+    const c = countCpu(new Map([[root.name, root.pid]]), root.name);
+    await new Promise((r) => setTimeout(r, windowMs));
+    // /proc counts in 10 ms ticks: "at most one tick a window" is as idle as it can read.
+    if (totalCpu(c.stop()) * 1000 <= idleCpuMs) break;
+  }
+  return Date.now() - t0;
+}
