@@ -251,6 +251,10 @@ export function createMediaProber(deps: MediaProberDeps): MediaProber {
         return r;
       })
       : undefined;
+    // Handled by runAnalysis when it runs; when the deadline leaves no time for it, the early pass is stopped below and
+    // this rejects with no one to hear it — an unhandled rejection, which ends a Node process (found by a CI run of
+    // hardening.test.ts's near-deadline job).
+    audioStarted?.catch(() => {});
     const passTime = timeLeft(limits.analysisTimeoutMs ?? limits.ffmpegTimeoutMs, deadlineMs);
     const passOpts = { ...toolOpts, timeoutMs: Math.max(1, passTime.ms) };
     const flashPass = pictures?.flash;
