@@ -24,6 +24,11 @@ afterAll(async () => {
   await pool.close();
 });
 
+// Nine pairs, not five: one contended scan reads 11–16 where the scan alone reads 12.2–13.8 (2026-11-27: 12.4/15/11/16/15
+// and 11.3/16.1/12.1/14.1/12.6 in two runs of five, the first 18 % off by its median of five, a refused CI's worth).
+// The median of nine holds that spread inside the bound; the spread itself is the speedometer's (a 13 ms sample every
+// few hundred ms beside a busy loop that may share the renderer's physical core), noted in the tag-scanner README.
+const PAIRS = 9;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function startHogs(): void {
@@ -51,7 +56,7 @@ describe("cpu under contention", () => {
     // sides in the same regimes, so what differs between them is the contention.
     const alone: number[] = [], contended: number[] = [];
     let pinned = false;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < PAIRS; i++) {
       const a = await scanOnce(html);
       startHogs();
       try {
