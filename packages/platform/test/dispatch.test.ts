@@ -47,6 +47,34 @@ describe("dispatch over JetStream", () => {
     await nats?.stop();
   });
 
+  /**
+   * A worker's handler for usa and nld that holds each job `holdMs` and counts how many run at once; `live` waits for
+   * its heartbeat in both locations, `sixAtOnce` submits three jobs to each and checks each answer came from its own.
+   */
+  function twoLocationWorker(holdMs: number) {
+    let running = 0;
+    let most = 0;
+    const seenLocations: string[] = [];
+    return {
+      seenLocations,
+      most: () => most,
+      handle: async (j: ScanJob, ctx: { location: string }) => {
+        running++;
+        most = Math.max(most, running);
+        seenLocations.push(ctx.location);
+        await new Promise((r) => setTimeout(r, holdMs));
+        running--;
+        return { case: "media" as const, value: create(MediaProbeSchema, { url: `${ctx.location}:${j.jobId}` }) };
+      },
+      live: () => until("the worker's heartbeat in usa and nld", async () => [dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length, dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length], ([u, n]) => u === 1 && n === 1),
+      async sixAtOnce() {
+        const jobs = Array.from({ length: 6 }, (_, i) => ({ j: job(), location: i % 2 ? "nld" : "usa" }));
+        const results = await Promise.all(jobs.map(({ j, location }) => dispatcher.submit(j, { timeoutMs: 20_000, location })));
+        results.forEach((r, i) => expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${jobs[i]!.location}:${jobs[i]!.j.jobId}`));
+      },
+    };
+  }
+
   it("answers 'no worker resources' at once when no worker of that kind runs", async () => {
     const started = Date.now();
     await expect(dispatcher.submit(job(), { timeoutMs: 10_000 })).rejects.toBeInstanceOf(NoWorkerError);
@@ -73,55 +101,31 @@ describe("dispatch over JetStream", () => {
   });
 
   it("serves several locations from one worker (SERVER_LOCATION=usa,nld) within one set of slots", async () => {
-    let running = 0;
-    let most = 0;
-    const seenLocations: string[] = [];
-    const both = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa,nld", slots: 2, logger: silentLogger(), settings, workerId: "w-both",
-      handle: async (j, ctx) => {
-        running++;
-        most = Math.max(most, running);
-        seenLocations.push(ctx.location);
-        await new Promise((r) => setTimeout(r, 150));
-        running--;
-        return { case: "media", value: create(MediaProbeSchema, { url: `${ctx.location}:${j.jobId}` }) };
-      } });
-    await until("the worker's heartbeat in usa and nld", async () => [dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length, dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length], ([u, n]) => u === 1 && n === 1);
+    const w = twoLocationWorker(150);
+    const both = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa,nld", slots: 2, logger: silentLogger(), settings, workerId: "w-both", handle: w.handle });
+    await w.live();
     // One worker, counted once across locations.
     expect(dispatcher.liveWorkers(ScanKind.MEDIA)).toHaveLength(1);
-    const jobs = Array.from({ length: 6 }, (_, i) => ({ j: job(), location: i % 2 ? "nld" : "usa" }));
-    const results = await Promise.all(jobs.map(({ j, location }) => dispatcher.submit(j, { timeoutMs: 20_000, location })));
-    results.forEach((r, i) => expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${jobs[i]!.location}:${jobs[i]!.j.jobId}`));
-    expect(most).toBeLessThanOrEqual(2);
-    expect(new Set(seenLocations)).toEqual(new Set(["usa", "nld"]));
+    await w.sixAtOnce();
+    expect(w.most()).toBeLessThanOrEqual(2);
+    expect(new Set(w.seenLocations)).toEqual(new Set(["usa", "nld"]));
     await both.stop();
     await until("the stopped workers to drop out", liveCount(dispatcher), (n) => n === 0);
   });
 
   it("with slotOnArrival, serves several locations from one slot: a job takes the slot when it arrives, never more than one at once", async () => {
-    let running = 0;
-    let most = 0;
-    const seenLocations: string[] = [];
-    const both = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa,nld", slots: 1, slotOnArrival: true, logger: silentLogger(), settings, workerId: "w-arrival",
-      handle: async (j, ctx) => {
-        running++;
-        most = Math.max(most, running);
-        seenLocations.push(ctx.location);
-        await new Promise((r) => setTimeout(r, 100));
-        running--;
-        return { case: "media", value: create(MediaProbeSchema, { url: `${ctx.location}:${j.jobId}` }) };
-      } });
-    await until("the worker's heartbeat in usa and nld", async () => [dispatcher.liveWorkers(ScanKind.MEDIA, "usa").length, dispatcher.liveWorkers(ScanKind.MEDIA, "nld").length], ([u, n]) => u === 1 && n === 1);
+    const w = twoLocationWorker(100);
+    const both = await startWorker(nc, { kind: ScanKind.MEDIA, location: "usa,nld", slots: 1, slotOnArrival: true, logger: silentLogger(), settings, workerId: "w-arrival", handle: w.handle });
+    await w.live();
     // One at a time (each location's job starts whichever pull holds nothing), then six at once.
     for (const location of ["nld", "usa", "nld"]) {
       const j = job();
       const r = await dispatcher.submit(j, { timeoutMs: 20_000, location });
       expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${location}:${j.jobId}`);
     }
-    const jobs = Array.from({ length: 6 }, (_, i) => ({ j: job(), location: i % 2 ? "nld" : "usa" }));
-    const results = await Promise.all(jobs.map(({ j, location }) => dispatcher.submit(j, { timeoutMs: 20_000, location })));
-    results.forEach((r, i) => expect(r.outcome.case === "media" && r.outcome.value.url).toBe(`${jobs[i]!.location}:${jobs[i]!.j.jobId}`));
-    expect(most).toBe(1);
-    expect(new Set(seenLocations)).toEqual(new Set(["usa", "nld"]));
+    await w.sixAtOnce();
+    expect(w.most()).toBe(1);
+    expect(new Set(w.seenLocations)).toEqual(new Set(["usa", "nld"]));
     await both.stop();
     await until("the stopped workers to drop out", liveCount(dispatcher), (n) => n === 0);
   });
