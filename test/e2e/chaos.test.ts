@@ -25,7 +25,17 @@ describe("faults under load", () => {
       ],
     });
     const table = chaosTable(r);
-    const why = `${table}\n${r.lost.map((o) => `lost ${o.n} (${o.kind}): ${o.last}`).join("\n")}\nlast logs:\n${r.logs.slice(-40).join("\n")}`;
+    // What a failure needs to be understood from CI's output alone: every service's warnings and errors (the last
+    // lines alone are the shutdown's), then the last lines.
+    const warnings = r.logs.filter((l) => /"level":[45]0|\[(WRN|ERR)\]/.test(l)).map((l) => l.slice(0, 400));
+    const why = [
+      table,
+      ...r.lost.map((o) => `lost ${o.n} (${o.kind}) after ${o.attempts} attempts (${o.dropped} dropped, ${o.unanswered} unanswered): ${o.last}`),
+      `warnings and errors (${warnings.length}, the last 80):`,
+      ...warnings.slice(-80),
+      "last logs:",
+      ...r.logs.slice(-15),
+    ].join("\n");
     expect(r.faults.map((f) => f.target), why).toEqual(["nats", "tag-scanner", "media-prober", "edge"]);
     expect(r.requests, why).toBe(12);
     expect(r.lost, why).toEqual([]);

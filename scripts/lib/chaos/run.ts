@@ -15,6 +15,11 @@ import { supervise } from "../supervisor.ts";
 import { requestFor, runRequest, type RequestKind, type RequestOutcome } from "./client.ts";
 import { startChaosFixtures } from "./fixtures.ts";
 
+// The longest the edge takes to answer one attempt: a retry waits for the running scan with its key up to the scan
+// time-out, and if that scan is released meanwhile runs its own (reserve, scan, store, commit) — plus 10 s for a host
+// far beyond its load.
+const longestAnswerMs = (scanTimeoutMs: number, rpcTimeoutMs: number) => 2 * (scanTimeoutMs + 3 * rpcTimeoutMs) + 10_000;
+
 export type FaultTarget = "nats" | "tag-scanner" | "media-prober" | "edge";
 
 export interface ChaosOptions {
@@ -59,6 +64,9 @@ export interface ChaosResult {
   faults: FaultRecord[];
   attempts: number;
   dropped: number;
+  /** Attempts the edge left unanswered past the longest it may take (attemptMs): a hang. */
+  unanswered: number;
+  attemptMs: number;
   p50Ms: number;
   p95Ms: number;
   durationMs: number;
@@ -110,6 +118,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     const tag = specs.find((s) => s.name === "tag-scanner")!;
     specs.push({ ...tag, name: "tag-scanner-2", env: { ...tag.env, TAG_SCANNER_PORT: String(await freePort()) } });
     say(`starting ${specs.length} processes (two tag scanners)`);
+    // The reservation of a scan whose edge was killed is refunded by the reaper after scan time-out + 3 RPC time-outs:
+    // shorter than the defaults so that a run settles in minutes.
+    const timeouts = { SCAN_TIMEOUT_MS: "20000", RPC_TIMEOUT_MS: "2000", ...opts.env };
+    const attemptMs = longestAnswerMs(Number(timeouts.SCAN_TIMEOUT_MS), Number(timeouts.RPC_TIMEOUT_MS));
     const stack = supervise(specs, {
       restart: true,
       dropEnv: INHERITED_SECRETS_DROPPED,
@@ -122,10 +134,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
         SERVER_LOCATION: "usa",
         // A killed worker's job goes to another after 5 s.
         SCAN_ACK_WAIT_MS: "5000",
-        // The reservation of a scan whose edge was killed is refunded by the reaper after scan time-out + 3 RPC
-        // time-outs: shorter than the defaults so that a run settles in minutes.
-        SCAN_TIMEOUT_MS: "20000",
-        RPC_TIMEOUT_MS: "2000",
+        SCAN_TIMEOUT_MS: timeouts.SCAN_TIMEOUT_MS,
+        RPC_TIMEOUT_MS: timeouts.RPC_TIMEOUT_MS,
         RESERVATION_REAP_INTERVAL_MS: "1000",
         // The faults are the subject here, not the per-customer cap: one customer sends all the load.
         CUSTOMER_MAX_IN_FLIGHT: "1000",
@@ -153,7 +163,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
         const n = next++;
         const kind = KINDS[n % KINDS.length]!;
         inFlight.set(n, kind);
-        const o = await runRequest(baseUrl, key, n, kind, requestFor(n, kind, fixtures), { idempotencyKey: `${customer}-${n}`, budgetMs: opts.budgetMs });
+        const o = await runRequest(baseUrl, key, n, kind, requestFor(n, kind, fixtures), { idempotencyKey: `${customer}-${n}`, budgetMs: opts.budgetMs, attemptMs });
         inFlight.delete(n);
         outcomes.push(o);
         onProgress();
@@ -240,6 +250,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
       faults,
       attempts: outcomes.reduce((a, o) => a + o.attempts, 0),
       dropped: outcomes.reduce((a, o) => a + o.dropped, 0),
+      unanswered: outcomes.reduce((a, o) => a + o.unanswered, 0),
+      attemptMs,
       p50Ms: pct(ms, 0.5),
       p95Ms: pct(ms, 0.95),
       durationMs: Date.now() - started,
@@ -266,6 +278,7 @@ export function chaosTable(r: ChaosResult): string {
     ["  requests whose pixel was hit twice (rescanned after a lost answer)", String(r.requestsFiredTwice), "—"],
     ["reservations left uncommitted", String(r.heldLeft), "0"],
     ["attempts (connection dropped)", `${r.attempts} (${r.dropped})`, "—"],
+    [`  unanswered within ${(r.attemptMs / 1000).toFixed(0)} s (the edge's longest answer)`, String(r.unanswered), "—"],
     ["request time p50 / p95", `${r.p50Ms} / ${r.p95Ms} ms`, "—"],
     ...r.faults.map((f): [string, string, string] => [`fault: SIGKILL ${f.target} at ${(f.atMs / 1000).toFixed(1)} s`, `back after ${f.downMs} ms, ${f.inFlight} in flight`, "—"]),
   ];
