@@ -28,6 +28,18 @@ describe("cpu (fields/cpu-load.ts)", () => {
     expect(load.averagePercent).toBeCloseTo((10 * 50 + 2 * 450) / 6000 * 100, 1);
   });
 
+  it("a burst in the render's last second is in a window: the one of at least 1 s that ends with the render", () => {
+    // Idle samples every 500 ms; a 400 ms task starting at 1 550 holds the sampler off until it ends (1 950); the render
+    // is proven still and ends at 1 990, less than 1 s after the last sample before the task.
+    const t = [0, 500, 1_000, 1_500, 1_960, 1_990];
+    const cpu = [0, 5, 10, 15, 415, 420];
+    const s: CpuSample[] = t.map((x, k) => ({ t: 5_000 + x, cpu: cpu[k]!, busy: cpu[k]! }));
+    const load = cpuLoad(s, 1)!;
+    expect(load.averagePercent).toBeCloseTo(420 / 1990 * 100, 0);
+    // Forward from 1 000 no sample lies 1 s ahead; back from the sample after the task, 500 → 1 960 holds all of it.
+    expect(load.peakPercent).toBeCloseTo(410 / 1460 * 100, 0);
+  });
+
   it("contention: a timer-driven load keeps its figure; a thread pinned by it is told apart (cpu is then a lower bound)", () => {
     // A timer-driven 20% whose bursts waited for a core (each burst's wall time doubled): still 20%, not pinned.
     const waited = series(9, 500, () => 100, () => 100);
