@@ -4,8 +4,9 @@
 // Each attempt waits as long as the edge can take to answer (`attemptMs`), and no longer: an attempt the budget could
 // not wait out to that bound is not begun once the request has a documented answer, which then ends it. Cutting an
 // attempt short at the budget's end would call "lost" a request the product was still answering in time (CI
-// 2026-11-27: a zip whose scans kept timing out on a host far beyond its load, answered processing_error five times,
-// was cut 1 s into its sixth attempt and counted lost).
+// 2026-11-27: a zip begun as the edge was killed, whose attempts each took 20–26 s on a host far beyond its load —
+// the running scan's wait, then scans that timed out, each answered — had its sixth attempt cut by the budget in the
+// same 0.1 s as the edge logged that scan's time-out, and was counted lost).
 import { buildZip } from "../../../test/harness/zip.ts";
 
 export type RequestKind = "tag" | "zip" | "vast";
