@@ -132,6 +132,16 @@ describe("error/status matrix", () => {
     expect(authFake.refunds).toHaveLength(1);
   });
 
+  it("a report store that answers UNAVAILABLE for a moment (its NATS node failing over) → the report stored, the scan charged", async () => {
+    const { app, authFake, store } = await setup();
+    store.unavailablePuts = 2;
+    const res = await app.inject({ method: "POST", url: "/v3/scanTag", headers: { "x-apikey": "key-a" }, payload: { data: TAG } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(store.putCalls).toBe(3);
+    expect(store.reports).toHaveLength(1);
+    expect(authFake.refunds).toHaveLength(0);
+  });
+
   it("spec ids come from @cva/spec-sets", async () => {
     const { knownSpecId } = await import("../src/validation/spec-ids.ts");
     expect(knownSpecId(0)).toBe(true);

@@ -128,11 +128,19 @@ export class FakeReportStore {
   workspacesDown = false;
   /** When set, putReport never answers (only the caller's time-out ends it). */
   hangPut = false;
+  /** The next this many putReport calls answer UNAVAILABLE, as a store whose NATS node died does for a moment. */
+  unavailablePuts = 0;
+  putCalls = 0;
 
   client(): Client<typeof reportstore.ReportStoreService> {
     const self = this;
     return {
       async putReport(req: { report: reportstore.StoredReport }, opts?: { timeoutMs?: number }) {
+        self.putCalls++;
+        if (self.unavailablePuts > 0) {
+          self.unavailablePuts--;
+          throw new ConnectError("report store unavailable", Code.Unavailable);
+        }
         if (self.hangPut) {
           await new Promise((r) => setTimeout(r, opts?.timeoutMs ?? 60_000));
           throw new ConnectError("deadline exceeded", Code.DeadlineExceeded);

@@ -231,6 +231,27 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
     );
   }
 
+  // The report of a finished scan, stored through a NATS failover: a report store whose node died answers UNAVAILABLE
+  // ("no responders" while the restarted node's JetStream comes up, a stream electing its leader) for a second or a
+  // few, and giving up then threw away a whole scan (chaos 2026-11-27: three scans at once failed so, each rescanned
+  // by its client's retry). Asked again on an answer that says nothing was decided against it (UNAVAILABLE, or no
+  // answer in time) until `until`: putting the same report twice stores it once, and the reservation's commit keeps
+  // its own time.
+  async function storeThroughFailover(principal: Principal, req: ScanRequestFields, outcome: ScanOutcome, keyed: boolean, until: number, log: Log) {
+    for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
+      try {
+        await store(principal, req, outcome, keyed);
+        if (attempt > 1) log.info({ attempts: attempt }, "report stored after failed attempts");
+        return;
+      } catch (err) {
+        const transient = err instanceof ConnectError && (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded);
+        if (!transient || Date.now() + pause + rpcTimeoutMs > until) throw err;
+        if (attempt === 1) log.info({ err: String(err) }, "storing the report failed; asking again through the failover");
+        await sleep(pause);
+      }
+    }
+  }
+
   // A raw file the request holds as bytes (a JSON `data`) goes into the uploads bucket now that the scan is reserved
   // (a job carries references only); the saga removes it after the scan. Multipart and gRPC uploads were stored by
   // their door, which removes them.
@@ -275,7 +296,7 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
       const outcome = scanOutcome(req, r.jobId, report, publicBase);
       const t2 = Date.now();
       try {
-        await store(principal, req, outcome, r.keyed);
+        await storeThroughFailover(principal, req, outcome, r.keyed, Math.min(Date.now() + 3 * rpcTimeoutMs, r.commitBy - rpcTimeoutMs), log);
       } catch (err) {
         throw Object.assign(unavailable("the report store"), { detail: String(err) });
       }
