@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Device, ScanKind } from "@cva/contracts";
 import { appPerTest, type TestApp, TAG, VAST, ZIP } from "./fakes.ts";
 
@@ -140,6 +140,16 @@ describe("error/status matrix", () => {
     expect(store.putCalls).toBe(3);
     expect(store.reports).toHaveLength(1);
     expect(authFake.refunds).toHaveLength(0);
+  });
+
+  it("a refund left unanswered (auth failing over) is asked again, not left held until the reaper", async () => {
+    const { app, authFake, store } = await setup();
+    store.hangPut = true;
+    authFake.refundFailures = 1;
+    const res = await app.inject({ method: "POST", url: "/v3/scanTag", headers: { "x-apikey": "key-a" }, payload: { data: TAG } });
+    expectError(res, 400, "processing_error");
+    await vi.waitFor(() => expect(authFake.refunds).toHaveLength(1), { timeout: 5_000, interval: 50 });
+    expect(authFake.calls.filter((c) => c === "refundQuota")).toHaveLength(2);
   });
 
   it("spec ids come from @cva/spec-sets", async () => {

@@ -47,6 +47,8 @@ export class FakeAuth {
   lostReserveAnswers = 0;
   /** CommitQuota calls that fail (Unavailable, nothing committed) before the next ones answer. */
   commitFailures = 0;
+  /** RefundQuota calls that fail (Unavailable, nothing refunded) before the next ones answer. */
+  refundFailures = 0;
   /** CommitQuota calls that find their reservation refunded by the reaper first (past its TTL): committed false. */
   expiredBeforeCommit = 0;
   private n = 0;
@@ -94,6 +96,10 @@ export class FakeAuth {
       },
       refundQuota(req: { reservationId: string }) {
         self.calls.push("refundQuota");
+        if (self.refundFailures > 0) {
+          self.refundFailures--;
+          return Promise.reject(new ConnectError("auth store unavailable", Code.Unavailable));
+        }
         self.refunds.push(req.reservationId);
         const c = self.reservations.get(req.reservationId);
         if (c) self.quota.set(c, (self.quota.get(c) ?? 0) + 1);
