@@ -204,7 +204,7 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
   }
 
   // A failed scan's reservation given back. Unanswered (auth or its NATS node failing over: chaos 2026-11-27, 11
-  // refunds in 31 runs), it is asked again in the background for up to 3 RPC time-outs rather than left to the reaper:
+  // refunds in 25 runs), it is asked again in the background for up to 3 RPC time-outs rather than left to the reaper:
   // until then the reservation holds one of the customer's in-flight slots, and its Idempotency-Key reads as running,
   // so the client's retry would wait out the whole TTL (scan time-out + 3 RPC time-outs) before scanning anew. The
   // answer to the client does not wait for it; a retry that finds the key still running polls until it is released.
