@@ -37,7 +37,8 @@ describe("faults under load", () => {
       ...r.logs.slice(-15),
     ].join("\n");
     expect(r.faults.map((f) => f.target), why).toEqual(["nats", "tag-scanner", "media-prober", "edge"]);
-    expect(r.requests, why).toBe(12);
+    // 12, and more while a fault has yet to strike (run.ts: the load lasts until every fault has).
+    expect(r.requests, why).toBeGreaterThanOrEqual(12);
     expect(r.lost, why).toEqual([]);
     // Every attempt the edge received was answered within the longest its time-outs allow (a killed edge resets the
     // connection: that is a dropped attempt, not an unanswered one).

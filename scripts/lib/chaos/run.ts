@@ -158,8 +158,13 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     let next = 0;
     let onProgress: () => void = () => {};
     const loadStart = Date.now();
+    // The load goes on past `requests` until every fault has struck (at most 3 × requests): each fault waits for the
+    // one before it to be back (a NATS node rejoining took 5.5 s), and on a quiet host 12 requests were all over before
+    // the edge's turn came (CI 2026-11-27: three faults of four, the run failed on the missing one).
+    let faultsDone = false;
+    let clientsDone = false;
     const client = async () => {
-      while (next < opts.requests) {
+      while (next < opts.requests || (!faultsDone && next < 3 * opts.requests)) {
         const n = next++;
         const kind = KINDS[n % KINDS.length]!;
         inFlight.set(n, kind);
@@ -183,10 +188,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     const faults: FaultRecord[] = [];
     const injectFaults = async () => {
       for (const f of opts.faults) {
-        await progressed(f.after);
-        if (outcomes.length >= opts.requests) break;
+        await Promise.race([progressed(f.after), until(() => clientsDone, 24 * 3600_000, "the load's end")]);
+        if (clientsDone) break;
         // The media prober only matters while a VAST scan runs.
-        if (f.target === "media-prober") await until(() => [...inFlight.values()].includes("vast") || outcomes.length >= opts.requests, 15_000, "a VAST scan in flight").catch(() => {});
+        if (f.target === "media-prober") await until(() => [...inFlight.values()].includes("vast") || clientsDone, 15_000, "a VAST scan in flight").catch(() => {});
         const at = Date.now();
         const rec: FaultRecord = { target: f.target, atMs: at - loadStart, downMs: 0, inFlight: inFlight.size };
         if (f.target === "nats") {
@@ -207,9 +212,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
         faults.push(rec);
       }
     };
-    const faulting = injectFaults();
+    const faulting = injectFaults().finally(() => {
+      faultsDone = true;
+    });
     const ticker = setInterval(() => say(`${outcomes.length}/${opts.requests} requests ended, ${inFlight.size} in flight`), 10_000);
     await Promise.all(Array.from({ length: opts.concurrency }, client));
+    clientsDone = true;
     clearInterval(ticker);
     await faulting;
     say(`load done in ${((Date.now() - loadStart) / 1000).toFixed(1)} s; waiting for reservations to settle`);
