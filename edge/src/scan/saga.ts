@@ -22,8 +22,28 @@ import type { Principal, ScanOutcome, ScanRequest, ScanRequestFields } from "./t
 const answerLost = (err: unknown) =>
   !(err instanceof ConnectError) || [Code.DeadlineExceeded, Code.Unavailable, Code.Canceled, Code.Unknown, Code.Internal, Code.Aborted].includes(err.code);
 
-// Longest pause between two CommitQuota calls for one stored report.
-const COMMIT_RETRY_MAX_PAUSE_MS = 1_000;
+// Longest pause between two calls of an RPC asked again (askAgain).
+const RETRY_MAX_PAUSE_MS = 1_000;
+
+/**
+ * Calls `op` until it answers, asking again after each failure that `retryable` allows, with pauses of `firstPause`
+ * (100 ms) doubling to RETRY_MAX_PAUSE_MS, while the next call would begin by `lastStart`. `failed` hears each failure
+ * that is asked again. Resolves the answer and the calls it took; rejects with the last error.
+ */
+async function askAgain<T>(
+  op: () => Promise<T>,
+  o: { lastStart: number; retryable: (err: unknown) => boolean; firstPause?: number; failed?: (err: unknown, attempt: number) => void },
+): Promise<{ value: T; attempts: number }> {
+  for (let attempt = 1, pause = o.firstPause ?? 100; ; attempt++, pause = Math.min(2 * pause, RETRY_MAX_PAUSE_MS)) {
+    try {
+      return { value: await op(), attempts: attempt };
+    } catch (err) {
+      if (!o.retryable(err) || Date.now() + pause > o.lastStart) throw err;
+      o.failed?.(err, attempt);
+      await sleep(pause);
+    }
+  }
+}
 
 type Log = EdgeDeps["logger"];
 
@@ -170,21 +190,27 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
   // knows it: until then the reaper leaves it alone, after it a commit refunds instead. So a report the client gets
   // is charged unless auth stayed unreachable for the whole rest of the reservation's TTL; the answer waits meanwhile.
   async function settle(reservationId: string, log: Log, commitBy: number, charge: LateCharge) {
-    for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
-      try {
-        const res = await deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
-        if (!res.committed) await chargeAnew(reservationId, log, charge);
-        else if (attempt > 1) log.info({ reservation_id: reservationId, attempts: attempt }, "quota committed after failed attempts");
-        return;
-      } catch (err) {
-        if (Date.now() + pause >= commitBy) {
-          log.warn({ err: String(err), reservation_id: reservationId, attempts: attempt }, "quota commit failed until the reservation's expiry; the reaper refunds it, so this scan is not charged");
-          return;
-        }
-        if (attempt === 1) log.info({ err: String(err), reservation_id: reservationId }, "quota commit failed; asking again until the reservation's expiry");
-        await sleep(pause);
-      }
+    let attempts = 0;
+    let res: auth.CommitQuotaResponse;
+    try {
+      const commit = () => {
+        attempts++;
+        return deps.auth.commitQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
+      };
+      ({ value: res } = await askAgain(commit, {
+        // Every call begins before the expiry.
+        lastStart: commitBy - 1,
+        retryable: () => true,
+        failed: (err, attempt) => {
+          if (attempt === 1) log.info({ err: String(err), reservation_id: reservationId }, "quota commit failed; asking again until the reservation's expiry");
+        },
+      }));
+    } catch (err) {
+      log.warn({ err: String(err), reservation_id: reservationId, attempts }, "quota commit failed until the reservation's expiry; the reaper refunds it, so this scan is not charged");
+      return;
     }
+    if (!res.committed) await chargeAnew(reservationId, log, charge);
+    else if (attempts > 1) log.info({ reservation_id: reservationId, attempts }, "quota committed after failed attempts");
   }
 
   // The reaper refunded the reservation first: an edge killed after its scan's result was stored, and the client's
@@ -222,17 +248,15 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
   }
 
   async function refundAgain(reservationId: string, log: Log, until: number) {
-    for (let attempt = 2, pause = 100; Date.now() + pause + rpcTimeoutMs <= until; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
-      await sleep(pause);
-      try {
-        await deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs });
-        log.info({ reservation_id: reservationId, attempts: attempt }, "quota refunded after failed attempts");
-        return;
-      } catch (err) {
-        if (!answerLost(err)) break;
-      }
+    const lastStart = until - rpcTimeoutMs;
+    try {
+      if (Date.now() + 100 > lastStart) throw new Error("no time left");
+      await sleep(100);
+      const { attempts } = await askAgain(() => deps.auth.refundQuota({ reservationId }, { timeoutMs: rpcTimeoutMs }), { lastStart, retryable: answerLost, firstPause: 200 });
+      log.info({ reservation_id: reservationId, attempts: attempts + 1 }, "quota refunded after failed attempts");
+    } catch {
+      log.warn({ reservation_id: reservationId }, "quota refund failed; the reaper refunds the reservation when it expires");
     }
-    log.warn({ reservation_id: reservationId }, "quota refund failed; the reaper refunds the reservation when it expires");
   }
 
   async function store(principal: Principal, req: ScanRequestFields, outcome: ScanOutcome, keyed: boolean): Promise<void> {
@@ -262,18 +286,14 @@ export function createScanSaga(deps: Pick<EdgeDeps, "auth" | "reports" | "dispat
   // answer in time) until `until`: putting the same report twice stores it once, and the reservation's commit keeps
   // its own time.
   async function storeThroughFailover(principal: Principal, req: ScanRequestFields, outcome: ScanOutcome, keyed: boolean, until: number, log: Log) {
-    for (let attempt = 1, pause = 100; ; attempt++, pause = Math.min(2 * pause, COMMIT_RETRY_MAX_PAUSE_MS)) {
-      try {
-        await store(principal, req, outcome, keyed);
-        if (attempt > 1) log.info({ attempts: attempt }, "report stored after failed attempts");
-        return;
-      } catch (err) {
-        const transient = err instanceof ConnectError && (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded);
-        if (!transient || Date.now() + pause + rpcTimeoutMs > until) throw err;
+    const { attempts } = await askAgain(() => store(principal, req, outcome, keyed), {
+      lastStart: until - rpcTimeoutMs,
+      retryable: (err) => err instanceof ConnectError && (err.code === Code.Unavailable || err.code === Code.DeadlineExceeded),
+      failed: (err, attempt) => {
         if (attempt === 1) log.info({ err: String(err) }, "storing the report failed; asking again through the failover");
-        await sleep(pause);
-      }
-    }
+      },
+    });
+    if (attempts > 1) log.info({ attempts }, "report stored after failed attempts");
   }
 
   // A raw file the request holds as bytes (a JSON `data`) goes into the uploads bucket now that the scan is reserved

@@ -176,7 +176,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     };
     const progressed = (share: number) =>
       new Promise<void>((resolve) => {
-        const check = () => outcomes.length >= share * opts.requests && resolve();
+        // Or the load is over: no fault can strike any more.
+        const check = () => (outcomes.length >= share * opts.requests || clientsDone) && resolve();
         const prev = onProgress;
         onProgress = () => {
           prev();
@@ -188,7 +189,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     const faults: FaultRecord[] = [];
     const injectFaults = async () => {
       for (const f of opts.faults) {
-        await Promise.race([progressed(f.after), until(() => clientsDone, 24 * 3600_000, "the load's end")]);
+        await progressed(f.after);
         if (clientsDone) break;
         // The media prober only matters while a VAST scan runs.
         if (f.target === "media-prober") await until(() => [...inFlight.values()].includes("vast") || clientsDone, 15_000, "a VAST scan in flight").catch(() => {});
@@ -218,6 +219,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosResult> {
     const ticker = setInterval(() => say(`${outcomes.length}/${opts.requests} requests ended, ${inFlight.size} in flight`), 10_000);
     await Promise.all(Array.from({ length: opts.concurrency }, client));
     clientsDone = true;
+    onProgress();
     clearInterval(ticker);
     await faulting;
     say(`load done in ${((Date.now() - loadStart) / 1000).toFixed(1)} s; waiting for reservations to settle`);
