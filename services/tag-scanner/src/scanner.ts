@@ -442,7 +442,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // Responsiveness narrows the page. When something after it clicks the page as shown (the click-through, the pause
     // control), the width is put back anyway: then the check runs while axe-core loads, its frame waits beside axe's
     // transfer and compile, and the accessibility checks read the page put back (issue 22; bench/RESULTS.md
-    // 2026-11-27 22:20Z: accessibility 163–179 → 137–159 ms, landing 37 → 24–30 ms). Otherwise it runs last, without the
+    // 2026-11-27 22:53Z, A/B in turns: accessibility 163–179 → 137–159 ms, landing 37 → 24–30 ms). Otherwise it runs last, without the
     // width put back (two frames fewer).
     const putBack = captureLanding || tryPause;
     const responsive = () => responsivePhase(prepared, { site, profile, measure, putBack, timeouts, jobDeadline, steps: a11ySteps });
