@@ -103,9 +103,10 @@ class KvReportStore implements ReportStore {
       createdUnixMs: report.createdUnixMs,
     });
     const ik = `${this.wsPrefix(report.customerId, report.workspaceId)}.${invertedMs(Number(report.createdUnixMs))}.${token(report.jobId)}`;
-    const [token_, index] = await Promise.allSettled([pageToken(), this.kv.put(ik, toBinary(reportstore.ReportSummarySchema, summary))]);
-    if (token_.status === "rejected") throw token_.reason;
-    if (index.status === "rejected") throw index.reason;
+    // Both settle before put answers: a failed put leaves no write of its own still in flight behind a retry.
+    const failed = (await Promise.allSettled([pageToken(), this.kv.put(ik, toBinary(reportstore.ReportSummarySchema, summary))]))
+      .find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   async get(jobId: string, customerId: string): Promise<StoredReport | undefined> {

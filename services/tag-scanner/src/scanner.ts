@@ -442,15 +442,15 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
     // Responsiveness narrows the page. When something after it clicks the page as shown (the click-through, the pause
     // control), the width is put back anyway: then the check runs while axe-core loads, its frame waits beside axe's
     // transfer and compile, and the accessibility checks read the page put back (issue 22; bench/RESULTS.md
-    // 2026-11-27 22:53Z, A/B in turns: accessibility 163–179 → 137–159 ms, landing 37 → 24–30 ms). Otherwise it runs last, without the
-    // width put back (two frames fewer).
+    // 2026-11-27 22:53Z, A/B in turns: accessibility 163–179 → 137–159 ms, landing 37 → 24–30 ms). Otherwise it runs
+    // last, without the width put back (two frames fewer).
     const putBack = captureLanding || tryPause;
     const responsive = () => responsivePhase(prepared, { site, profile, measure, putBack, timeouts, jobDeadline, steps: a11ySteps });
-    const resizedFirst = putBack ? await responsive() : undefined;
+    let resized = putBack ? await responsive() : undefined;
     const checks = await accessibilityPhase(prepared, {
       steps: a11ySteps, site, before: settled, axeTop, responsive: measure.responsive, timeouts, jobDeadline, signal,
     });
-    const resized = putBack ? resizedFirst : await responsive();
+    if (!putBack) resized = await responsive();
     const pause = tryPause ? await pauseControl(prepared, { controls: checks.controls, stillMoving: render.watch.stillMoving, timeouts, jobDeadline, signal }) : undefined;
     const a11y = { document: checks.document, pause, canvases: checks.canvases, images: checks.images };
     const a11yDoneAt = Date.now();

@@ -23,7 +23,7 @@ export interface LandingArtifact {
 export interface PageState { ready: string; href: string; title: string; status: number; rendered: boolean }
 const PAGE_STATE = pageFunction(new URL("./page/landing-state.js", import.meta.url), "landingState")();
 
-/** One round trip through the frame's task queue: whatever the click queued for "the next task" has run after it. */
+/** One rendered frame and the task after it: whatever the click queued for the next frame or task has run after it. */
 const NEXT_FRAME = pageFunction<[fallbackMs: number]>(new URL("./page/next-frame.js", import.meta.url), "nextFrame")(500);
 
 /** Waits until the landing document finished loading (or the bound passed) and reads what it shows. */
@@ -143,7 +143,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       wake = resolve;
       setTimeout(resolve, ms);
     });
-  const roundTrip = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_FRAME, opts.stepMs, true);
+  const nextFrame = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_FRAME, opts.stepMs, true);
   const clickedAt = Date.now();
   const unfinished = () => ({ unfinished: { fromMs: clickedAt, toMs: Date.now() } });
   const loaded = (st: PageState | undefined) => !!st && st.ready === "complete" && st.href !== "about:blank";
@@ -160,7 +160,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       else if (++quietChecks >= 2) { evidence = "click handlers finished"; break; }
       // Quiet: a frame and a task through the page are the next look's evidence (a handler's animation frame has run,
       // and what the page said before the answer came first on this session), not a fixed wait.
-      await roundTrip();
+      await nextFrame();
       if (busy) await wait(100);
     }
     if (!evidence) evidence = "time-out";
