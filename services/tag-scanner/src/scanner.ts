@@ -47,12 +47,6 @@ export class BrowserLostError extends Error {
  */
 const AXE_WAITS_FOR_SENSOR_MS = 250;
 
-/**
- * How long after a scan's answer its page is closed and the slot's next page built, while other slots are free: past
- * the edge's store and commit of that answer (6–7 ms each on a quiet host, 12–16 beside the teardown).
- */
-const TEARDOWN_AFTER_MS = 50;
-
 /** A retry on a browser of its own needs a browser start and a render: not worth starting with less time left. */
 const MIN_RETRY_MS = 10_000;
 
@@ -167,10 +161,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
   const vendors = deps.vendors ?? vendorDb();
   // One page per consent state, per browser, built ahead once a creative on that browser needed them.
   const consentPages = createConsentPages({ perBrowser: extraStates().length, build: buildConsentPage });
-  /** Scans' teardowns waiting for TEARDOWN_AFTER_MS: run at once when the pool closes. */
-  const deferred = new Set<() => void>();
   deps.pool.onClose?.(async () => {
-    for (const now of [...deferred]) now();
     await warm.close();
     await consentPages.close();
     if (!deps.imageWork) await imageWork.close();
@@ -331,23 +322,14 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       lease.browser.off("disconnected", onLost);
       scansOn.set(lease.browser, (scansOn.get(lease.browser) ?? 1) - 1);
       endSpeedo(); // a scan that failed before its render ended
+      // At once, not after the edge's store and commit (tried, 2026-11-27: 50 ms later freed those ~10 ms, but a
+      // scan that came right after rendered beside the teardown, and a CI run's static creative lost its flash verdict).
+      refill(); // the page built now, when the render's end left it for later (or the scan failed before that)
       const page = prepared;
-      const teardown = () => {
-        refill(); // the page built now, when the render's end left it for later (or the scan failed before that)
-        void (async () => {
-          if (page && !(await page.dispose()).closed) broken = true;
-          lease.release(broken);
-        })().catch(() => lease.release(true));
-      };
-      // Closing a context and building a page are 100+ ms of work in Chromium's processes: begun with the answer, they
-      // took the cores from what the answer still goes through (the edge storing the report and committing the charge:
-      // bench, 4 runs in turns, store 12–16 → 6–7 ms, commit 9–11 → 6–7 ms). While another slot is free, no scan
-      // waits for this one, so they begin a little later.
-      if (!exclusive && !broken && deps.pool.busy < deps.pool.capacity) {
-        const now = () => { clearTimeout(timer); deferred.delete(now); teardown(); };
-        const timer = setTimeout(now, TEARDOWN_AFTER_MS);
-        deferred.add(now);
-      } else teardown();
+      void (async () => {
+        if (page && !(await page.dispose()).closed) broken = true;
+        lease.release(broken);
+      })().catch(() => lease.release(true));
     }
   }
 
