@@ -103,6 +103,14 @@ export async function tagVsFloor(ctx: Ctx, floor: FloorBrowser, rounds = 12): Pr
     goal: "setup ≤ 30 ms",
     met: ph.setup !== undefined && ph.setup <= 30,
   });
+  // The measuring phases step by step (the scan log's steps_ms): where the gap to the floor is, without a profiler.
+  const st = phaseMedians(recs, "steps_ms");
+  table.add({
+    figure: `tag scan log steps_ms medians (n=${recs.length})`,
+    value: Object.entries(st).map(([k, v]) => `${k} ${v}`).join(" / ") + " ms",
+    floor: "—",
+    vs: "—",
+  });
   table.add({
     figure: "tag scan: in the scanner vs end to end (p50)",
     value: `${ms(inScanner)} scan log ms`,

@@ -83,7 +83,10 @@ class KvReportStore implements ReportStore {
         throw alreadyExists(`a different report is already stored for job_id ${report.jobId}`);
       }
     }
-    if (report.pageToken) {
+    // The two index entries need only the report: written at once (one replicated write's wait, not two, before the
+    // scan's answer goes out).
+    const pageToken = async () => {
+      if (!report.pageToken) return;
       const pk = `p.${token(report.pageToken)}`;
       try {
         await this.kv.create(pk, report.jobId);
@@ -92,7 +95,7 @@ class KvReportStore implements ReportStore {
         if (!live(e)) throw err;
         if (e.string() !== report.jobId) throw alreadyExists("report.page_token is already used by another report");
       }
-    }
+    };
     const summary = create(reportstore.ReportSummarySchema, {
       jobId: report.jobId,
       reportKind: report.reportKind,
@@ -100,7 +103,10 @@ class KvReportStore implements ReportStore {
       createdUnixMs: report.createdUnixMs,
     });
     const ik = `${this.wsPrefix(report.customerId, report.workspaceId)}.${invertedMs(Number(report.createdUnixMs))}.${token(report.jobId)}`;
-    await this.kv.put(ik, toBinary(reportstore.ReportSummarySchema, summary));
+    // Both settle before put answers: a failed put leaves no write of its own still in flight behind a retry.
+    const failed = (await Promise.allSettled([pageToken(), this.kv.put(ik, toBinary(reportstore.ReportSummarySchema, summary))]))
+      .find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   async get(jobId: string, customerId: string): Promise<StoredReport | undefined> {

@@ -158,6 +158,20 @@ describe("fields", () => {
     expect(shown).toEqual({ confidence: "low", fields: ["animation_duration"], reasons: ["the first frame reached the screen 0.8 s after it was painted (the compositor was starved)"] });
   });
 
+  it("measurement confidence: a paint that no captured frame followed marks the motion, a paint the capture showed does not", () => {
+    // A clean-clone CI under deliberate overload (css-transition-after-timeout): the headline's first contentful paint
+    // at 681 ms, as its 1 s slide began, never reached the screen capture (changes at -10 and 255 ms only).
+    const starved = { navWallMs: 0, firstPaintWallMs: 184, paints: [184, 681], pixelChanges: [-10, 255], renderEndedAt: 2_359, starvation: [] };
+    expect(measurementConfidence(starved)).toEqual({
+      confidence: "low", fields: ["animation_duration"],
+      reasons: ["the creative painted at 0.7 s and no frame after it reached the screen capture (the compositor or the capture was starved)"],
+    });
+    // The same creative on a quiet machine: every paint followed by a frame (the capture's clock a few ms early).
+    expect(measurementConfidence({ ...starved, pixelChanges: [-10, 200, 676, 700, 1_700] }).confidence).toBe("high");
+    // A paint after the render watch ended is not the render's.
+    expect(measurementConfidence({ ...starved, renderEndedAt: 600 }).confidence).toBe("high");
+  });
+
   it("measurement confidence: an asset the scanner's own process held back moves the fields after it, with its name and size", () => {
     // First paint at 150, DOMContentLoaded at 120, motion until 3 400 (an SVG image's SMIL, started when it arrived).
     const base = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175, 1_100, 3_400], dclWallMs: 120, renderEndedAt: 6_000, starvation: [] };

@@ -14,8 +14,13 @@ import type { ScreencastFrame } from "../src/gatherers/screencast.ts";
 function fakeScreencast() {
   let reader: ((f: ScreencastFrame) => void) | undefined;
   const screencast = { onFrame: (r: (f: ScreencastFrame) => void) => { reader = r; } };
-  const send = (at: number, changed = true, tag = String(at)) =>
-    reader?.({ data: Buffer.from(`jpeg-${tag}`).toString("base64"), capturedAt: at, receivedAt: at + 5, changed });
+  // An unchanged frame carries the previous frame's bytes, as Chromium encodes identical pixels.
+  let prev = "";
+  const send = (at: number, changed = true, tag = String(at), receivedAt = at + 5) => {
+    const data = changed ? Buffer.from(`jpeg-${tag}`).toString("base64") : prev;
+    prev = data;
+    reader?.({ data, capturedAt: at, receivedAt, changed });
+  };
   return { screencast: screencast as unknown as Parameters<typeof gatherFilmStrip>[0], send };
 }
 
@@ -59,6 +64,23 @@ describe("film strip", () => {
     b.send(5_040); // 40 ms later: under the sampling gap, but the resting state
     short.endRender();
     expect(short.artifact.kept.map((f) => f.at)).toEqual([5_000, 5_040]);
+  });
+
+  it("frames that arrive out of capture order (an unsequenced encoder): the blank page captured first is still left out", () => {
+    const { screencast, send } = fakeScreencast();
+    const g = gatherFilmStrip(screencast);
+    g.beginRender();
+    // The creative's first frame (captured at 20 100) arrives before the blank page captured at 20 000.
+    send(20_100, true, "creative-1", 20_130);
+    send(20_000, true, "blank", 20_140);
+    send(20_300, true, "creative-2", 20_310);
+    send(20_600, true, "creative-3", 20_610);
+    send(20_650, true, "creative-3", 20_660); // the same pixels as the frame captured before it: not a change
+    send(20_900, true, "creative-4", 20_905);
+    g.endRender();
+    expect(g.artifact.kept.map((f) => [f.at, f.jpeg.toString()])).toEqual([
+      [20_100, "jpeg-creative-1"], [20_300, "jpeg-creative-2"], [20_600, "jpeg-creative-3"], [20_900, "jpeg-creative-4"],
+    ]);
   });
 
   it("stored as artifacts with each frame's time after the render start; the report field carries them as JPEG images", async () => {

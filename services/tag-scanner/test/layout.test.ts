@@ -4,6 +4,7 @@ import { PNG } from "pngjs";
 import puppeteer, { type Browser, type CDPSession, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAYOUT_SCRIPT, type LayoutArtifact } from "../src/gatherers/layout.ts";
+import { captureBeyondViewport, screenshotClip } from "../src/gatherers/measure.ts";
 import { PIXEL_GIF } from "./helpers.ts";
 
 const PIXEL = `data:image/gif;base64,${PIXEL_GIF.toString("base64")}`;
@@ -195,6 +196,31 @@ describe("layout probe", () => {
     expect(r.scroll).toEqual({ x: 0, y: 600 });
     expect(r.box).toEqual({ x: 20, y: 1020, width: 300, height: 250 });
     expect(r.click).toEqual({ x: 170, y: 1145 - 600 });
+  });
+
+  it("the screenshot reaches beyond the viewport only when the box does: such a capture fires resize in the creative", async () => {
+    const html = `<div style="height:1000px"></div>${AD}<div style="height:2000px"></div><script>window.resizes = 0; addEventListener("resize", () => resizes++);</script>`;
+    await probe(html);
+    await page.evaluate(() => window.scrollTo(0, 600));
+    const { frameTree } = await client.send("Page.getFrameTree");
+    const r = await probeFrame(frameTree.frame.id);
+    const clip = screenshotClip(r.box, { width: 1280, height: 800, deviceScaleFactor: 1 });
+    expect(captureBeyondViewport(clip, r)).toBe(false);
+    const resizes = () => page.evaluate(() => (window as unknown as { resizes: number }).resizes);
+    const shot = async (beyond: boolean) => (await client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: beyond })).data;
+    // The same pixels from the viewport as from a capture beyond it (the clip is in document coordinates both ways),
+    // and no resize event: the one the creative gets from the other is what the choice avoids.
+    const inside = await shot(false);
+    expect(await resizes()).toBe(0);
+    expect(inside).toBe(await shot(true));
+    expect(await resizes()).toBe(1);
+    const png = PNG.sync.read(Buffer.from(inside, "base64"));
+    expect([png.width, png.height, ...png.data.subarray(0, 3)]).toEqual([300, 250, 0x33, 0x99, 0x33]);
+    // Past the viewport's bottom, scrolled back to the top, left of the document, or without a layout: beyond it.
+    expect(captureBeyondViewport(clip, { ...r, scroll: { x: 0, y: 0 } })).toBe(true);
+    expect(captureBeyondViewport({ ...clip, x: -5 }, r)).toBe(true);
+    expect(captureBeyondViewport({ ...clip, height: 600 }, r)).toBe(true);
+    expect(captureBeyondViewport(clip, undefined)).toBe(true);
   });
 
   it("ad.size meta", async () => {

@@ -184,7 +184,7 @@ describe("page scripts in Chromium", () => {
     expect(states).toEqual({ seen: ["default", "expanded", "default", "error:resize", "hidden"], version: "3.0", sms: false, video: true });
   });
 
-  it("slot-width.js, two-frames.js, next-task.js, landing-state.js and local-storage.js", async () => {
+  it("slot-width.js, two-frames.js, next-frame.js, landing-state.js and local-storage.js", async () => {
     await page.setContent(`<!doctype html><iframe width="300" height="250"></iframe>`, { waitUntil: "load" });
     const setSlot = pageFunction<[number]>(page$("slot-width.js"), "setSlotWidth");
     expect(await isolated<boolean>(setSlot(280))).toBe(true);
@@ -192,7 +192,7 @@ describe("page scripts in Chromium", () => {
     await page.setContent("<!doctype html><p>no slot</p>", { waitUntil: "load" });
     expect(await isolated<boolean>(setSlot(280))).toBe(false);
     expect(await isolated<boolean>(pageFunction<[number]>(page$("two-frames.js"), "twoFrames")(5_000), true)).toBe(true);
-    expect(await isolated<undefined>(pageFunction(page$("next-task.js"), "nextTask")(), true)).toBeUndefined();
+    expect(await isolated<boolean>(pageFunction<[number]>(page$("next-frame.js"), "nextFrame")(5_000), true)).toBe(true);
 
     await page.goto(`${fixture.origin}/`, { waitUntil: "load" });
     expect(await page.evaluate(pageFunction(page$("landing-state.js"), "landingState")())).toEqual({

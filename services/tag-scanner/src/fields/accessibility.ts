@@ -1,4 +1,5 @@
-import { IN_FLIGHT_LIMIT, type FlashArtifact } from "../gatherers/flashes.ts";
+import type { FlashArtifact } from "../gatherers/flashes.ts";
+import { IN_FLIGHT_LIMIT } from "../gatherers/screencast.ts";
 
 /** WCAG 2.2.2: motion that lasts more than five seconds needs a way to pause it. */
 export const MOTION_LIMIT_MS = 5_000;

@@ -68,6 +68,9 @@ export interface MeasurementOutcome {
 /** Starvation that may move a timing beyond the tolerance a loaded worker is allowed (the truth corpus: ±0.4–0.7 s). */
 export const STARVED_MS = 250;
 
+/** How far the screen capture's timestamps and the paint timing's may disagree, ms (both are the host's wall clock). */
+const PAINT_SKEW_MS = 20;
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
@@ -211,6 +214,16 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   if (paint !== undefined && shown !== undefined && shown - paint >= STARVED_MS) {
     fields.add("animation_duration");
     reasons.push(`the first frame reached the screen ${seconds(shown - paint)} after it was painted (the compositor was starved)`);
+  }
+  // A paint that no captured frame followed: the renderer drew something new (a paint timing entry — the headline of
+  // css-transition-after-timeout appearing as its slide began) and the screen capture never showed it, so the motion
+  // after it went unseen. Measured in a clean-clone CI under deliberate overload: paints at 184 and 681 ms, changes at
+  // -10 and 255 ms, the 1 s slide from 680 ms read animation_duration 0. The capture's clock and the paint's are the
+  // same wall clock, a few ms apart (PAINT_SKEW_MS).
+  const unseen = m.paints.find((p) => p <= m.renderEndedAt && !m.pixelChanges.some((c) => c >= p - PAINT_SKEW_MS));
+  if (unseen !== undefined && m.navWallMs !== undefined && !reasons.some((r) => r.startsWith("the first frame reached the screen"))) {
+    fields.add("animation_duration");
+    reasons.push(`the creative painted at ${seconds(unseen - m.navWallMs)} and no frame after it reached the screen capture (the compositor or the capture was starved)`);
   }
   // A capture far behind at the last change may have dropped the motion's tail; an end the page scheduled covers it
   // for CSS/Web/SMIL animations (timing.ts motionEnd), nothing does for script-driven motion.

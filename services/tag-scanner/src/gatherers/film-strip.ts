@@ -1,5 +1,5 @@
 import type { Gatherer } from "./gatherer.ts";
-import type { ScreencastFrame, gatherScreencast } from "./screencast.ts";
+import { IN_FLIGHT_LIMIT, type ScreencastFrame, type gatherScreencast } from "./screencast.ts";
 
 /**
  * The film strip of the render (issue 26): a few frames picked across the animation, from the screencast frames the
@@ -25,26 +25,42 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
   let open = false;
   let gap = FIRST_GAP_MS;
   let last: { at: number; data: string } | undefined;
-  // The screencast starts with the render, so its first changed frame is the page before the creative drew anything
-  // (report.ts takes the first pixel change as pixelChanges[1] for the same reason): not a frame of the creative. Kept,
-  // it put a blank viewport at 0 ms first in every strip, and two frames in the strip of a creative that does not move.
+  // The screencast starts with the render, so its first frame is the page before the creative drew anything (report.ts
+  // takes the first pixel change as pixelChanges[1] for the same reason): not a frame of the creative. Kept, it put a
+  // blank viewport at 0 ms first in every strip, and two frames in the strip of a creative that does not move.
   let blankSeen = false;
-  screencast.onFrame((f: ScreencastFrame) => {
-    if (!open || !f.changed) return;
+  let prevData = "";
+  // Frames are encoded on an unsequenced pool and may arrive out of capture order (flashes.ts REORDER): taken in arrival
+  // order, a blank page that arrived after the creative's first frame was kept as the strip's first frame (a clean-clone
+  // CI's film-strip-render read a frame with none of the ad in it). So they pass through a reorder buffer by capture
+  // time, and whether a frame changed is decided against the one captured before it.
+  const pending: Array<{ at: number; data: string }> = [];
+  const take = (f: { at: number; data: string }) => {
+    if (f.data === prevData) return;
+    prevData = f.data;
     if (!blankSeen) {
       blankSeen = true;
       return;
     }
-    last = { at: f.capturedAt, data: f.data };
+    last = f;
     const prev = artifact.kept[artifact.kept.length - 1];
-    if (prev && f.capturedAt - prev.at < gap) return;
+    if (prev && f.at - prev.at < gap) return;
     const jpeg = Buffer.from(f.data, "base64");
     if (jpeg.length > MAX_FRAME_BYTES) return;
-    artifact.kept.push({ at: f.capturedAt, jpeg });
+    artifact.kept.push({ at: f.at, jpeg });
     if (artifact.kept.length >= KEEP) {
       artifact.kept = artifact.kept.filter((_, i) => i % 2 === 0);
       gap *= 2;
     }
+  };
+  const release = (all: boolean) => {
+    pending.sort((x, y) => x.at - y.at);
+    while (pending.length > (all ? 0 : IN_FLIGHT_LIMIT)) take(pending.shift()!);
+  };
+  screencast.onFrame((f: ScreencastFrame) => {
+    if (!open) return;
+    pending.push({ at: f.capturedAt, data: f.data });
+    release(false);
   });
   return {
     name: "film-strip",
@@ -53,6 +69,7 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
     beginRender() { open = true; },
     endRender() {
       open = false;
+      release(true);
       // The resting state: the last changed frame, if the sampling skipped it.
       const tail = artifact.kept[artifact.kept.length - 1];
       if (last && (!tail || tail.at < last.at)) {

@@ -1,7 +1,7 @@
 import { createFlashAnalyzer, type FlashAnalyzer, type FlashResult } from "@cva/imaging";
 import sharp from "sharp";
 import type { Gatherer, RenderStart } from "./gatherer.ts";
-import type { ScreencastFrame, gatherScreencast } from "./screencast.ts";
+import { IN_FLIGHT_LIMIT, type ScreencastFrame, type gatherScreencast } from "./screencast.ts";
 
 /**
  * Photosensitivity frames: every changed screencast frame of the render, reduced to a grid of 8x8 CSS px cells and fed
@@ -35,12 +35,6 @@ export interface FlashArtifact {
   cellCss: number;
 }
 
-/**
- * Frames in flight (captured, not yet acked) at which Chromium drops the next capture: content/browser/devtools/
- * protocol/page_handler.cc admits a frame while `frames_in_flight_ > kMaxScreencastFramesInFlight` (2) is false, so
- * a third unacked frame is still sent and a capture with three in flight is dropped.
- */
-export const IN_FLIGHT_LIMIT = 3;
 /**
  * Frames are encoded on an unsequenced thread pool, so two captured close together can arrive in either order (at
  * most IN_FLIGHT_LIMIT - 1 late in a row): the analyzer gets them through a reorder buffer this deep, by capture time.

@@ -23,8 +23,8 @@ export interface LandingArtifact {
 export interface PageState { ready: string; href: string; title: string; status: number; rendered: boolean }
 const PAGE_STATE = pageFunction(new URL("./page/landing-state.js", import.meta.url), "landingState")();
 
-/** One round trip through the frame's task queue: whatever the click queued for "the next task" has run after it. */
-const NEXT_TASK = pageFunction(new URL("./page/next-task.js", import.meta.url), "nextTask")();
+/** One rendered frame and the task after it: whatever the click queued for the next frame or task has run after it. */
+const NEXT_FRAME = pageFunction<[fallbackMs: number]>(new URL("./page/next-frame.js", import.meta.url), "nextFrame")(500);
 
 /** Waits until the landing document finished loading (or the bound passed) and reads what it shows. */
 async function settle(page: Page, untilMs: number, stepMs: number): Promise<PageState | undefined> {
@@ -73,7 +73,7 @@ export interface LandingOptions {
  *    target in the scan's context;
  *  - the same tab: a navigation requested for the top frame (anchor, form, location change from any frame);
  *  - nothing: once the click's handlers have provably finished — no timer they scheduled is still pending, no
- *    request they started is in flight, and two round trips through the page's task queue brought nothing.
+ *    request they started is in flight, and a rendered frame and the task after it brought nothing.
  * The landing page loads in the scan's context (same egress proxy, same cookies) with the scan's device, UA and
  * language (see new-tab-profile.ts). "working" = the final document (after redirects) answered 2xx and rendered.
  */
@@ -143,7 +143,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       wake = resolve;
       setTimeout(resolve, ms);
     });
-  const roundTrip = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_TASK, opts.stepMs, true);
+  const nextFrame = () => opts.worlds.evaluate(opts.mainFrameId, NEXT_FRAME, opts.stepMs, true);
   const clickedAt = Date.now();
   const unfinished = () => ({ unfinished: { fromMs: clickedAt, toMs: Date.now() } });
   const loaded = (st: PageState | undefined) => !!st && st.ready === "complete" && st.href !== "about:blank";
@@ -158,8 +158,10 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       const busy = opts.clickTimers() > 0 || opts.inflightSince(startIndex) > 0;
       if (busy) quietChecks = 0;
       else if (++quietChecks >= 2) { evidence = "click handlers finished"; break; }
-      await roundTrip();
-      await wait(busy ? 100 : 20);
+      // Quiet: a frame and a task through the page are the next look's evidence (a handler's animation frame has run,
+      // and what the page said before the answer came first on this session), not a fixed wait.
+      await nextFrame();
+      if (busy) await wait(100);
     }
     if (!evidence) evidence = "time-out";
     if (!popup && popupRequested) {

@@ -42,6 +42,20 @@ export function screenshotClip(box: { x: number; y: number; width: number; heigh
 }
 
 /**
+ * Whether the capture must reach beyond the viewport. Chromium then resizes the view for the capture and back, which
+ * fires a `resize` event in the creative (its listeners run, a responsive creative lays out again) after the render
+ * was measured: so only when the clip is not inside the viewport. The clip is in document coordinates either way.
+ */
+export function captureBeyondViewport(
+  clip: { x: number; y: number; width: number; height: number },
+  layout: Pick<LayoutArtifact, "scroll" | "viewport"> | undefined,
+): boolean {
+  if (!layout) return true;
+  const x = clip.x - layout.scroll.x, y = clip.y - layout.scroll.y;
+  return !(x >= 0 && y >= 0 && x + clip.width <= layout.viewport.width && y + clip.height <= layout.viewport.height);
+}
+
+/**
  * After the render watch: the creative's painted box (every frame, isolated worlds) and a PNG of exactly that box at
  * device scale. Every step has its own bound (`budget()`), so a hung page yields what could be measured. `beside`
  * starts once the screenshot is in, not waited for: renderer work that changes nothing the page shows (axe-core's
@@ -58,7 +72,8 @@ export async function measureCreative(
   out.layout = await measureLayout(client, worlds, mainFrameId, budget());
   step("layout");
   const clip = screenshotClip(out.layout?.box, profile);
-  const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: true }), budget(), undefined);
+  const beyond = captureBeyondViewport(clip, out.layout);
+  const shot = await bounded(client.send("Page.captureScreenshot", { format: "png", clip, captureBeyondViewport: beyond }), budget(), undefined);
   step("screenshot");
   // Once the capture answered: started beside it, axe's compile held the capture's frame on a loaded machine (truth
   // row border-baked-in-png, 4 scans in flight: no screenshot within its step). Not waited for here (its caller does).

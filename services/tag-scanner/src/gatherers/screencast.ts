@@ -8,7 +8,7 @@ import type { Gatherer, RenderStart } from "./gatherer.ts";
  * while the creative renders (`beginRender` to `endRender`), not on the prepared page nor during the click-through.
  */
 export interface ScreencastArtifact {
-  /** Wall-clock epoch milliseconds of every frame whose pixels differ from the previous frame. */
+  /** Wall-clock epoch milliseconds of every frame whose pixels differ from the previous frame's, in capture order. */
   changes: number[];
   frames: number;
   /**
@@ -25,6 +25,13 @@ export interface ScreencastArtifact {
  */
 export interface ScreencastFrame { data: string; capturedAt: number; receivedAt: number; changed: boolean }
 
+/**
+ * Frames in flight (captured, not yet acked) at which Chromium drops the next capture: content/browser/devtools/
+ * protocol/page_handler.cc admits a frame while `frames_in_flight_ > kMaxScreencastFramesInFlight` (2) is false, so
+ * a third unacked frame is still sent and a capture with three in flight is dropped.
+ */
+export const IN_FLIGHT_LIMIT = 3;
+
 export function gatherScreencast(client: CDPSession) {
   const artifact: ScreencastArtifact = { changes: [], frames: 0, lastChangeLagMs: 0 };
   // Readers of every frame (the photosensitivity gatherer): called synchronously, they copy what they keep.
@@ -39,7 +46,13 @@ export function gatherScreencast(client: CDPSession) {
     if (changed) {
       prev = e.data;
       const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
-      if (artifact.changes.length < 10_000) artifact.changes.push(at);
+      // In capture order: frames may arrive out of it (IN_FLIGHT_LIMIT), and the timeline's first and last changes
+      // are what time_to_visual_start and animation_duration read.
+      if (artifact.changes.length < 10_000) {
+        let i = artifact.changes.length;
+        while (i > 0 && artifact.changes[i - 1]! > at) i--;
+        artifact.changes.splice(i, 0, at);
+      }
       lastChangeLocal = Date.now();
       artifact.lastChangeLagMs = Math.max(0, Math.round(lastChangeLocal - at));
       if (localChanges.length < 10_000) localChanges.push(lastChangeLocal);

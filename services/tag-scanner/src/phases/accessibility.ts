@@ -39,8 +39,9 @@ export type A11yChecks = Omit<A11yArtifact, "pause"> & { controls: FrameA11yProb
 
 /**
  * The accessibility checks, after measuring (so that what they cost the renderer is not counted as the creative's
- * CPU), with the page as shown — before the responsiveness check narrows it — and before the click-through (which
- * leaves the creative): axe-core in every frame, the probe for pause controls, canvases and images.
+ * CPU), with the page as shown — before the responsiveness check narrows it, or once it has put it back — and before
+ * the click-through (which leaves the creative): axe-core in every frame, the probe for pause controls, canvases and
+ * images.
  */
 export async function accessibilityPhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;

@@ -21,8 +21,8 @@ export interface MeasurePhaseArtifact {
 /**
  * The measuring phase, after the render: each step bounded; a page whose main thread is stuck gets its script
  * terminated once. CPU is sampled first (what measuring costs the renderer is not the creative's), then layout and
- * screenshot alongside storage. Responsiveness comes after the accessibility checks (responsivePhase), which read the
- * page as shown.
+ * screenshot alongside storage. Responsiveness (responsivePhase) comes next, while axe-core loads, when the width is
+ * put back for a click after it; otherwise after the accessibility checks, which read the page as shown.
  */
 export async function measurePhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;
@@ -69,8 +69,8 @@ export async function measurePhase(prepared: PreparedPage, opts: {
 }
 
 /**
- * Responsiveness, after the accessibility checks: the creative laid out at a narrower viewport (or slot), then put
- * back when something after reads or clicks the page as shown (`putBack`: the click-through, the pause control).
+ * Responsiveness: the creative laid out at a narrower viewport (or slot), then put back when something after clicks
+ * the page as shown (`putBack`: the click-through, the pause control; the accessibility checks then follow too).
  */
 export async function responsivePhase(prepared: PreparedPage, opts: {
   site: SyntheticSite;

@@ -650,6 +650,18 @@ export const cases: Case[] = [
     expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
   },
   {
+    // Animation libraries tick on requestAnimationFrame (GSAP's delayedCall, an exit tween's onComplete): the exit runs
+    // a frame after the click, with no timer pending and no request in flight in between.
+    id: "landing-exit-next-frame",
+    pattern: "exit handler that opens the clickTag on the next animation frame (an animation library's delayed call)",
+    landing: true,
+    html: (f) => `<div id="exit" style="cursor:pointer">${still("#588157")}</div>
+<script>document.getElementById("exit").addEventListener("click", function () {
+  requestAnimationFrame(function () { window.open("${f.landing}", "_blank"); });
+});</script>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
     // Adobe Animate / CreateJS banners draw on a canvas and listen on it (or on the stage): nothing in the DOM is a
     // link, only the listener says the ad is clickable.
     id: "landing-canvas-listener",
