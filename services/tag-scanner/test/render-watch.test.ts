@@ -9,7 +9,7 @@ import { PIXEL_GIF } from "./helpers.ts";
 const cfg = { settleMs: 300, holdMs: 4_500 };
 const realm = (o: Partial<RealmReport> = {}): RealmReport =>
   ({
-    t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, at: 9_900, fires: 0, lastFire: 0,
+    t: "motion", realm: "top", pending: 0, chainPeriod: 0, intervals: 0, intervalPeriod: 0, raf: 0, afterClick: 0, rafClick: 0, at: 9_900, fires: 0, lastFire: 0,
     stoppers: 0, tlEnd: 0, tlDone: 0, tlEndless: 0, idle: 0, ...o,
   });
 const ev = (o: Partial<MotionEvidence> = {}): MotionEvidence => ({
@@ -204,6 +204,24 @@ describe("render watch verdict", () => {
     h.note({ t: "motion", realm: "c", at: 3_000, fires: 9 });
     expect(h.firedSince("c", 2_500)).toBe(4);
     expect(h.firedSince("c", 500)).toBe(9);
+  });
+
+  it("a frame loop the click started runs while its realm's latest report says it asked for a frame just before", () => {
+    const t = createRealmTracker();
+    const click = 50_000;
+    // Its first frame asked for 5 ms after the click, reported at once.
+    t.note({ t: "motion", realm: "ad", rafClick: click + 5, raf: click + 5, at: click + 5 });
+    expect(t.clickLoop(click)).toBe(true);
+    // A heartbeat 100 ms on: it asked for a frame 12 ms before — still running.
+    t.note({ t: "motion", realm: "ad", rafClick: click + 5, raf: click + 93, at: click + 105 });
+    expect(t.clickLoop(click)).toBe(true);
+    // The tween ended at +400 ms: the report at +605 ms has its last frame 205 ms old.
+    t.note({ t: "motion", realm: "ad", rafClick: click + 5, raf: click + 400, at: click + 605 });
+    expect(t.clickLoop(click)).toBe(false);
+    // A loop an earlier click started is not this click's.
+    const u = createRealmTracker();
+    u.note({ t: "motion", realm: "ad", rafClick: click - 2_000, raf: click - 10, at: click - 5 });
+    expect(u.clickLoop(click)).toBe(false);
   });
 });
 

@@ -58,7 +58,8 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
     while (pending.length > (all ? 0 : IN_FLIGHT_LIMIT)) take(pending.shift()!);
   };
   screencast.onFrame((f: ScreencastFrame) => {
-    if (!open) return;
+    // A frame shown again (screencast.ts) was taken when it came: the strip decides changes itself.
+    if (!open || f.again) return;
     pending.push({ at: f.capturedAt, data: f.data });
     release(false);
   });

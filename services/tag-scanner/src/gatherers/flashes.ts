@@ -72,8 +72,7 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
     else if (artifact.blind.length < 1_000) artifact.blind.push([from, to]);
   };
 
-  screencast.onFrame((f: ScreencastFrame) => {
-    if (!open || !analyzer) return;
+  const arrive = (f: ScreencastFrame) => {
     const delay = f.receivedAt - f.capturedAt;
     if (delay > artifact.maxDelayMs) artifact.maxDelayMs = delay;
     // Between the previous frame's capture and this one's, the frames in flight were the previous ones not yet
@@ -86,10 +85,17 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
     arrivals.push(f.receivedAt);
     if (arrivals.length > IN_FLIGHT_LIMIT) arrivals.shift();
     prevCapture = Math.max(prevCapture, f.capturedAt);
+  };
+
+  screencast.onFrame((f: ScreencastFrame) => {
+    if (!open || !analyzer) return;
+    // A frame shown again (screencast.ts) is not an arrival: only its decode is owed.
+    if (!f.again) arrive(f);
     if (!f.changed) return;
     artifact.frames++;
     if (!artifact.firstAt) { artifact.firstAt = f.capturedAt; firstLocal = f.receivedAt; }
-    artifact.lastAt = f.capturedAt;
+    artifact.firstAt = Math.min(artifact.firstAt, f.capturedAt);
+    artifact.lastAt = Math.max(artifact.lastAt, f.capturedAt);
     if (artifact.decoded + backlog >= MAX_DECODES || backlog >= MAX_BACKLOG) {
       artifact.skipped++;
       blind(f.capturedAt, f.capturedAt + 1);

@@ -20,6 +20,13 @@ export interface RealmReport {
   raf: number;
   /** Timeouts pending that were scheduled within 5 s after a trusted pointer event (a click handler's work). */
   afterClick: number;
+  /**
+   * When a frame loop the last trusted pointer event started asked for its first frame (epoch ms; 0 = none): the
+   * first requestAnimationFrame within 5 s after it, with none asked for in the 100 ms before it — a tween the click's
+   * handler began (an exit button's press, GSAP's `onComplete` opening the clickTag when it ends). Whether it still
+   * runs is `at - raf`.
+   */
+  rafClick: number;
   /** When the report was made: judged against `raf`, so a report delayed on a busy machine still reads right. */
   at: number;
   /**

@@ -64,7 +64,16 @@ export interface LandingOptions {
   requestCount: () => number;
   /** Timeouts scheduled by the click's handlers that have not run yet, over every realm of the creative. */
   clickTimers: () => number;
+  /** A frame loop the click started (local epoch ms of the click) still runs, by its realm's latest report. */
+  clickLoop?: (since: number) => boolean;
 }
+
+/**
+ * How long after the click a frame loop it started keeps the click "not finished": an exit tween's press or slide is
+ * a few hundred ms; a loop the click started that runs for ever (an expanding canvas scene) must not hold the scan to
+ * the landing bound.
+ */
+export const CLICK_LOOP_MS = 3_000;
 
 /**
  * Clicks the creative where a user would (the centre of its largest link/clickable element, else of its box) with a
@@ -73,7 +82,8 @@ export interface LandingOptions {
  *    target in the scan's context;
  *  - the same tab: a navigation requested for the top frame (anchor, form, location change from any frame);
  *  - nothing: once the click's handlers have provably finished — no timer they scheduled is still pending, no
- *    request they started is in flight, and a rendered frame and the task after it brought nothing.
+ *    request they started is in flight, no frame loop they started still runs (for up to CLICK_LOOP_MS), and a
+ *    rendered frame and the task after it brought nothing.
  * The landing page loads in the scan's context (same egress proxy, same cookies) with the scan's device, UA and
  * language (see new-tab-profile.ts). "working" = the final document (after redirects) answered 2xx and rendered.
  */
@@ -155,7 +165,9 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
     while (Date.now() < until) {
       if (popup || popupRequested) { evidence = "new tab"; break; }
       if (sameTab) { evidence = "top-frame navigation"; break; }
-      const busy = opts.clickTimers() > 0 || opts.inflightSince(startIndex) > 0;
+      // A frame loop the click started: its end may open the exit (GSAP's onComplete), with no timer pending meanwhile.
+      const looping = Date.now() - clickedAt < CLICK_LOOP_MS && opts.clickLoop?.(clickedAt) === true;
+      const busy = opts.clickTimers() > 0 || opts.inflightSince(startIndex) > 0 || looping;
       if (busy) quietChecks = 0;
       else if (++quietChecks >= 2) { evidence = "click handlers finished"; break; }
       // Quiet: a frame and a task through the page are the next look's evidence (a handler's animation frame has run,

@@ -364,6 +364,11 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: s
   return out;
 }
 
+/** A frame loop that asked for a frame this recently, at its realm's report, is still running (clickLoop). */
+const LOOP_ALIVE_MS = 150;
+/** The page's clock (timeOrigin + performance.now()) against ours (Date.now()): the same wall clock, a few ms apart. */
+const CLOCK_SKEW_MS = 200;
+
 /** Latest report per realm, validated: a creative that found a way to talk on the channel can only send numbers. */
 export function createRealmTracker() {
   const realms = new Map<string, RealmReport>();
@@ -379,7 +384,7 @@ export function createRealmTracker() {
       if (!realms.has(msg.realm) && realms.size >= 200) return;
       realms.set(msg.realm, {
         t: "motion", realm: msg.realm, pending: num(msg.pending), chainPeriod: num(msg.chainPeriod),
-        intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick),
+        intervals: num(msg.intervals), intervalPeriod: num(msg.intervalPeriod), raf: num(msg.raf), afterClick: num(msg.afterClick), rafClick: num(msg.rafClick),
         at: num(msg.at), fires: num(msg.fires), lastFire: num(msg.lastFire),
         stoppers: num(msg.stoppers), tlEnd: num(msg.tlEnd), tlDone: msg.tlDone === 1 ? 1 : 0, tlEndless: msg.tlEndless === 1 ? 1 : 0,
         idle: num(msg.idle),
@@ -403,6 +408,12 @@ export function createRealmTracker() {
     all: (): RealmReport[] => [...realms.values()],
     /** Timeouts a click handler scheduled that have not run yet, over every realm. */
     afterClick: (): number => [...realms.values()].reduce((n, r) => n + r.afterClick, 0),
+    /**
+     * A frame loop a click at `since` (local epoch ms) started is still asking for frames, by its realm's latest word:
+     * it asked for one within LOOP_ALIVE_MS of that report (a tween at even 10 frames a second does).
+     */
+    clickLoop: (since: number): boolean =>
+      [...realms.values()].some((r) => r.rafClick > 0 && r.rafClick >= since - CLOCK_SKEW_MS && r.at - r.raf < LOOP_ALIVE_MS),
   };
 }
 

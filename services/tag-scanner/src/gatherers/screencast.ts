@@ -21,9 +21,16 @@ export interface ScreencastArtifact {
 
 /**
  * A frame as it arrived (and was acked): its JPEG (base64), capture time (epoch ms), local arrival time (Date.now()),
- * and whether its pixels differ from the previous frame's.
+ * and whether its pixels differ from the frame received or captured before it.
  */
-export interface ScreencastFrame { data: string; capturedAt: number; receivedAt: number; changed: boolean }
+export interface ScreencastFrame {
+  data: string;
+  capturedAt: number;
+  receivedAt: number;
+  changed: boolean;
+  /** A frame received earlier, shown again because a frame received after it showed it was a change (see onFrame). */
+  again?: true;
+}
 
 /**
  * Frames in flight (captured, not yet acked) at which Chromium drops the next capture: content/browser/devtools/
@@ -37,29 +44,47 @@ export function gatherScreencast(client: CDPSession) {
   // Readers of every frame (the photosensitivity gatherer): called synchronously, they copy what they keep.
   const readers: Array<(f: ScreencastFrame) => void> = [];
   let prev = "";
+  /** The last frames received: capture time, bytes, and whether each counted as a change. */
+  const recent: Array<{ at: number; data: string; changed: boolean }> = [];
   let lastChangeLocal = 0;
   const localChanges: number[] = [];
+  const noteChange = (at: number) => {
+    // In capture order: the timeline's first and last changes are what time_to_visual_start and animation_duration read.
+    if (artifact.changes.length < 10_000) {
+      let i = artifact.changes.length;
+      while (i > 0 && artifact.changes[i - 1]! > at) i--;
+      artifact.changes.splice(i, 0, at);
+    }
+    lastChangeLocal = Date.now();
+    artifact.lastChangeLagMs = Math.max(0, Math.round(lastChangeLocal - at));
+    if (localChanges.length < 10_000) localChanges.push(lastChangeLocal);
+  };
+  const deliver = (frame: ScreencastFrame) => { for (const r of readers) r(frame); };
   const onFrame = (e: Protocol.Page.ScreencastFrameEvent) => {
     client.send("Page.screencastFrameAck", { sessionId: e.sessionId }).catch(() => {});
     artifact.frames++;
-    const changed = e.data !== prev;
-    if (changed) {
-      prev = e.data;
-      const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
-      // In capture order: frames may arrive out of it (IN_FLIGHT_LIMIT), and the timeline's first and last changes
-      // are what time_to_visual_start and animation_duration read.
-      if (artifact.changes.length < 10_000) {
-        let i = artifact.changes.length;
-        while (i > 0 && artifact.changes[i - 1]! > at) i--;
-        artifact.changes.splice(i, 0, at);
-      }
-      lastChangeLocal = Date.now();
-      artifact.lastChangeLagMs = Math.max(0, Math.round(lastChangeLocal - at));
-      if (localChanges.length < 10_000) localChanges.push(lastChangeLocal);
+    const at = e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now();
+    // Frames may arrive out of capture order (IN_FLIGHT_LIMIT). A frame is a change when it differs from the one
+    // received before it or from the one captured before it: captured dark, light, dark and received light, dark, dark,
+    // the last dark equals the frame received before it, yet light came before it on the screen (a flash's return).
+    let pred: (typeof recent)[number] | undefined, succ: (typeof recent)[number] | undefined;
+    for (const r of recent) {
+      if (r.at < at && (pred === undefined || r.at > pred.at)) pred = r;
+      if (r.at > at && (succ === undefined || r.at < succ.at)) succ = r;
     }
-    if (readers.length > 0) {
-      const frame = { data: e.data, capturedAt: e.metadata.timestamp ? e.metadata.timestamp * 1000 : Date.now(), receivedAt: Date.now(), changed };
-      for (const r of readers) r(frame);
+    const changed = e.data !== prev || (pred !== undefined && pred.data !== e.data);
+    prev = e.data;
+    recent.push({ at, data: e.data, changed });
+    if (recent.length > IN_FLIGHT_LIMIT + 1) recent.shift();
+    if (changed) noteChange(at);
+    const receivedAt = Date.now();
+    if (readers.length > 0) deliver({ data: e.data, capturedAt: at, receivedAt, changed });
+    // Received after the frame captured next (captured dark, light, dark; received dark, dark, light): that frame,
+    // judged unchanged when it came, was a change on the screen. It is counted now, and shown to the readers again.
+    if (succ && !succ.changed && succ.data !== e.data) {
+      succ.changed = true;
+      noteChange(succ.at);
+      if (readers.length > 0) deliver({ data: succ.data, capturedAt: succ.at, receivedAt, changed: true, again: true });
     }
   };
   client.on("Page.screencastFrame", onFrame);

@@ -51,6 +51,7 @@ export async function clickThroughPhase(prepared: PreparedPage, opts: {
       inflightSince: (i) => net.inflightSince(i),
       requestCount: () => net.artifact.requests.length,
       clickTimers: () => signals.realms.afterClick(),
+      clickLoop: (since) => signals.realms.clickLoop(since),
     }),
     landingMs + stepMs * 2,
     undefined,

@@ -662,6 +662,25 @@ export const cases: Case[] = [
     expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
   },
   {
+    // An exit button that is pressed first: the click starts a 400 ms tween on requestAnimationFrame (an animation
+    // library's ticker) and the clickTag opens when it ends (GSAP's onComplete), with no timer pending meanwhile.
+    id: "landing-exit-after-tween",
+    pattern: "exit handler that runs a 400 ms requestAnimationFrame tween and opens the clickTag when it ends",
+    landing: true,
+    html: (f) => `<div id="exit" style="position:relative;width:300px;height:250px;cursor:pointer;overflow:hidden">${still("#3a5a40")}
+<div id="btn" style="position:absolute;left:20px;top:200px;width:80px;height:30px;background:#dad7cd"></div></div>
+<script>document.getElementById("exit").addEventListener("click", function () {
+  var btn = document.getElementById("btn"), t0 = performance.now();
+  requestAnimationFrame(function step(t) {
+    var k = Math.min(1, (t - t0) / 400);
+    btn.style.transform = "translateX(" + Math.round(180 * k) + "px)";
+    if (k < 1) requestAnimationFrame(step);
+    else window.open("${f.landing}", "_blank");
+  });
+});</script>`,
+    expect: (f) => ({ size: [300, 250], landing: { tab: "new_tab", url: f.landing, title: "Landing", working: true } }),
+  },
+  {
     // Adobe Animate / CreateJS banners draw on a canvas and listen on it (or on the stage): nothing in the DOM is a
     // link, only the listener says the ad is clickable.
     id: "landing-canvas-listener",

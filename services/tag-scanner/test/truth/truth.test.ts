@@ -1,10 +1,10 @@
 // The corpus cases whose point is a timing (animation_duration_ms), through the real scanner, one scan at a time.
 //
 // Every other row (size, border, ssl, cookies, landing page, frames, video) is proved by truth-load.test.ts, which
-// runs all 82 cases against the same expectations with 4 scans in flight and drops nothing but a low-confidence
+// runs every case against the same expectations with 4 scans in flight and drops nothing but a low-confidence
 // animation duration: a non-timing row gives the same proof there, on a busier scanner. Only a timing row needs the
 // quiet of one scan at a time, where its duration must be right without being marked low-confidence. Those other
-// rows are skipped here, visibly (48 of 82 rows: 72 s of a CI worker on 2026-11-27); CVA_TRUTH_ALL=1 runs them alone too, e.g. to tell
+// rows are skipped here, visibly (48 of the 82 rows of 2026-11-27: 72 s of a CI worker); CVA_TRUTH_ALL=1 runs them alone too, e.g. to tell
 // a row that fails under load from one that fails anyway.
 import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -68,6 +68,9 @@ function instrument(binding, pingEvent, horizonMs) {
     /** @type {Record<string, boolean>} requestIdleCallback ids pending */
     const idles = Object.create(null);
     let inTimer = 0, fires = 0, lastFire = 0, lastRaf = 0, lastPointer = 0, queued = false, dirty = false, ticks = 0;
+    // A frame loop the last click started (a tween its handler began, whose end may open the exit): when it asked for
+    // its first frame (0 = none), and the last frame asked for before that click.
+    let clickLoop = 0, rafAtPointer = 0;
     // Listeners and hooks through which the creative's own code can stop (or start) motion without a timer: an
     // `infinite` animation stopped on its 3rd animationiteration, a looping video paused on timeupdate, a Web
     // Animation's finish promise. While any exist, a running infinite animation is no proof of endless motion.
@@ -85,7 +88,7 @@ function instrument(binding, pingEvent, horizonMs) {
       let idle = 0;
       for (const id in idles) idle++;
       const tl = timelines(t);
-      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, at: t, fires, lastFire,
+      send({ t: "motion", realm, pending, chainPeriod, intervals: nIntervals, intervalPeriod, raf: lastRaf, afterClick, rafClick: clickLoop, at: t, fires, lastFire,
         stoppers, tlEnd: tl.end, tlDone: tl.done, tlEndless: tl.endless, idle });
     };
     /**
@@ -158,7 +161,7 @@ function instrument(binding, pingEvent, horizonMs) {
     };
     try {
       /** @param {Event} e */
-      const onPointer = (e) => { if (e.isTrusted) lastPointer = now(); };
+      const onPointer = (e) => { if (e.isTrusted) { lastPointer = now(); clickLoop = 0; rafAtPointer = lastRaf; } };
       for (const type of ["pointerdown", "mousedown", "click", "touchstart"]) w.addEventListener(type, onPointer, true);
     } catch (e) {}
     try {
@@ -233,7 +236,14 @@ function instrument(binding, pingEvent, horizonMs) {
       };
       w.setInterval = /** @type {Realm["setInterval"]} */ (/** @type {unknown} */ (setIntervalWrapper));
       w.clearInterval = /** @type {Realm["clearInterval"]} */ (/** @param {number} id */ function (id) { if (intervals[id] !== undefined) { delete intervals[id]; changed(); } return apply(ci, w, arguments); });
-      if (raf) w.requestAnimationFrame = function () { lastRaf = now(); return apply(raf, w, arguments); };
+      if (raf) w.requestAnimationFrame = function () {
+        const t = now();
+        lastRaf = t;
+        // The first frame asked for after a click, with none asked for in the 100 ms before it: the click started a
+        // frame loop. Reported at once, as a click handler's timer is; the reports after it say whether it still runs.
+        if (!clickLoop && lastPointer > 0 && t - lastPointer < 5000 && rafAtPointer < lastPointer - 100) { clickLoop = t; report(); }
+        return apply(raf, w, arguments);
+      };
       // Idle callbacks pending: no page with one is proven calm (see RealmReport.idle); what one runs counts as a
       // timer callback (lastFire).
       const ric = w.requestIdleCallback, cic = w.cancelIdleCallback;
