@@ -20,6 +20,7 @@ import type { ResizedLayout } from "./gatherers/measure.ts";
 import type { RequestRecord } from "./gatherers/network.ts";
 import type { PageEventsArtifact } from "./gatherers/page-events.ts";
 import type { CpuSample, MetricsAnswer } from "./gatherers/performance.ts";
+import type { FrameWait } from "./gatherers/render-watch.ts";
 import type { SyntheticSite } from "./synthetic-origin.ts";
 import type { ConsentRunArtifact } from "./privacy/artifact.ts";
 import { privacyField } from "./privacy/report-field.ts";
@@ -64,6 +65,8 @@ export interface TagArtifacts {
   cpuSeries: CpuSample[];
   /** The render's getMetrics samples as the renderer answered them (performance.ts), for `measurement`. */
   answers?: MetricsAnswer[];
+  /** The render watch's looks at the top document, each waiting for two rendered frames (render-watch.ts FrameWait). */
+  frameWaits?: FrameWait[];
   /** The host's calibration scale (cpu-calibration.ts); undefined when the calibration was not available. */
   cpuScale?: number;
   /** Local ms when the render watch ended: when animation_duration was decided. */
@@ -248,7 +251,7 @@ export function buildTagReport(ctx: ReportContext, art: TagArtifacts, images: St
   const timed = measurementConfidence({
     navWallMs: art.navWallMs, firstPaintWallMs: firstPaintWall, paints: art.paints, pixelChanges: art.pixelChanges,
     dclWallMs: dcl >= 0 && art.navWallMs !== undefined ? art.navWallMs + dcl : undefined,
-    renderEndedAt: art.renderEndedAt, starvation: art.starvation, answers: art.answers, motionTail, assets: heldAssets(art),
+    renderEndedAt: art.renderEndedAt, starvation: art.starvation, answers: art.answers, frameWaits: art.frameWaits, motionTail, assets: heldAssets(art),
     landingHeldMs: art.landing?.unfinished && art.loopHeld ? art.loopHeld(art.landing.unfinished.fromMs, art.landing.unfinished.toMs) : undefined,
   });
   const pinned = load ? withCpuConfidence(timed, cpuPinned(art.cpuSeries)) : timed;

@@ -479,6 +479,7 @@ export function createTagScanner(deps: TagScannerDeps): TagScanner {
       cookies: storage.cookies, localStorage: storage.localStorage, layout: measured.layout, resized,
       cpuMs: perf.artifact.cpuMs, cpuUnanswered, heapBytes: perf.artifact.heapBytes, landing, timedOut: render.timedOut || measure.terminated,
       starvation: perf.artifact.starvation, renderEndedAt: render.endedAt, cpuSeries: perf.artifact.cpuSeries, answers: perf.artifact.answers,
+      frameWaits: watch.probes.frameWaits,
       loopHeld: (from, to) => loopLag.heldBetween(from, to),
       blockedNavigations: interception.artifact.blockedNavigations,
       blockedHosts: new Map(proxy.blocked.map((b) => [b.host, b.reason])),

@@ -8,7 +8,7 @@ import { loadSize } from "../src/fields/load-size.ts";
 import { missingAssets } from "../src/fields/missing-assets.ts";
 import { sslCompliance } from "../src/fields/ssl.ts";
 import { thirdPartyAdServer } from "../src/fields/third-party-ad-server.ts";
-import { idleLateness, measurementConfidence } from "../src/fields/measurement.ts";
+import { frameStalls, idleLateness, measurementConfidence } from "../src/fields/measurement.ts";
 import { animationDuration, timeToVisualStart } from "../src/fields/timing.ts";
 import { imageSizeFromBytes, type RequestRecord } from "../src/gatherers/network.ts";
 import { PIXEL_GIF } from "./helpers.ts";
@@ -170,6 +170,27 @@ describe("fields", () => {
     expect(measurementConfidence({ ...starved, pixelChanges: [-10, 200, 676, 700, 1_700] }).confidence).toBe("high");
     // A paint after the render watch ended is not the render's.
     expect(measurementConfidence({ ...starved, renderEndedAt: 600 }).confidence).toBe("high");
+  });
+
+  it("measurement confidence: the page's frames stalled while its main thread was free (a GPU process kept from running)", () => {
+    // getMetrics every 500 ms, answered 3 ms after it went out (renderer clock 10 000 ms ahead), the renderer busy 8 ms
+    // in each 500 ms; the looks every 200 ms take two frames (~35 ms) — but one, sent at 3 300 ms, took 1 250 ms.
+    const answers = Array.from({ length: 14 }, (_, i) => ({ sent: i * 500, t: 10_000 + i * 500 + 3, busy: i * 8 }));
+    const waits = [{ from: 2_900, to: 2_935 }, { from: 3_100, to: 3_136 }, { from: 3_300, to: 4_550 }, { from: 4_600, to: 4_634 }];
+    const stalls = frameStalls(waits, answers);
+    expect(stalls.filter((w) => w.ms >= 250)).toEqual([{ from: 3_300, to: 4_550, ms: 1_250 - 32 - 50 }]);
+    const base = { navWallMs: 0, firstPaintWallMs: 150, paints: [150], pixelChanges: [20, 175, 900, 3_600, 4_560], renderEndedAt: 6_000, starvation: [], answers };
+    expect(measurementConfidence({ ...base, frameWaits: waits })).toEqual({
+      confidence: "low", fields: ["animation_duration"],
+      reasons: ["the page's frames stopped for 1.2 s while its main thread was free (the compositor or the GPU process was kept from running)"],
+    });
+    // The same wait explained by the creative's own long task (1.2 s of TaskDuration around it): not the machine's.
+    const busy = answers.map((a, i) => ({ ...a, busy: i * 8 + (i >= 9 ? 1_200 : 0) }));
+    expect(measurementConfidence({ ...base, answers: busy, frameWaits: waits }).confidence).toBe("high");
+    // Quick looks only: nothing.
+    expect(measurementConfidence({ ...base, frameWaits: [waits[0]!, waits[1]!, waits[3]!] }).confidence).toBe("high");
+    // A look before the first paint waits for it (render-blocking resources), not for a starved compositor.
+    expect(measurementConfidence({ ...base, firstPaintWallMs: 4_600, paints: [4_600], pixelChanges: [20, 4_610, 5_000], frameWaits: waits }).confidence).toBe("high");
   });
 
   it("measurement confidence: an asset the scanner's own process held back moves the fields after it, with its name and size", () => {

@@ -37,6 +37,8 @@ export interface MeasurementInput {
   starvation: Array<{ at: number; ms: number }>;
   /** The render's getMetrics samples as the renderer answered them (performance.ts MetricsAnswer). */
   answers?: MetricsAnswer[];
+  /** The render watch's looks at the top document, each waiting for two rendered frames (render-watch.ts FrameWait). */
+  frameWaits?: Array<{ from: number; to: number }>;
   /** The screencast's lag at its last change and the end the page scheduled (timing.ts MotionTail). */
   motionTail?: MotionTail;
   /**
@@ -116,6 +118,36 @@ export function idleLateness(answers: MetricsAnswer[]): IdleLate[] {
     if (tasks < 0) continue;
     const late = a.t - a.sent - base;
     if (late - tasks > 0) out.push({ from: a.sent, to: a.sent + late, ms: Math.round(late - tasks) });
+  }
+  return out;
+}
+
+/** What two rendered frames take when nothing holds them (two vsyncs at 60 Hz, and the look itself), ms. */
+const TWO_FRAMES_MS = 50;
+
+/**
+ * The render watch's looks whose two rendered frames came late with the renderer's main thread free: the wait less
+ * the renderer's task time around it (TaskDuration from the getMetrics answers that bracket it, by when the renderer
+ * handled them — more than the window, so it errs towards explaining) less two frames' time. What remains is time in
+ * which the page's frames did not come although its main thread could have drawn them: the compositor or the GPU
+ * process was kept from running. A storyboard's hold does not show here — a page that asks for frames gets them
+ * whether or not its pixels change — and neither does a creative's own long task (it is TaskDuration).
+ */
+export function frameStalls(waits: Array<{ from: number; to: number }>, answers: MetricsAnswer[]): IdleLate[] {
+  if (answers.length < 2 || waits.length === 0) return [];
+  const base = Math.min(...answers.map((a) => a.t - a.sent));
+  const handled = answers.map((a) => ({ at: a.t - base, busy: a.busy })).sort((x, y) => x.at - y.at);
+  const out: IdleLate[] = [];
+  for (const w of waits) {
+    let before: (typeof handled)[number] | undefined, after: (typeof handled)[number] | undefined;
+    for (const h of handled) {
+      if (h.at <= w.from) before = h;
+      else if (h.at >= w.to && after === undefined) after = h;
+    }
+    // Not bracketed, or another renderer's count (a navigation): its tasks are unknown.
+    if (!before || !after || after.busy < before.busy) continue;
+    const ms = Math.round(w.to - w.from - (after.busy - before.busy) - TWO_FRAMES_MS);
+    if (ms > 0) out.push({ from: w.from, to: w.to, ms });
   }
   return out;
 }
@@ -224,6 +256,19 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   if (unseen !== undefined && m.navWallMs !== undefined && !reasons.some((r) => r.startsWith("the first frame reached the screen"))) {
     fields.add("animation_duration");
     reasons.push(`the creative painted at ${seconds(unseen - m.navWallMs)} and no frame after it reached the screen capture (the compositor or the capture was starved)`);
+  }
+  // The page's frames stalled while its main thread was free, after the first paint and before the watch ended: the
+  // motion the compositor ran meanwhile (a CSS animation stopped on its 3rd iteration) reached the screen late.
+  // Measured: the GPU process stopped for 1.2 s 3.3 s into css-infinite-stopped-3rd-iteration read 4 332 ms against
+  // 2 600..4 300 with nothing marked.
+  if (m.firstPaintWallMs !== undefined) {
+    const stalled = frameStalls(m.frameWaits ?? [], m.answers ?? [])
+      .filter((w) => w.ms >= STARVED_MS && w.from >= m.firstPaintWallMs! && w.from <= m.renderEndedAt)
+      .reduce<IdleLate | undefined>((x, w) => (x === undefined || w.ms > x.ms ? w : x), undefined);
+    if (stalled) {
+      fields.add("animation_duration");
+      reasons.push(`the page's frames stopped for ${seconds(stalled.ms)} while its main thread was free (the compositor or the GPU process was kept from running)`);
+    }
   }
   // A capture far behind at the last change may have dropped the motion's tail; an end the page scheduled covers it
   // for CSS/Web/SMIL animations (timing.ts motionEnd), nothing does for script-driven motion.

@@ -41,7 +41,15 @@ export interface ProbedMotion extends FrameMotion {
    * hold a delayed animation: its silence is no evidence of calm.
    */
   complete: boolean;
+  /**
+   * Local epoch ms when the top document answered (after two rendered frames), or gave up: with the time the probe
+   * went out, how long the page's frames took (fields/measurement.ts, frameStalls).
+   */
+  topAt?: number;
 }
+
+/** A look at the top document that waited for two rendered frames: sent and answered, local epoch ms. */
+export interface FrameWait { from: number; to: number }
 
 export interface AnimatedImage {
   url: string;
@@ -345,10 +353,11 @@ export async function probeMotion(worlds: ProbeWorlds, ms: number, pingEvent?: s
   // the first frames' own work has happened: lazy images start loading and IntersectionObserver callbacks (an ad
   // that starts animating once in view) run from a rendering update. Two, so that what the first one queued has run.
   const afterFrames = motionProbe(pingEvent ?? null, true);
+  let topAt: number | undefined;
   const answers = await Promise.all(frames.map((f, i) => (i === 0
-    ? worlds.attempt<FrameMotion>(f.id, afterFrames, ms, true)
+    ? worlds.attempt<FrameMotion>(f.id, afterFrames, ms, true).then((a) => { topAt = Date.now(); return a; })
     : worlds.attempt<FrameMotion>(f.id, script, ms))));
-  const out: ProbedMotion = { anims: [], videos: [], images: [], handlers: 0, complete: frames.length > 0 };
+  const out: ProbedMotion = { anims: [], videos: [], images: [], handlers: 0, complete: frames.length > 0, ...(topAt !== undefined ? { topAt } : {}) };
   for (const answer of answers) {
     if (!("value" in answer)) {
       if (answer.missing === "hung") out.complete = false;
@@ -443,8 +452,11 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
   let probeFrom = 0;
   let probing: Promise<void> | undefined;
   let lastProbe = renderStart;
-  /** How many probes ran, and how many of them some frame left unanswered (for the scan log). */
-  const probes = { total: 0, incomplete: 0 };
+  /**
+   * How many probes ran, and how many of them some frame left unanswered (for the scan log); and how long each waited
+   * for the top document's two rendered frames (measurement confidence: frames that stalled while the page was idle).
+   */
+  const probes = { total: 0, incomplete: 0, frameWaits: [] as FrameWait[] };
   /** The last two complete probes (calmProof). */
   let looks: Look[] = [];
   const ends = createScheduledEndTracker();
@@ -506,6 +518,7 @@ export async function watchRender(src: RenderWatchSources, cfg: WatchConfig, ren
         probeAt = p.complete ? Date.now() : 0;
         probes.total++;
         if (!p.complete) probes.incomplete++;
+        if (p.topAt !== undefined && probes.frameWaits.length < 600) probes.frameWaits.push({ from: sent, to: p.topAt });
       }, () => {}).finally(() => { probing = undefined; });
     }
     const verdict = motionVerdict(ev0, cfg);

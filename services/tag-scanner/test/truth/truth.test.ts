@@ -63,9 +63,12 @@ describe("an asset the scanner's own process held back", () => {
 // paint). The renderer's main thread is idle meanwhile, so TaskDuration − ThreadTime does not grow (measured 65 ms),
 // yet the page's stop reaches the screen late: 4 304 against 2 600..4 300 unmarked before this signal. The scanner's
 // getMetrics requests wait in the stopped browser: animation_duration must be marked low-confidence, with the wait.
-describe("the browser kept from running while the creative moved", () => {
+describe("the browser, or its GPU process, kept from running while the creative moved", () => {
   /** The browser process of the pool's one browser: in its process group, a Chromium without --type=. */
-  function browserProcess(): number | undefined {
+  const browserProcess = () => chromiumProcess((cmd) => !cmd.includes("--type="));
+  /** The GPU process of the pool's one browser (the compositor's display side: frames and the screen capture). */
+  const gpuProcess = () => chromiumProcess((cmd) => cmd.includes("--type=gpu-process"));
+  function chromiumProcess(which: (cmdline: string) => boolean): number | undefined {
     const leader = s.pool.held?.().pids[0];
     if (leader === undefined) return undefined;
     for (const d of readdirSync("/proc")) {
@@ -74,7 +77,7 @@ describe("the browser kept from running while the creative moved", () => {
         const stat = readFileSync(`/proc/${d}/stat`, "utf8");
         const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
         const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
-        if (pgrp === leader && /chrom/i.test(cmd.split("\0")[0] ?? "") && !cmd.includes("--type=")) return Number(d);
+        if (pgrp === leader && /chrom/i.test(cmd.split("\0")[0] ?? "") && which(cmd)) return Number(d);
       } catch { /* gone meanwhile */ }
     }
     return undefined;
@@ -103,6 +106,35 @@ describe("the browser kept from running while the creative moved", () => {
     const reason = m?.reasons.find((x) => x.startsWith("the renderer answered the scanner "));
     const late = Number(/answered the scanner (\d+\.\d) s late/.exec(reason ?? "")?.[1] ?? 0);
     if (late < 0.6) diff.push(`no reason with a wait >= 0.6 s: ${JSON.stringify(m?.reasons)}`);
+    expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
+  }, 120_000);
+
+  // The GPU process stopped instead (measurement.ts frameStalls): the renderer answers in time and its main thread is
+  // idle, but no frame comes — the compositor's motion reaches the screen late (4 332 / 4 343 against 2 600..4 300,
+  // unmarked, before this signal). The render watch's looks wait for two rendered frames: theirs is the evidence.
+  it("the GPU process: marks animation_duration low-confidence, with how long the frames stopped", async () => {
+    const c = cases.find((x) => x.id === "css-infinite-stopped-3rd-iteration")!;
+    const pid = gpuProcess();
+    expect(pid, "the GPU process").toBeDefined();
+    const job = truthJob(c, f);
+    let stopped = false;
+    const stop = setTimeout(() => {
+      process.kill(pid!, "SIGSTOP");
+      stopped = true;
+      setTimeout(() => process.kill(pid!, "SIGCONT"), 1_200);
+    }, 3_200);
+    let r;
+    try {
+      r = await s.scanner.scan(job);
+    } finally {
+      clearTimeout(stop);
+      if (stopped) process.kill(pid!, "SIGCONT");
+    }
+    const m = r.measurement;
+    const diff = m?.lowConfidenceFields.includes("animation_duration") ? [] : [`animation_duration ${r.animationDurationMs} not marked low: ${JSON.stringify(m)}`];
+    const reason = m?.reasons.find((x) => x.startsWith("the page's frames stopped for "));
+    const gap = Number(/frames stopped for (\d+\.\d) s/.exec(reason ?? "")?.[1] ?? 0);
+    if (gap < 0.6) diff.push(`no reason with frames stopped >= 0.6 s: ${JSON.stringify(m?.reasons)}`);
     expect(diff, failureOf(c, diff, job.jobId)).toEqual([]);
   }, 120_000);
 });
