@@ -95,6 +95,12 @@ export interface IdleLate {
 }
 
 /**
+ * The renderer's clock less ours, as near as the answers give it: each answer's Timestamp less its send time is that
+ * offset plus the request's wait, and the least of them had (nearly) none.
+ */
+const clockOffset = (answers: MetricsAnswer[]) => Math.min(...answers.map((a) => a.t - a.sent));
+
+/**
  * The waits of the scanner's getMetrics requests that the renderer's own work does not explain. Each answer's
  * Timestamp (renderer clock) less its local send time is the two clocks' offset plus the wait before the renderer
  * handled it; the least of them over the render is the offset with (nearly) no wait, so each one's excess is its
@@ -106,7 +112,7 @@ export interface IdleLate {
  */
 export function idleLateness(answers: MetricsAnswer[]): IdleLate[] {
   if (answers.length < 2) return [];
-  const base = Math.min(...answers.map((a) => a.t - a.sent));
+  const base = clockOffset(answers);
   const out: IdleLate[] = [];
   for (const a of answers) {
     // The last answer the renderer handled before this request could have reached it (renderer clock).
@@ -135,7 +141,7 @@ const TWO_FRAMES_MS = 50;
  */
 export function frameStalls(waits: Array<{ from: number; to: number }>, answers: MetricsAnswer[]): IdleLate[] {
   if (answers.length < 2 || waits.length === 0) return [];
-  const base = Math.min(...answers.map((a) => a.t - a.sent));
+  const base = clockOffset(answers);
   const handled = answers.map((a) => ({ at: a.t - base, busy: a.busy })).sort((x, y) => x.at - y.at);
   const out: IdleLate[] = [];
   for (const w of waits) {
@@ -243,9 +249,10 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   }
   const paint = m.paints.length > 0 ? Math.min(...m.paints) : undefined;
   const shown = paint === undefined ? undefined : m.pixelChanges.find((c) => c >= paint);
-  if (paint !== undefined && shown !== undefined && shown - paint >= STARVED_MS) {
+  const firstFrameLag = paint !== undefined && shown !== undefined ? shown - paint : 0;
+  if (firstFrameLag >= STARVED_MS) {
     fields.add("animation_duration");
-    reasons.push(`the first frame reached the screen ${seconds(shown - paint)} after it was painted (the compositor was starved)`);
+    reasons.push(`the first frame reached the screen ${seconds(firstFrameLag)} after it was painted (the compositor was starved)`);
   }
   // A paint that no captured frame followed: the renderer drew something new (a paint timing entry — the headline of
   // css-transition-after-timeout appearing as its slide began) and the screen capture never showed it, so the motion
@@ -253,7 +260,7 @@ export function measurementConfidence(m: MeasurementInput): MeasurementOutcome {
   // -10 and 255 ms, the 1 s slide from 680 ms read animation_duration 0. The capture's clock and the paint's are the
   // same wall clock, a few ms apart (PAINT_SKEW_MS).
   const unseen = m.paints.find((p) => p <= m.renderEndedAt && !m.pixelChanges.some((c) => c >= p - PAINT_SKEW_MS));
-  if (unseen !== undefined && m.navWallMs !== undefined && !reasons.some((r) => r.startsWith("the first frame reached the screen"))) {
+  if (unseen !== undefined && m.navWallMs !== undefined && firstFrameLag < STARVED_MS) {
     fields.add("animation_duration");
     reasons.push(`the creative painted at ${seconds(unseen - m.navWallMs)} and no frame after it reached the screen capture (the compositor or the capture was starved)`);
   }

@@ -1,5 +1,5 @@
 import type { Gatherer } from "./gatherer.ts";
-import { IN_FLIGHT_LIMIT, type ScreencastFrame, type gatherScreencast } from "./screencast.ts";
+import { captureOrder, type ScreencastFrame, type gatherScreencast } from "./screencast.ts";
 
 /**
  * The film strip of the render (issue 26): a few frames picked across the animation, from the screencast frames the
@@ -30,12 +30,11 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
   // blank viewport at 0 ms first in every strip, and two frames in the strip of a creative that does not move.
   let blankSeen = false;
   let prevData = "";
-  // Frames are encoded on an unsequenced pool and may arrive out of capture order (flashes.ts REORDER): taken in arrival
-  // order, a blank page that arrived after the creative's first frame was kept as the strip's first frame (a clean-clone
-  // CI's film-strip-render read a frame with none of the ad in it). So they pass through a reorder buffer by capture
-  // time, and whether a frame changed is decided against the one captured before it.
-  const pending: Array<{ at: number; data: string }> = [];
-  const take = (f: { at: number; data: string }) => {
+  // Frames may arrive out of capture order (screencast.ts captureOrder): taken in arrival order, a blank page that
+  // arrived after the creative's first frame was kept as the strip's first frame (a clean-clone CI's film-strip-render
+  // read a frame with none of the ad in it). So they are taken in capture order, and whether a frame changed is
+  // decided against the one captured before it.
+  const ordered = captureOrder((f: { at: number; data: string }) => {
     if (f.data === prevData) return;
     prevData = f.data;
     if (!blankSeen) {
@@ -52,16 +51,11 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
       artifact.kept = artifact.kept.filter((_, i) => i % 2 === 0);
       gap *= 2;
     }
-  };
-  const release = (all: boolean) => {
-    pending.sort((x, y) => x.at - y.at);
-    while (pending.length > (all ? 0 : IN_FLIGHT_LIMIT)) take(pending.shift()!);
-  };
+  });
   screencast.onFrame((f: ScreencastFrame) => {
     // A frame shown again (screencast.ts) was taken when it came: the strip decides changes itself.
     if (!open || f.again) return;
-    pending.push({ at: f.capturedAt, data: f.data });
-    release(false);
+    ordered.push({ at: f.capturedAt, data: f.data });
   });
   return {
     name: "film-strip",
@@ -70,7 +64,7 @@ export function gatherFilmStrip(screencast: ReturnType<typeof gatherScreencast>)
     beginRender() { open = true; },
     endRender() {
       open = false;
-      release(true);
+      ordered.flush();
       // The resting state: the last changed frame, if the sampling skipped it.
       const tail = artifact.kept[artifact.kept.length - 1];
       if (last && (!tail || tail.at < last.at)) {

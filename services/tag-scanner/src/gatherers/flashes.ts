@@ -1,7 +1,7 @@
 import { createFlashAnalyzer, type FlashAnalyzer, type FlashResult } from "@cva/imaging";
 import sharp from "sharp";
 import type { Gatherer, RenderStart } from "./gatherer.ts";
-import { IN_FLIGHT_LIMIT, type ScreencastFrame, type gatherScreencast } from "./screencast.ts";
+import { captureOrder, IN_FLIGHT_LIMIT, type ScreencastFrame, type gatherScreencast } from "./screencast.ts";
 
 /**
  * Photosensitivity frames: every changed screencast frame of the render, reduced to a grid of 8x8 CSS px cells and fed
@@ -35,11 +35,6 @@ export interface FlashArtifact {
   cellCss: number;
 }
 
-/**
- * Frames are encoded on an unsequenced thread pool, so two captured close together can arrive in either order (at
- * most IN_FLIGHT_LIMIT - 1 late in a row): the analyzer gets them through a reorder buffer this deep, by capture time.
- */
-const REORDER = IN_FLIGHT_LIMIT;
 const CELL_CSS = 8;
 /** Budgets: at most this many decodes per scan (60 fps for 50 s), and this many waiting at once. */
 const MAX_DECODES = 3_000;
@@ -56,15 +51,8 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
   /** Arrival times (epoch ms, = our ack) of the frames received so far, newest last (the last IN_FLIGHT_LIMIT kept). */
   const arrivals: number[] = [];
   let prevCapture = 0;
-  /** Decoded frames waiting for their turn (capture order), at most REORDER + 1. */
-  const waiting: Array<{ at: number; px: Buffer; c: number; r: number }> = [];
-  const feed = (all: boolean) => {
-    waiting.sort((x, y) => x.at - y.at);
-    while (waiting.length > (all ? 0 : REORDER)) {
-      const f = waiting.shift()!;
-      analyzer?.push(f.at, f.px, f.c, f.r);
-    }
-  };
+  /** Decoded frames, to the analyzer in capture order (screencast.ts captureOrder). */
+  const ordered = captureOrder((f: { at: number; px: Buffer; c: number; r: number }) => analyzer?.push(f.at, f.px, f.c, f.r));
 
   const blind = (from: number, to: number) => {
     const last = artifact.blind[artifact.blind.length - 1];
@@ -113,8 +101,7 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
       if (!px || px.length !== c * r * 3) { artifact.skipped++; blind(f.capturedAt, f.capturedAt + 1); return; }
       artifact.decoded++;
       if (an === analyzer) {
-        waiting.push({ at: f.capturedAt, px, c, r });
-        feed(false);
+        ordered.push({ at: f.capturedAt, px, c, r });
       }
     });
   });
@@ -149,7 +136,7 @@ export function gatherFlashes(screencast: ReturnType<typeof gatherScreencast>) {
       open = false;
       // Frames already received are decoded (bounded: a backlog of 30 small decodes takes tens of ms).
       await Promise.race([chain, new Promise((r) => setTimeout(r, 3_000).unref())]);
-      feed(true);
+      ordered.flush();
       if (analyzer) artifact.result = analyzer.result();
     },
     stop() {

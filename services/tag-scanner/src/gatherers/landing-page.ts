@@ -65,7 +65,7 @@ export interface LandingOptions {
   /** Timeouts scheduled by the click's handlers that have not run yet, over every realm of the creative. */
   clickTimers: () => number;
   /** A frame loop the click started (local epoch ms of the click) still runs, by its realm's latest report. */
-  clickLoop?: (since: number) => boolean;
+  clickLoop: (since: number) => boolean;
 }
 
 /**
@@ -166,7 +166,7 @@ export async function captureLandingPage(opts: LandingOptions): Promise<LandingA
       if (popup || popupRequested) { evidence = "new tab"; break; }
       if (sameTab) { evidence = "top-frame navigation"; break; }
       // A frame loop the click started: its end may open the exit (GSAP's onComplete), with no timer pending meanwhile.
-      const looping = Date.now() - clickedAt < CLICK_LOOP_MS && opts.clickLoop?.(clickedAt) === true;
+      const looping = Date.now() - clickedAt < CLICK_LOOP_MS && opts.clickLoop(clickedAt);
       const busy = opts.clickTimers() > 0 || opts.inflightSince(startIndex) > 0 || looping;
       if (busy) quietChecks = 0;
       else if (++quietChecks >= 2) { evidence = "click handlers finished"; break; }

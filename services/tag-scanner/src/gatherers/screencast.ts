@@ -39,6 +39,23 @@ export interface ScreencastFrame {
  */
 export const IN_FLIGHT_LIMIT = 3;
 
+/**
+ * A reorder buffer by capture time for a reader of the frames: frames are encoded on an unsequenced pool, so two
+ * captured close together can arrive in either order (at most IN_FLIGHT_LIMIT - 1 late in a row). Items go to `take`
+ * in capture order once IN_FLIGHT_LIMIT later ones have come, the rest on `flush`.
+ */
+export function captureOrder<T extends { at: number }>(take: (item: T) => void) {
+  const waiting: T[] = [];
+  const release = (all: boolean) => {
+    waiting.sort((x, y) => x.at - y.at);
+    while (waiting.length > (all ? 0 : IN_FLIGHT_LIMIT)) take(waiting.shift()!);
+  };
+  return {
+    push(item: T) { waiting.push(item); release(false); },
+    flush() { release(true); },
+  };
+}
+
 export function gatherScreencast(client: CDPSession) {
   const artifact: ScreencastArtifact = { changes: [], frames: 0, lastChangeLagMs: 0 };
   // Readers of every frame (the photosensitivity gatherer): called synchronously, they copy what they keep.
